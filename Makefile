@@ -1,0 +1,46 @@
+# dicegames: `make run` plays, `make test` checks everything, `make bench` prints figures.
+# Each target creates .venv and installs what it needs first, so a fresh clone with only
+# Python and pip works.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+
+.PHONY: run test lint typecheck pytest bench docs clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.run-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	touch $@ $(VENV)/.run-installed
+
+run: $(VENV)/.run-installed
+	$(BIN)/dicegames
+
+test: $(VENV)/.dev-installed lint typecheck pytest
+
+lint: $(VENV)/.dev-installed
+	$(BIN)/ruff check src tests scripts
+
+typecheck: $(VENV)/.dev-installed
+	$(BIN)/mypy
+
+# pytest exits 5 when it collects no test: for us that is a failure, never a pass.
+pytest: $(VENV)/.dev-installed
+	@$(BIN)/pytest; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
+	exit $$status
+
+bench: $(VENV)/.dev-installed
+	$(BIN)/python scripts/bench.py
+
+docs: $(VENV)/.dev-installed
+	$(BIN)/python scripts/gen_docs.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

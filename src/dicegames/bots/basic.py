@@ -1,0 +1,42 @@
+"""The simplest bots: uniformly random, and a bot that follows an injected policy."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from dicegames.core.game import State
+from dicegames.core.model import Seat
+
+Policy = Callable[[State[Any, Any, Any], Seat, random.Random], Hashable]
+"""Game knowledge as a function: the action a seat should take in a state."""
+
+
+def random_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
+    """A uniformly random legal action."""
+    action: Hashable = rng.choice(state.legal_actions(seat))
+    return action
+
+
+class RandomBot:
+    """Plays a uniformly random legal action."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
+        """A uniformly random legal action of ``seat``."""
+        return random_policy(state, seat, self.rng)
+
+
+class PolicyBot:
+    """Plays whatever an injected policy (a game's heuristic) says."""
+
+    def __init__(self, policy: Policy, rng: random.Random) -> None:
+        self.policy = policy
+        self.rng = rng
+
+    def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
+        """The policy's action for ``seat``."""
+        return self.policy(state, seat, self.rng)

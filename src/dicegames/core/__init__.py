@@ -1,0 +1,1 @@
+"""The engine: specs, states, chance, sessions, records and the match runner."""

@@ -1,0 +1,155 @@
+"""Game records: a session as JSON, and back, with every move checked on the way in.
+
+A record holds a format name and version, the game id and options, the players, the seed,
+the moves in notation and the result. Loading replays every move through the rules, so a
+corrupt or tampered record is refused with :class:`RecordError` naming the move and the
+reason. Files are written atomically, so an interrupted save never destroys an old record.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from dicegames.core.errors import DiceGamesError, OptionError, RecordError
+from dicegames.core.registry import make
+from dicegames.core.session import PlayerInfo, Session
+
+FORMAT = "dicegames-record"
+VERSION = 1
+
+
+def to_record(session: Session) -> dict[str, Any]:
+    """The session as a JSON-ready record (finished or not)."""
+    state = session.state
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": session.game.spec.id,
+        "options": dict(session.game.options),
+        "players": [{"name": p.name, "kind": p.kind} for p in session.players],
+        "seed": session.seed,
+        "saved": datetime.now(UTC).isoformat(timespec="seconds"),
+        "moves": [entry.to_record() for entry in session.moves],
+        "result": state.result.to_json() if state.is_terminal else None,
+    }
+
+
+def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
+    if not isinstance(data, dict):
+        raise RecordError("a record is a JSON object with format, game, players and moves")
+    if data.get("format") != FORMAT:
+        raise RecordError(f"not a dicegames record (format should be {FORMAT!r})")
+    version = data.get("version")
+    if not isinstance(version, int) or isinstance(version, bool):
+        raise RecordError("the record has no whole-number version")
+    if version > VERSION:
+        raise RecordError(f"record version {version} is newer than this dicegames "
+                          f"(reads up to {VERSION}); update dicegames")
+    for key, kind in (("game", str), ("options", dict), ("players", list), ("moves", list)):
+        if not isinstance(data.get(key), kind):
+            raise RecordError(f"the record's {key!r} is missing or not a {kind.__name__}")
+    seed = data.get("seed")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
+        raise RecordError("the record's seed must be a whole number or null")
+    players = []
+    for number, entry in enumerate(data["players"], start=1):
+        if not (isinstance(entry, dict) and isinstance(entry.get("name"), str)
+                and isinstance(entry.get("kind", "human"), str)):
+            raise RecordError(f"player {number} must be an object with a name and a kind")
+        players.append(PlayerInfo(entry["name"], entry.get("kind", "human")))
+    return data, players
+
+
+def from_record(data: object) -> Session:
+    """Rebuild a session from a record, replaying and checking every move.
+
+    Raises:
+        RecordError: the record is malformed, names an unknown game or option, or one of
+            its moves is illegal (``index`` says which), or its stored result disagrees
+            with the replay.
+    """
+    record, players = _header(data)
+    try:
+        game = make(record["game"], players=len(players), **record["options"])
+    except OptionError as error:
+        raise RecordError(str(error)) from None
+    session = Session(game, players, record.get("seed"))
+    for index, entry in enumerate(record["moves"]):
+        if not isinstance(entry, str):
+            raise RecordError(f"{entry!r} is not a move in notation", index)
+        seat: int | None = None
+        text = entry
+        if len(session.state.current_players) > 1:
+            seat_text, sep, text = entry.partition(":")
+            if not sep or not seat_text.strip().isdigit():
+                raise RecordError("several seats decide here: the move must read 'seat:move'",
+                                  index)
+            seat = int(seat_text)
+        try:
+            session.apply(text, seat)
+        except DiceGamesError as error:
+            raise RecordError(str(error), index) from None
+    _check_result(record.get("result"), session)
+    return session
+
+
+def _check_result(stored: object, session: Session) -> None:
+    state = session.state
+    if stored is None:
+        return
+    if not state.is_terminal:
+        raise RecordError("the record states a result, but its moves do not finish the game")
+    result = state.result
+    if not isinstance(stored, dict) or stored.get("winners") != list(result.winners) or (
+        stored.get("scores") != list(result.scores)
+    ):
+        raise RecordError(
+            f"the stored result does not match the replay (the moves give winners "
+            f"{list(result.winners)}, scores {list(result.scores)})"
+        )
+
+
+def save(session: Session, path: str | os.PathLike[str]) -> Path:
+    """Write the session's record to ``path`` atomically and return the path.
+
+    The record goes to a temporary file in the same folder first and then replaces the
+    target, so a crash mid-write leaves any earlier file intact.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(to_record(session), indent=1) + "\n"
+    handle, temporary = tempfile.mkstemp(prefix=".dicegames-", dir=target.parent)
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def load(path: str | os.PathLike[str]) -> Session:
+    """Read a record file and replay it.
+
+    Raises:
+        RecordError: the file cannot be read, is not JSON, or is not a valid record.
+    """
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise RecordError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not a text file") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{path} is not valid JSON (line {error.lineno}: {error.msg})") from None
+    return from_record(data)

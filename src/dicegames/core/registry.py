@@ -1,0 +1,69 @@
+"""The game registry: look games up by id or alias and configure them.
+
+Each game class is registered with :func:`register` in ``dicegames/games/__init__.py``, one
+line per game; importing ``dicegames`` loads that module, so the command line, the server and
+the conformance tests all see the same list.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from dicegames.core.errors import OptionError
+from dicegames.core.game import Game
+from dicegames.core.model import GameSpec
+from dicegames.core.options import resolve_options
+
+_GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
+_ALIASES: dict[str, str] = {}
+
+
+def register(cls: type[Game[Any, Any, Any]]) -> type[Game[Any, Any, Any]]:
+    """Add a game class to the registry (usable as a class decorator)."""
+    spec = cls.spec
+    if spec.id in _GAMES and _GAMES[spec.id] is not cls:
+        raise ValueError(f"a game with id {spec.id!r} is already registered")
+    _GAMES[spec.id] = cls
+    for alias in (spec.id, *spec.aliases):
+        _ALIASES[alias] = spec.id
+    return cls
+
+
+def games() -> tuple[GameSpec, ...]:
+    """The specs of every registered game, in registration order."""
+    return tuple(cls.spec for cls in _GAMES.values())
+
+
+def game_class(game_id: str) -> type[Game[Any, Any, Any]]:
+    """The class registered under ``game_id`` (or an alias).
+
+    Raises:
+        OptionError: no such game; the message lists the known ids.
+    """
+    key = _ALIASES.get(game_id.strip().lower())
+    if key is None:
+        known = ", ".join(_GAMES)
+        raise OptionError(f"unknown game {game_id!r}; the games are: {known}")
+    return _GAMES[key]
+
+
+def make(game_id: str, players: int | None = None, **options: object) -> Game[Any, Any, Any]:
+    """Configure a game: ``make("extra-meters", players=2, track_length=50)``.
+
+    ``players`` defaults to the game's usual count; options not given take the defaults
+    RULINGS.md rules. Option values may be given as text (``"30"``), as from a command line.
+
+    Raises:
+        OptionError: an unknown game or option, a value out of range, or a player count
+            the game does not allow. The message names what is allowed.
+    """
+    cls = game_class(game_id)
+    spec = cls.spec
+    count = spec.default_players if players is None else players
+    if isinstance(count, bool) or not isinstance(count, int) or not (
+        spec.min_players <= count <= spec.max_players
+    ):
+        raise OptionError(
+            f"{spec.id} is for {spec.min_players} to {spec.max_players} players, not {count!r}"
+        )
+    return cls(count, resolve_options(spec.id, spec.options, options))

@@ -1,0 +1,196 @@
+"""A game being played: the current state, the move history, events and undo.
+
+:class:`Session` is the one object every front end drives (the command line, the web server,
+tests): it applies checked moves, remembers them in notation for records and replays, turns
+each move into an :class:`Event` a UI can show, and can take back the last move.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from dicegames.core.game import Game, State
+from dicegames.core.model import PASS, Result, Seat
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerInfo:
+    """Who sits in a seat: a display name and ``human`` or ``bot:<level>``."""
+
+    name: str
+    kind: str = "human"
+
+    @property
+    def is_bot(self) -> bool:
+        """True for a computer player."""
+        return self.kind.startswith("bot:")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveEntry:
+    """One entry of the history: who moved (None for the dice) and the move's notation.
+
+    ``several`` is true when several seats were deciding on that state; the record then
+    writes the seat in front of the notation (``"1:4+6 x3"``) so the move replays exactly.
+    """
+
+    seat: Seat | None
+    text: str
+    several: bool = False
+
+    def to_record(self) -> str:
+        """The entry as it is written in a record's ``moves`` list."""
+        return f"{self.seat}:{self.text}" if self.several else self.text
+
+
+class EventKind(StrEnum):
+    """What happened, for UIs and logs."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    PASS = "pass"
+    TURN = "turn"
+    GAME_OVER = "game_over"
+    UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something a UI can render: a roll, a move, a pass, a new turn, the end, an undo.
+
+    Attributes:
+        kind: what happened.
+        seat: the seat it concerns (the roller for a roll, the new player for a turn).
+        text: the move's notation (empty for turn and game-over events).
+        description: a short sentence for people.
+        turn: the turn count after the event.
+        result: the result, for a game-over event.
+    """
+
+    kind: EventKind
+    seat: Seat | None
+    text: str
+    description: str
+    turn: int
+    result: Result | None = None
+
+
+class Session:
+    """A game in progress (or finished) with its full history.
+
+    Args:
+        game: the configured game.
+        players: who sits in each seat; defaults to "Player 1", "Player 2"...
+        seed: the seed of the random dice, kept in the record (None for manual dice).
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any],
+        players: Sequence[PlayerInfo] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        if players is None:
+            players = [PlayerInfo(f"Player {i + 1}") for i in range(game.players)]
+        if len(players) != game.players:
+            raise ValueError(f"{len(players)} players given for a {game.players}-player game")
+        self.game = game
+        self.players: tuple[PlayerInfo, ...] = tuple(players)
+        self.seed = seed
+        self._states: list[State[Any, Any, Any]] = [game.new_state()]
+        self._moves: list[MoveEntry] = []
+
+    @property
+    def state(self) -> State[Any, Any, Any]:
+        """The current state."""
+        return self._states[-1]
+
+    @property
+    def moves(self) -> tuple[MoveEntry, ...]:
+        """Every move so far, in order."""
+        return tuple(self._moves)
+
+    @property
+    def states(self) -> tuple[State[Any, Any, Any], ...]:
+        """The state before the first move, then the state after each move."""
+        return tuple(self._states)
+
+    def name(self, seat: Seat | None) -> str:
+        """The display name of ``seat`` ("Dice" for None)."""
+        return "Dice" if seat is None else self.players[seat].name
+
+    def apply(self, move: Hashable, seat: Seat | None = None) -> list[Event]:
+        """Check and play ``move`` (object or notation) and return what happened.
+
+        Raises:
+            IllegalAction: as :meth:`State.apply`; the session is unchanged.
+        """
+        before = self.state
+        if isinstance(move, str):
+            move = self.game.parse(before, move, seat)
+        after = before.apply(move, seat)
+        acting = None if before.is_chance else before.deciding_seat(seat)
+        several = not before.is_chance and len(before.current_players) > 1
+        self._states.append(after)
+        self._moves.append(MoveEntry(acting, str(move), several))
+        return self._events(before, after, move, acting)
+
+    def _events(
+        self,
+        before: State[Any, Any, Any],
+        after: State[Any, Any, Any],
+        move: Hashable,
+        acting: Seat | None,
+    ) -> list[Event]:
+        turn = after.turn
+        description = self.game.describe(before, move, acting, [p.name for p in self.players])
+        if acting is None:
+            events = [Event(EventKind.ROLL, before.turn.seat, str(move), description, turn.number)]
+        elif move == PASS:
+            events = [Event(EventKind.PASS, acting, str(move),
+                            f"{self.name(acting)} cannot move: the turn passes", turn.number)]
+        else:
+            events = [Event(EventKind.MOVE, acting, str(move), description, turn.number)]
+        if after.is_terminal:
+            result = after.result
+            events.append(Event(EventKind.GAME_OVER, None, "", self.describe_result(result),
+                                turn.number, result))
+        elif turn.number != before.turn.number:
+            events.append(Event(EventKind.TURN, turn.seat, "",
+                                f"{self.name(turn.seat)}'s turn", turn.number))
+        return events
+
+    def describe_result(self, result: Result) -> str:
+        """One line naming the winner(s)."""
+        names = " and ".join(self.name(seat) for seat in result.winners)
+        verb = "wins" if len(result.winners) == 1 else "share the win"
+        line = f"{names} {verb}" if result.winners else "Nobody wins"
+        return f"{line}: {result.summary}" if result.summary else line
+
+    def can_undo(self, seat: Seat | None = None) -> bool:
+        """True when there is a last move to take back (by ``seat``, when given).
+
+        A person may take back their own last decision only while nothing has happened
+        since: no roll, no other player's move.
+        """
+        if not self._moves:
+            return False
+        last = self._moves[-1]
+        return seat is None or (last.seat == seat and last.text != str(PASS))
+
+    def undo(self) -> Event:
+        """Take back the last move and return an event saying so.
+
+        Raises:
+            IndexError: there is nothing to undo.
+        """
+        if not self._moves:
+            raise IndexError("there is no move to undo")
+        entry = self._moves.pop()
+        self._states.pop()
+        who = self.name(entry.seat)
+        return Event(EventKind.UNDO, entry.seat, entry.text, f"{who} takes back {entry.text}",
+                     self.state.turn.number)

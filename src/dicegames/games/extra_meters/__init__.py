@@ -1,0 +1,6 @@
+"""For a Few Extra Meters (``extra-meters``): rules, rendering and heuristics."""
+
+from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
+from dicegames.games.extra_meters.rules import SPEC, ExtraMeters
+
+__all__ = ["SPEC", "Decision", "ExtraMeters", "ExtraMetersData", "Phase"]
