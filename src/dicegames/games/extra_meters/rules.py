@@ -36,6 +36,7 @@ from dicegames.core.options import OptionSpec
 from dicegames.games.extra_meters import render as text
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.heuristics import threshold_policy
+from dicegames.games.extra_meters.solver import optimal_policy
 
 OPENING_ROLL = uniform(range(1, 6))
 """The opening die: a 6 is rolled again, so 1..5 each with probability 1/5."""
@@ -151,14 +152,23 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
         return text.describe(state.data, move, seat, names)
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: the one-step look-ahead threshold; hard: MCTS over it."""
-        return (
+        """easy: random; medium: the threshold rule; hard: perfect play (2 players) or MCTS."""
+        levels = [
             BotLevel("easy", "rolls or stops at random", lambda g, rng: RandomBot(rng)),
             BotLevel("medium", "rolls while one more roll gains on average (sum < 16 + dice),"
-                     " stops when stopping wins",
-                     lambda g, rng: PolicyBot(threshold_policy, rng)),
-            BotLevel("hard", "Monte Carlo search (about 0.5 s a decision) with the medium "
-                     "policy in its playouts",
-                     lambda g, rng: MCTSBot(rng, simulations=4000, time_limit_ms=500,
-                                            rollout=threshold_policy)),
-        )
+                     " stops when stopping wins", lambda g, rng: PolicyBot(threshold_policy, rng)),
+        ]
+        if self.players == 2:
+            perfect = "plays perfectly: the exact solution of the two-player race (a table " \
+                      "computed once, under 1 s for 50 squares, about 6 s for 100)"
+            levels += [
+                BotLevel("hard", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
+                BotLevel("optimal", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
+            ]
+        else:
+            levels.append(BotLevel(
+                "hard", "Monte Carlo search, about 0.5 s a decision, with the medium rule in "
+                "its playouts",
+                lambda g, rng: MCTSBot(rng, simulations=4000, time_limit_ms=500,
+                                       rollout=threshold_policy)))
+        return tuple(levels)
