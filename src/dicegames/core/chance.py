@@ -11,7 +11,6 @@ import random
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from functools import cache
 from itertools import combinations_with_replacement
 from math import factorial, lcm
 from typing import TypeVar
@@ -51,9 +50,8 @@ def multisets(faces: Sequence[T], dice: int) -> Distribution[tuple[T, ...]]:
     return tuple(result)
 
 
-@cache
 def _cumulative(probabilities: tuple[Fraction, ...]) -> tuple[int, tuple[int, ...]]:
-    """Common denominator and cumulative integer weights, cached per distribution."""
+    """Common denominator and cumulative integer weights of a distribution."""
     denominator = lcm(*(p.denominator for p in probabilities))
     running = 0
     bounds = []
@@ -65,13 +63,27 @@ def _cumulative(probabilities: tuple[Fraction, ...]) -> tuple[int, tuple[int, ..
     return denominator, tuple(bounds)
 
 
+_PREPARED: dict[int, tuple[object, int, tuple[int, ...]]] = {}
+"""Cumulative weights per distribution object, keyed by identity (games reuse constants).
+
+The entry keeps the distribution alive so its id cannot be reused while cached; the cache
+is emptied when it grows past a bound (games that build distributions on the fly).
+"""
+
+
 def sample(distribution: Distribution[T], rng: random.Random) -> T:
     """Draw one outcome exactly by its probability, using only ``rng``.
 
     Uses one ``randrange`` over the common denominator, so the draw is exact (no float
     rounding) and the same seed always gives the same outcome.
     """
-    denominator, bounds = _cumulative(tuple(p for _, p in distribution))
+    entry = _PREPARED.get(id(distribution))
+    if entry is None or entry[0] is not distribution:
+        if len(_PREPARED) > 4096:
+            _PREPARED.clear()
+        entry = (distribution, *_cumulative(tuple(p for _, p in distribution)))
+        _PREPARED[id(distribution)] = entry
+    _, denominator, bounds = entry
     ticket = rng.randrange(denominator)
     low, high = 0, len(bounds) - 1
     while low < high:

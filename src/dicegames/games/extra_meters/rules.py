@@ -15,7 +15,6 @@ the round (seat 0 starts each round) and every runner past N by then shares the 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import replace
 from fractions import Fraction
 
 from dicegames.bots import MCTSBot, PolicyBot, RandomBot
@@ -96,7 +95,8 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
 
     def _apply_action(self, data: ExtraMetersData, seat: Seat, action: Decision) -> ExtraMetersData:
         if action is Decision.ROLL:
-            return replace(data, phase=Phase.ROLLING)
+            return ExtraMetersData(data.positions, data.player, data.turn, Phase.ROLLING,
+                                   data.dice)
         return self._end_turn(data, sum(data.dice))
 
     def _chance_outcomes(self, data: ExtraMetersData) -> tuple[tuple[int, Fraction], ...]:
@@ -105,23 +105,24 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
     def _apply_outcome(self, data: ExtraMetersData, outcome: int) -> ExtraMetersData:
         if outcome == 6:
             return self._end_turn(data, len(data.dice) + 1)
-        return replace(data, phase=Phase.DECIDE, dice=(*data.dice, outcome))
+        return ExtraMetersData(data.positions, data.player, data.turn, Phase.DECIDE,
+                               (*data.dice, outcome))
 
     def _end_turn(self, data: ExtraMetersData, distance: int) -> ExtraMetersData:
         """Move the current runner, decide whether the game is over, or pass the turn."""
+        player = data.player
         positions = list(data.positions)
-        positions[data.player] += distance
-        moved = replace(data, positions=tuple(positions), dice=())
+        positions[player] += distance
+        moved = tuple(positions)
         end = self.track_length
         if self.options["finish"] == "first":
-            if positions[data.player] > end:
-                return replace(moved, phase=Phase.OVER, winners=(data.player,))
-        elif data.player == self.players - 1:
-            winners = tuple(s for s, p in enumerate(positions) if p > end)
+            if moved[player] > end:
+                return ExtraMetersData(moved, player, data.turn, Phase.OVER, (), (player,))
+        elif player == self.players - 1:
+            winners = tuple(s for s, p in enumerate(moved) if p > end)
             if winners:
-                return replace(moved, phase=Phase.OVER, winners=winners)
-        return replace(moved, player=(data.player + 1) % self.players, turn=data.turn + 1,
-                       phase=Phase.OPENING)
+                return ExtraMetersData(moved, player, data.turn, Phase.OVER, (), winners)
+        return ExtraMetersData(moved, (player + 1) % self.players, data.turn + 1)
 
     def _result(self, data: ExtraMetersData) -> Result:
         rounds = (data.turn + self.players - 1) // self.players
