@@ -71,12 +71,24 @@ def test_predicted_win_rate_matches_play_through_the_real_rules(finish: str) -> 
     assert abs(seat0 / games - predicted) < 4 * sigma
 
 
-def test_hard_is_optimal_for_two_players_and_search_for_more() -> None:
+def test_hard_is_optimal_for_two_players_and_a_duel_with_the_leader_for_more() -> None:
     two = {level.name: level.doc for level in dicegames.make("extra-meters").bot_levels()}
     three = {level.name: level.doc
              for level in dicegames.make("extra-meters", players=3).bot_levels()}
     assert "perfectly" in two["hard"] and "optimal" in two
-    assert "optimal" not in three and "Monte Carlo" in three["hard"]
+    assert "optimal" not in three and "leading opponent" in three["hard"]
+
+
+def test_with_three_players_hard_duels_the_most_advanced_opponent() -> None:
+    """Far behind the leader, hard keeps rolling where the threshold rule would stop."""
+    game = dicegames.make("extra-meters", players=3, track_length=50)
+    behind = ExtraMetersData(positions=(5, 10, 45), player=0, phase=Phase.DECIDE,
+                             dice=(5, 5, 5, 5))
+    state = game.state_from(behind)
+    hard = make_bot(game, "hard", random.Random(0))
+    medium = make_bot(game, "medium", random.Random(0))
+    assert medium.choose(state, 0) is Decision.STOP  # 20 >= 16 + 4
+    assert hard.choose(state, 0) is Decision.ROLL
 
 
 def test_last_turn_after_seat_0_passed_under_same_round() -> None:

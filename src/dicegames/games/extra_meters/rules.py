@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
-from dicegames.bots import MCTSBot, PolicyBot, RandomBot
+from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.chance import uniform
 from dicegames.core.errors import Reroll
 from dicegames.core.game import Game, State, normalize
@@ -153,23 +153,21 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
         return text.describe(state.data, move, seat, names)
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: the threshold rule; hard: perfect play (2 players) or MCTS."""
+        """easy: random; medium: the threshold rule; hard: the exact race solution."""
         levels = [
             BotLevel("easy", "rolls or stops at random", lambda g, rng: RandomBot(rng)),
             BotLevel("medium", "rolls while one more roll gains on average (sum < 16 + dice),"
                      " stops when stopping wins", lambda g, rng: PolicyBot(threshold_policy, rng)),
         ]
         if self.players == 2:
-            perfect = "plays perfectly: the exact solution of the two-player race (a table " \
-                      "computed once, under 1 s for 50 squares, about 6 s for 100)"
+            perfect = ("plays perfectly: the exact solution of the two-player race (a table "
+                       "computed once, under 1 s for 50 squares, about 6 s for 100)")
             levels += [
                 BotLevel("hard", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
                 BotLevel("optimal", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
             ]
         else:
             levels.append(BotLevel(
-                "hard", "Monte Carlo search, about 0.5 s a decision, with the medium rule in "
-                "its playouts",
-                lambda g, rng: MCTSBot(rng, simulations=4000, time_limit_ms=500,
-                                       rollout=threshold_policy)))
+                "hard", "plays the exact two-runner race against the leading opponent",
+                lambda g, rng: PolicyBot(optimal_policy, rng)))
         return tuple(levels)

@@ -116,10 +116,17 @@ class Solution:
         """The chance that ``seat``, to start a turn at ``a`` against ``b``, wins."""
         return self.tables[seat][a][b]
 
-    def decision_values(self, data: ExtraMetersData) -> dict[Decision, float]:
-        """The mover's exact winning chance after ``roll`` and after ``stop``."""
+    def decision_values(self, data: ExtraMetersData, rival: Seat | None = None
+                        ) -> dict[Decision, float]:
+        """The mover's exact winning chance after ``roll`` and after ``stop``.
+
+        With two players the rival is the other seat and the values are exact. With more,
+        pass the ``rival`` to duel with (the values are then those of that two-runner race).
+        """
         seat = data.player
-        a, b = data.positions[seat], data.positions[1 - seat]
+        if rival is None:
+            rival = 1 - seat
+        a, b = data.positions[seat], data.positions[rival]
         total, count = sum(data.dice), len(data.dice)
         top = self.track_length - a
         row = self.turn_table(seat, a, b)[min(count + 1, top + 1)]
@@ -136,17 +143,23 @@ def solve(track_length: int, finish: str = "first") -> Solution:
 
 
 def solution_for(state: State[Any, Any, Any]) -> Solution:
-    """The solution matching a two-player state's options."""
-    if state.game.players != 2:
-        raise ValueError("the exact solution is for two players only")
+    """The solution matching a state's options (for 3+ players: the duel under ``first``)."""
     length, finish = state.game.options["track_length"], state.game.options["finish"]
     assert isinstance(length, int) and isinstance(finish, str)
-    return solve(length, finish)
+    return solve(length, finish if state.game.players == 2 else "first")
 
 
 def optimal_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Decision:
-    """The decision with the higher exact winning chance (stop on a tie)."""
+    """The decision with the higher exact winning chance (stop on a tie).
+
+    Exact with two players. With more, it plays the exact two-runner race against the
+    leading opponent (the most advanced other runner; the next to play on a tie), which is
+    where the danger is; see the rules page for how it fares.
+    """
     data = state.data
     assert isinstance(data, ExtraMetersData) and data.phase is Phase.DECIDE
-    values = solution_for(state).decision_values(data)
+    players = len(data.positions)
+    others = [(data.player + step) % players for step in range(1, players)]
+    rival = max(others, key=lambda s: data.positions[s])  # max() keeps the first (next) on ties
+    values = solution_for(state).decision_values(data, rival)
     return Decision.ROLL if values[Decision.ROLL] > values[Decision.STOP] + 1e-12 else Decision.STOP
