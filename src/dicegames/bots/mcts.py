@@ -28,7 +28,8 @@ Evaluator = Callable[[State[Any, Any, Any]], tuple[float, ...]]
 class _Node:
     __slots__ = ("children", "seat", "state", "totals", "untried", "visits")
 
-    def __init__(self, state: State[Any, Any, Any], players: int, rng: random.Random) -> None:
+    def __init__(self, state: State[Any, Any, Any], players: int, rng: random.Random,
+                 seat: Seat | None = None) -> None:
         self.state = state
         self.visits = 0
         self.totals = [0.0] * players
@@ -36,7 +37,7 @@ class _Node:
         self.seat: Seat | None = None
         self.untried: list[Hashable] = []
         if not state.is_terminal and not state.is_chance:
-            self.seat = state.current_players[0]
+            self.seat = state.current_players[0] if seat is None else seat
             self.untried = list(state.legal_actions(self.seat))
             rng.shuffle(self.untried)
 
@@ -83,7 +84,7 @@ class MCTSBot:
         if len(legal) == 1:
             return legal[0]
         players = state.game.players
-        root = _Node(state, players, self.rng)
+        root = _Node(state, players, self.rng, seat)
         deadline = (time.perf_counter() + self.time_limit_ms / 1000
                     if self.time_limit_ms is not None else math.inf)
         for done in range(self.simulations):

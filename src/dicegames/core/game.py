@@ -96,8 +96,11 @@ class Game(ABC, Generic[D, A, Out]):
         who = names[seat if seat is not None else state.turn.seat]
         return f"{who} rolls {move}" if seat is None else f"{who}: {move}"
 
-    def render(self, state: State[D, A, Out]) -> str:
-        """The state as text for a terminal, with rich markup for colours."""
+    def render(self, state: State[D, A, Out], names: Sequence[str] | None = None) -> str:
+        """The state as text for a terminal, with rich markup for colours.
+
+        ``names`` are the players' display names (default "Player 1", "Player 2"...).
+        """
         return repr(state.data)
 
     def bot_levels(self) -> tuple[BotLevel, ...]:

@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, RecordError
-from dicegames.core.registry import make
+from dicegames.core.registry import configure
 from dicegames.core.session import PlayerInfo, Session
 
 FORMAT = "dicegames-record"
@@ -75,7 +76,7 @@ def from_record(data: object) -> Session:
     """
     record, players = _header(data)
     try:
-        game = make(record["game"], players=len(players), **record["options"])
+        game = configure(record["game"], len(players), record["options"])
     except OptionError as error:
         raise RecordError(str(error)) from None
     session = Session(game, players, record.get("seed"))
@@ -86,7 +87,7 @@ def from_record(data: object) -> Session:
         text = entry
         if len(session.state.current_players) > 1:
             seat_text, sep, text = entry.partition(":")
-            if not sep or not seat_text.strip().isdigit():
+            if not sep or not re.fullmatch(r"[0-9]+", seat_text.strip()):
                 raise RecordError("several seats decide here: the move must read 'seat:move'",
                                   index)
             seat = int(seat_text)

@@ -7,6 +7,7 @@ the conformance tests all see the same list.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from dicegames.core.errors import OptionError
@@ -57,6 +58,17 @@ def make(game_id: str, players: int | None = None, **options: object) -> Game[An
         OptionError: an unknown game or option, a value out of range, or a player count
             the game does not allow. The message names what is allowed.
     """
+    return configure(game_id, players, options)
+
+
+def configure(
+    game_id: str, players: int | None = None, options: Mapping[str, object] | None = None
+) -> Game[Any, Any, Any]:
+    """:func:`make` with the options as a mapping, for options that come from text or files.
+
+    Any key is checked against the game's declared options, so a record or a command line
+    cannot smuggle in other arguments.
+    """
     cls = game_class(game_id)
     spec = cls.spec
     count = spec.default_players if players is None else players
@@ -66,4 +78,4 @@ def make(game_id: str, players: int | None = None, **options: object) -> Game[An
         raise OptionError(
             f"{spec.id} is for {spec.min_players} to {spec.max_players} players, not {count!r}"
         )
-    return cls(count, resolve_options(spec.id, spec.options, options))
+    return cls(count, resolve_options(spec.id, spec.options, options or {}))

@@ -41,7 +41,7 @@ def render(data: ExtraMetersData, track_length: int, names: Sequence[str] | None
         lines.append(f"{label}|{''.join(lane)}|🏁 {where}")
     if data.phase in (Phase.DECIDE, Phase.ROLLING) and data.dice:
         dice = " ".join(DIE_FACES[d - 1] + str(d) for d in data.dice)
-        lines.append(f"This turn: {dice}  = {sum(data.dice)} squares if you stop "
+        lines.append(f"This turn: {dice} = {sum(data.dice)} squares if you stop "
                      f"({len(data.dice)} {'die' if len(data.dice) == 1 else 'dice'} rolled)")
     return "\n".join(lines)
 

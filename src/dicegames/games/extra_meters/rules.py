@@ -143,9 +143,10 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
 
     # ------------------------------------------------------------ presentation and bots
 
-    def render(self, state: State[ExtraMetersData, Decision, int]) -> str:
+    def render(self, state: State[ExtraMetersData, Decision, int],
+               names: Sequence[str] | None = None) -> str:
         """The track with every runner, and the dice of the current turn."""
-        return text.render(state.data, self.track_length)
+        return text.render(state.data, self.track_length, names)
 
     def describe(self, state: State[ExtraMetersData, Decision, int], move: Hashable,
                  seat: Seat | None, names: Sequence[str]) -> str:
