@@ -14,7 +14,7 @@ from __future__ import annotations
 import itertools
 import json
 import random
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from fractions import Fraction
@@ -138,10 +138,12 @@ class SharedRoll(Game[SharedData, SharedAction, int]):
     def _result(self, data: SharedData) -> Result:
         return Result.from_scores(data.winners, data.scores, f"{self.target} points reached")
 
-    def render(self, state: State[SharedData, SharedAction, int]) -> str:
+    def render(self, state: State[SharedData, SharedAction, int],
+               names: Sequence[str] | None = None) -> str:
         """Points per seat and the shared die."""
         data = state.data
-        points = ", ".join(f"seat {s}: {p}" for s, p in enumerate(data.scores))
+        labels = names or [f"seat {s}" for s in range(self.players)]
+        points = ", ".join(f"{labels[s]}: {p}" for s, p in enumerate(data.scores))
         return f"[bold]die[/]: {data.face or '-'}; {points}"
 
 

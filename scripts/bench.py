@@ -1,0 +1,332 @@
+"""Print speed figures for every registered game (``make bench``); nothing here asserts a speed.
+
+For each game in the registry, with its default options:
+
+* random playouts: games per second with random bots and random dice, at the default player
+  count and also with 4 players where the game allows it, plus moves and turns per game;
+* core overhead: states per second when replaying recorded random playouts through
+  ``State.apply_unchecked`` (the bots' path), ``State.apply`` (checked) and ``Session.apply``
+  with notation (what front ends pay: parsing, checks, events and descriptions);
+* bot matches: games per second of ``bot:medium`` against itself through
+  :func:`dicegames.analysis.simulate`, for games that offer a ``medium`` bot;
+* thinking time: milliseconds per decision of the game's ``hard`` bot, and of the generic
+  Monte Carlo tree search with a fixed budget of 1000 playouts, on a few positions taken
+  from a random playout.
+
+New games appear automatically. The run takes well under a minute: each timed measurement
+gets ``--seconds`` seconds (default 2), shrunk when many games are registered. ``--json``
+prints the same figures as JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable, Hashable
+from typing import Any
+
+import dicegames
+from dicegames import GameSpec, PlayerInfo, Session, State
+from dicegames.analysis import play_one, simulate
+from dicegames.bots import MCTSBot, RandomBot, make_bot
+from dicegames.core.chance import sample
+from dicegames.core.model import PASS
+
+BUDGET_S = 45.0
+"""Roughly the most the timed measurements may take together."""
+
+SEED = 20_240_601
+"""Fixed seed, so every run measures the same games."""
+
+Replay = tuple[State[Any, Any, Any], list[tuple[Hashable, int | None]]]
+"""A game's first state and its moves, each with the acting seat (None for the dice)."""
+
+
+def timed(step: Callable[[], int], seconds: float) -> tuple[int, int, float]:
+    """Call ``step`` until ``seconds`` have passed (at least once).
+
+    Returns the number of calls, the sum of what the calls returned, and the elapsed time.
+    """
+    calls = total = 0
+    began = time.perf_counter()
+    elapsed = 0.0
+    while calls == 0 or elapsed < seconds:
+        total += step()
+        calls += 1
+        elapsed = time.perf_counter() - began
+    return calls, total, elapsed
+
+
+def player_counts(spec: GameSpec) -> list[int]:
+    """The default player count, and 4 when the game allows 4 and 4 is not the default."""
+    counts = [spec.default_players]
+    if spec.min_players <= 4 <= spec.max_players and spec.default_players != 4:
+        counts.append(4)
+    return counts
+
+
+def own_levels(spec: GameSpec) -> set[str]:
+    """The names of the bots a game offers itself (not the generic ones)."""
+    return {level.name for level in dicegames.make(spec.id).bot_levels()}
+
+
+# ------------------------------------------------------------------------- measurements
+
+
+def random_playouts(spec: GameSpec, players: int, seconds: float) -> dict[str, Any]:
+    """Games per second of random bots with random dice, and moves and turns per game."""
+    game = dicegames.make(spec.id, players=players)
+    rng = random.Random(SEED)
+    agents = [RandomBot(random.Random(rng.getrandbits(64))) for _ in range(players)]
+    turns = 0
+
+    def one_game() -> int:
+        nonlocal turns
+        outcome = play_one(game, agents, rng)
+        turns += outcome.turns
+        return outcome.moves
+
+    one_game()  # warm caches (chance tables) before timing
+    turns = 0
+    games, moves, elapsed = timed(one_game, seconds)
+    return {"game": spec.id, "players": players, "games_per_s": games / elapsed,
+            "moves_per_game": moves / games, "turns_per_game": turns / games,
+            "states_per_s": moves / elapsed}
+
+
+def recorded_playouts(spec: GameSpec, count: int = 20) -> list[Replay]:
+    """``count`` random playouts of the default game, as first states and moves."""
+    game = dicegames.make(spec.id)
+    rng = random.Random(SEED)
+    replays: list[Replay] = []
+    for _ in range(count):
+        first = state = game.new_state()
+        moves: list[tuple[Hashable, int | None]] = []
+        while not state.is_terminal:
+            if state.is_chance:
+                move: Hashable = sample(state.chance_outcomes(), rng)
+                seat: int | None = None
+            else:
+                seat = state.current_players[0]
+                move = rng.choice(state.legal_actions(seat))
+            moves.append((move, seat))
+            state = state.apply_unchecked(move, seat)
+        replays.append((first, moves))
+    return replays
+
+
+def core_overhead(spec: GameSpec, seconds: float) -> dict[str, Any]:
+    """States per second replaying recorded moves unchecked, checked, and via a session."""
+    replays = recorded_playouts(spec)
+    game = replays[0][0].game
+
+    def unchecked() -> int:
+        applied = 0
+        for first, moves in replays:
+            state = first
+            for move, seat in moves:
+                state = state.apply_unchecked(move, seat)
+            applied += len(moves)
+        return applied
+
+    def checked() -> int:
+        applied = 0
+        for first, moves in replays:
+            state = first
+            for move, seat in moves:
+                state = state.apply(move, seat)
+            applied += len(moves)
+        return applied
+
+    def session() -> int:
+        applied = 0
+        for _, moves in replays:
+            table = Session(game, [PlayerInfo(f"P{s + 1}") for s in range(game.players)])
+            for move, seat in moves:
+                table.apply(str(move), seat)
+            applied += len(moves)
+        return applied
+
+    figures: dict[str, Any] = {"game": spec.id, "players": game.players}
+    for name, step in (("unchecked", unchecked), ("checked", checked), ("session", session)):
+        step()  # warm up
+        _, applied, elapsed = timed(step, seconds / 3)
+        figures[f"{name}_states_per_s"] = applied / elapsed
+    return figures
+
+
+def bot_match(spec: GameSpec, level: str, seconds: float) -> dict[str, Any]:
+    """Games per second of ``bot:<level>`` against itself through ``simulate``."""
+    game = dicegames.make(spec.id)
+    players = [f"bot:{level}"] * game.players
+    probe = simulate(game, players, games=5, seed=SEED)
+    games = max(5, int(probe.games_per_s * seconds))
+    report = simulate(game, players, games=games, seed=SEED, rotate=True)
+    return {"game": spec.id, "players": game.players, "bots": level, "games": games,
+            "games_per_s": report.games_per_s, "mean_turns": report.mean_turns}
+
+
+def decision_positions(spec: GameSpec, count: int) -> list[tuple[State[Any, Any, Any], int]]:
+    """``count`` positions with a real choice, spread over a seeded random playout."""
+    game = dicegames.make(spec.id)
+    rng = random.Random(SEED)
+    positions: list[tuple[State[Any, Any, Any], int]] = []
+    state = game.new_state()
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
+            continue
+        seat = state.current_players[0]
+        legal = state.legal_actions(seat)
+        if len(legal) > 1 and legal != (PASS,):
+            positions.append((state, seat))
+        state = state.apply_unchecked(rng.choice(legal), seat)
+    if not positions:
+        return []
+    return [positions[len(positions) * k // (count + 1)] for k in range(1, count + 1)]
+
+
+def search_speed(spec: GameSpec, level: str, decisions: int = 5) -> dict[str, Any]:
+    """Milliseconds per decision of a bot on positions from a random playout.
+
+    ``level`` is a bot name, or ``mcts-1000`` for the generic Monte Carlo search with a
+    fixed budget of 1000 playouts and no time limit (the ``mcts`` level itself stops at its
+    time limit, so timing it would only show that limit). The first decision is reported
+    apart: it includes one-off work such as a solver filling its tables.
+    """
+    positions = decision_positions(spec, decisions)
+    row: dict[str, Any] = {"game": spec.id, "bots": level, "decisions": len(positions),
+                           "ms_first": None, "ms_mean": None, "ms_max": None}
+    if not positions:
+        return row
+    game = positions[0][0].game
+    rng = random.Random(SEED)
+    bot = (MCTSBot(rng, simulations=1000) if level == "mcts-1000"
+           else make_bot(game, level, rng))
+    times = []
+    for position, seat in positions:
+        began = time.perf_counter()
+        bot.choose(position, seat)
+        times.append((time.perf_counter() - began) * 1000)
+    rest = times[1:] or times
+    row.update(ms_first=times[0], ms_mean=sum(rest) / len(rest), ms_max=max(rest))
+    return row
+
+
+# ------------------------------------------------------------------------- the run
+
+
+def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
+    """Measure everything and return the figures, printing progress on stderr unless quiet."""
+    specs = dicegames.games()
+    medium = [spec for spec in specs if "medium" in own_levels(spec)]
+    hard = [spec for spec in specs if "hard" in own_levels(spec)]
+    slots = sum(len(player_counts(s)) for s in specs) + len(specs) + len(medium)
+    # A bot may think ~0.5 s a decision, five decisions per bot and game.
+    per = seconds if seconds is not None else min(2.0, max(0.2, (BUDGET_S - 2.5 * (len(hard)
+                                                                               + len(specs)))
+                                                           / max(1, slots)))
+
+    def note(text: str) -> None:
+        if not quiet:
+            print(text, file=sys.stderr, flush=True)
+
+    figures: dict[str, Any] = {
+        "python": platform.python_version(), "platform": platform.platform(),
+        "cpus": os.cpu_count(), "dicegames": dicegames.__version__, "seconds_each": per,
+        "random_playouts": [], "core_overhead": [], "bot_matches": [], "search": [],
+    }
+    for spec in specs:
+        for players in player_counts(spec):
+            note(f"random playouts: {spec.id}, {players} players")
+            figures["random_playouts"].append(random_playouts(spec, players, per))
+        note(f"core overhead: {spec.id}")
+        figures["core_overhead"].append(core_overhead(spec, per))
+    for spec in medium:
+        note(f"bot matches: {spec.id}, medium vs medium")
+        figures["bot_matches"].append(bot_match(spec, "medium", per))
+    for spec in hard:
+        note(f"search: {spec.id}, hard")
+        figures["search"].append(search_speed(spec, "hard"))
+    for spec in specs:
+        note(f"search: {spec.id}, generic MCTS with 1000 playouts")
+        figures["search"].append(search_speed(spec, "mcts-1000"))
+    return figures
+
+
+def show(figures: dict[str, Any]) -> None:
+    """Print the figures as tables."""
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    console.print(f"[bold]dicegames {figures['dicegames']} bench[/]: Python {figures['python']}"
+                  f" on {figures['platform']}, {figures['cpus']} CPUs, "
+                  f"{figures['seconds_each']:.1f} s per measurement, one process")
+
+    def table(title: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]],
+              formats: dict[str, str]) -> None:
+        grid = Table(title=title, title_justify="left")
+        for key, header in columns:
+            grid.add_column(header, justify="left" if key in ("game", "bots") else "right")
+        for row in rows:
+            cells = []
+            for key, _ in columns:
+                value = row.get(key)
+                cells.append("-" if value is None else format(value, formats.get(key, "")))
+            grid.add_row(*cells)
+        console.print(grid)
+
+    table("Random playouts (random bots, random dice, default options)",
+          [("game", "game"), ("players", "players"), ("games_per_s", "games/s"),
+           ("moves_per_game", "moves/game"), ("turns_per_game", "turns/game"),
+           ("states_per_s", "states/s")],
+          figures["random_playouts"],
+          {"games_per_s": ",.0f", "moves_per_game": ".1f", "turns_per_game": ".1f",
+           "states_per_s": ",.0f"})
+    table("Core overhead: replaying random playouts, states applied per second",
+          [("game", "game"), ("players", "players"),
+           ("unchecked_states_per_s", "apply_unchecked"), ("checked_states_per_s", "apply"),
+           ("session_states_per_s", "Session.apply (notation)")],
+          figures["core_overhead"],
+          {key: ",.0f" for key in ("unchecked_states_per_s", "checked_states_per_s",
+                                   "session_states_per_s")})
+    table("Bot matches through simulate()",
+          [("game", "game"), ("players", "players"), ("bots", "bots"), ("games", "games"),
+           ("games_per_s", "games/s"), ("mean_turns", "turns/game")],
+          figures["bot_matches"], {"games_per_s": ",.0f", "mean_turns": ".1f"})
+    table("Thinking time per decision (the hard bot; generic MCTS at 1000 playouts)",
+          [("game", "game"), ("bots", "bots"), ("decisions", "decisions"),
+           ("ms_first", "ms first"), ("ms_mean", "ms mean (rest)"), ("ms_max", "ms max (rest)")],
+          figures["search"], {"ms_first": ",.1f", "ms_mean": ",.1f", "ms_max": ",.1f"})
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line, measure, and print a table or JSON."""
+    parser = argparse.ArgumentParser(description="Speed figures for every dicegames game.")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--seconds", type=float, default=None,
+                        help="seconds per timed measurement (default: 2, less when many "
+                             "games are registered)")
+    args = parser.parse_args(argv)
+    if args.seconds is not None and not args.seconds > 0:
+        parser.error("--seconds must be positive")
+    figures = run(args.seconds, quiet=args.json)
+    try:
+        if args.json:
+            print(json.dumps(figures, indent=2))
+        else:
+            show(figures)
+    except BrokenPipeError:  # e.g. piped into `head`: the reader has seen enough
+        sys.stderr.close()
+        return 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
