@@ -21,6 +21,7 @@ from typing import ClassVar, Generic, TypeVar, cast, final
 from dicegames.core.errors import GameNotOver, GameOver, IllegalAction, NotYourTurn
 from dicegames.core.model import BotLevel, GameSpec, Node, NodeKind, Result, Seat, TurnInfo
 from dicegames.core.options import OptionValue
+from dicegames.core.text import sentence
 
 D = TypeVar("D", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -89,17 +90,19 @@ class Game(ABC, Generic[D, A, Out]):
     def describe(
         self, state: State[D, A, Out], move: Hashable, seat: Seat | None, names: Sequence[str]
     ) -> str:
-        """A short sentence for logs about ``move`` played in ``state`` (the state before).
+        """A short plain-text sentence for logs about ``move`` played in ``state`` (before it).
 
         ``seat`` is None for a roll of the dice; ``names`` are the players' display names.
+        Use :func:`dicegames.core.text.sentence` so that a player called "You" reads right.
         """
         who = names[seat if seat is not None else state.turn.seat]
-        return f"{who} rolls {move}" if seat is None else f"{who}: {move}"
+        return sentence(who, "rolls", f"{move}") if seat is None else f"{who}: {move}"
 
     def render(self, state: State[D, A, Out], names: Sequence[str] | None = None) -> str:
         """The state as text for a terminal, with rich markup for colours.
 
-        ``names`` are the players' display names (default "Player 1", "Player 2"...).
+        ``names`` are the players' display names as plain text (default "Player 1",
+        "Player 2"...); the game escapes them, so a name like ``Ann [x]`` is safe.
         """
         return repr(state.data)
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Result, Seat
+from dicegames.core.text import possessive, sentence
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,7 +152,8 @@ class Session:
             events = [Event(EventKind.ROLL, before.turn.seat, str(move), description, turn.number)]
         elif move == PASS:
             events = [Event(EventKind.PASS, acting, str(move),
-                            f"{self.name(acting)} cannot move: the turn passes", turn.number)]
+                            f"{self.name(acting)} cannot move: the turn passes",
+                            turn.number)]
         else:
             events = [Event(EventKind.MOVE, acting, str(move), description, turn.number)]
         if after.is_terminal:
@@ -160,14 +162,16 @@ class Session:
                                 turn.number, result))
         elif turn.number != before.turn.number:
             events.append(Event(EventKind.TURN, turn.seat, "",
-                                f"{self.name(turn.seat)}'s turn", turn.number))
+                                f"{possessive(self.name(turn.seat))} turn", turn.number))
         return events
 
     def describe_result(self, result: Result) -> str:
         """One line naming the winner(s)."""
         names = " and ".join(self.name(seat) for seat in result.winners)
-        verb = "wins" if len(result.winners) == 1 else "share the win"
-        line = f"{names} {verb}" if result.winners else "Nobody wins"
+        if len(result.winners) == 1:
+            line = sentence(names, "wins")
+        else:
+            line = f"{names} share the win" if result.winners else "Nobody wins"
         return f"{line}: {result.summary}" if result.summary else line
 
     def can_undo(self, seat: Seat | None = None) -> bool:
@@ -192,5 +196,6 @@ class Session:
         entry = self._moves.pop()
         self._states.pop()
         who = self.name(entry.seat)
-        return Event(EventKind.UNDO, entry.seat, entry.text, f"{who} takes back {entry.text}",
+        return Event(EventKind.UNDO, entry.seat, entry.text,
+                     sentence(who, "takes", f"back {entry.text}"),
                      self.state.turn.number)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 
+from rich.markup import escape
+
+from dicegames.core.text import sentence, verb
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 
 RUNNER_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan",
@@ -25,7 +28,7 @@ def render(data: ExtraMetersData, track_length: int, names: Sequence[str] | None
     Each lane is scaled to ``width`` cells, with the runner's letter where it stands and its
     exact square at the end of the line, so it reads on a narrow terminal and without colour.
     """
-    names = names or [f"Player {s + 1}" for s in range(len(data.positions))]
+    names = list(names or [f"Player {s + 1}" for s in range(len(data.positions))])
     label_width = max(len(n) for n in names) + 4
     lines = [f"[bold]Track[/]: squares 1..{track_length}; pass square {track_length} to win"]
     for seat, position in enumerate(data.positions):
@@ -34,7 +37,7 @@ def render(data: ExtraMetersData, track_length: int, names: Sequence[str] | None
         lane = ["·"] * (width + 1)
         lane[cell if position <= track_length else width] = f"[{style}]{letter(seat)}[/]"
         turn_mark = "▶" if seat == data.player and data.phase is not Phase.OVER else " "
-        label = f"{turn_mark} {letter(seat)} {names[seat]}".ljust(label_width)
+        label = escape(f"{turn_mark} {letter(seat)} {names[seat]}".ljust(label_width))
         where = "start" if position == 0 else f"square {position}"
         if position > track_length:
             where = f"past the end ({position})"
@@ -48,21 +51,22 @@ def render(data: ExtraMetersData, track_length: int, names: Sequence[str] | None
 
 def describe(data: ExtraMetersData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
-    """One sentence about ``move`` played from ``data``."""
+    """One plain-text sentence about ``move`` played from ``data``."""
     who = names[data.player]
     if seat is None:
         assert isinstance(move, int)
         if data.phase is Phase.OPENING:
-            return f"{who} rolls {move}"
+            return sentence(who, "rolls", str(move))
         if move == 6:
             count = len(data.dice) + 1
-            return (f"{who} rolls a 6: the turn ends and the runner moves {count} squares, "
-                    f"one per die, to square {data.positions[data.player] + count}")
-        return (f"{who} rolls {move}: {sum(data.dice) + move} with "
-                f"{len(data.dice) + 1} dice")
+            return (f"{sentence(who, 'rolls', 'a 6')}: the turn ends and the runner moves "
+                    f"{count} squares, one per die, to square "
+                    f"{data.positions[data.player] + count}")
+        return sentence(who, "rolls", f"{move}: {sum(data.dice) + move} with "
+                                      f"{len(data.dice) + 1} dice")
     if move is Decision.ROLL:
-        return f"{who} rolls again"
+        return sentence(who, "rolls", "again")
     total = sum(data.dice)
     sums = "+".join(str(d) for d in data.dice)
-    return (f"{who} stops and moves {sums} = {total} squares to square "
-            f"{data.positions[data.player] + total}")
+    return (f"{sentence(who, 'stops')} and {verb(who, 'moves')} {sums} = {total} squares to "
+            f"square {data.positions[data.player] + total}")

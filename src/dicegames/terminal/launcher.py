@@ -1,0 +1,166 @@
+"""The menu shown by ``dicegames`` with no arguments (what ``make run`` starts).
+
+It asks, one question at a time and with a default for each: the game, the number of
+players, who sits in each seat (a person's name or a bot level), the game's options, and
+whether the computer rolls the dice or people type in physical dice. Then it plays. Every
+answer is checked as the command line would check it, and a wrong one is asked again with the
+reason. End of input or ``quit`` leaves quietly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from rich.markup import escape
+
+from dicegames.bots import bot_levels
+from dicegames.core.errors import DiceGamesError
+from dicegames.core.game import Game
+from dicegames.core.model import GameSpec
+from dicegames.core.options import OptionSpec, OptionValue
+from dicegames.core.registry import configure, game_class, games, make
+from dicegames.core.session import Session
+from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal
+from dicegames.terminal.info import first_sentence, player_range
+from dicegames.terminal.play import new_seed, play_session
+from dicegames.terminal.seats import BOT_PREFIX, bot_level_of, default_bot_level, player_infos
+
+T = TypeVar("T")
+
+
+def ask_until_valid(term: Terminal, prompt: str, default: str,
+                    parse: Callable[[str], T]) -> T:
+    """Ask until ``parse`` accepts the answer (Enter gives ``default``); say why it did not.
+
+    Raises:
+        QuitRequested: the person typed quit.
+    """
+    while True:
+        text = term.ask(f"{prompt} [dim]\\[Enter = {escape(default)}][/] › ") or default
+        if text.lower() in QUIT_WORDS:
+            raise QuitRequested
+        try:
+            return parse(text)
+        except (DiceGamesError, ValueError) as error:
+            term.say(f"[yellow]{escape(str(error))}[/]")
+
+
+def pick_game(text: str) -> GameSpec:
+    """A game by its number in the menu, its id or an alias."""
+    specs = games()
+    if text.isdecimal():
+        if 1 <= int(text) <= len(specs):
+            return specs[int(text) - 1]
+        raise ValueError(f"{text} is not on the list: type a number from the list or a "
+                         "game's id")
+    return game_class(text).spec
+
+
+def pick_count(spec: GameSpec) -> Callable[[str], int]:
+    """A parser for the number of players ``spec`` allows."""
+    def parse(text: str) -> int:
+        if not text.isdecimal() or not spec.min_players <= int(text) <= spec.max_players:
+            raise ValueError(f"{spec.name} is for {player_range(spec)} players: "
+                             f"type a number from {spec.min_players} to {spec.max_players}")
+        return int(text)
+    return parse
+
+
+def pick_seat(levels: tuple[str, ...]) -> Callable[[str], str]:
+    """A parser for one seat: a bot level (``medium`` or ``bot:medium``) or a person's name."""
+    def parse(text: str) -> str:
+        level = bot_level_of(text)
+        if level is None and text.lower() in levels:
+            level = text.lower()
+        if level is None:
+            return text
+        if level not in levels:
+            raise ValueError(f"there is no bot {level!r}; the bots are: {', '.join(levels)}")
+        return BOT_PREFIX + level
+    return parse
+
+
+def ask_seats(term: Terminal, game: Game[Any, Any, Any]) -> list[str]:
+    """Ask who sits in each seat; two people may not share a name."""
+    levels = bot_levels(game)
+    term.say("Computer players (type the level to seat one):")
+    for level in levels:
+        term.say(f"  [bold cyan]{escape(level.name)}[/]: {escape(level.doc)}")
+    names = tuple(level.name for level in levels)
+    default_bot = default_bot_level(game)
+    items: list[str] = []
+    for seat in range(game.players):
+        default = "You" if seat == 0 else default_bot
+        while True:
+            item = ask_until_valid(term, f"Player {seat + 1}: a person's name or a bot level",
+                                   default, pick_seat(names))
+            try:
+                player_infos([*items, item])
+            except DiceGamesError as error:
+                term.say(f"[yellow]{escape(str(error))}[/]")
+                continue
+            items.append(item)
+            break
+    return items
+
+
+def show_default(spec: OptionSpec) -> str:
+    """An option's default as people type it (``true``, not ``True``)."""
+    if isinstance(spec.default, bool):
+        return "true" if spec.default else "false"
+    return str(spec.default)
+
+
+def ask_options(term: Terminal, spec: GameSpec) -> dict[str, OptionValue]:
+    """Ask each option in turn; Enter keeps the default, a value is checked by its spec."""
+    values: dict[str, OptionValue] = {}
+    if spec.options:
+        term.say("Options (Enter keeps the default):")
+    for option in spec.options:
+        term.say(f"  [bold]{escape(option.name)}[/]: {escape(option.doc)} "
+                 f"[dim]({escape(option.allowed())})[/]")
+        values[option.name] = ask_until_valid(term, f"  {escape(option.name)}",
+                                              show_default(option), option.validate)
+    return values
+
+
+def pick_dice(text: str) -> bool:
+    """True for physical dice typed in, False for dice rolled by the computer."""
+    answer = text.lower()
+    if answer in ("1", "auto", "computer"):
+        return False
+    if answer in ("2", "manual", "physical"):
+        return True
+    raise ValueError("type 1 for dice rolled by the computer, 2 for physical dice")
+
+
+def run_launcher(term: Terminal) -> ExitCode:
+    """The interactive menu, then the game it sets up."""
+    try:
+        return _launch(term)
+    except (EOFError, QuitRequested):
+        term.say("")
+        term.say("Bye.")
+        return ExitCode.OK
+
+
+def _launch(term: Terminal) -> ExitCode:
+    specs = games()
+    term.say("[bold]dicegames[/]: family dice games. Pick a game (quit leaves).")
+    for number, spec in enumerate(specs, start=1):
+        term.say(f"  [bold cyan]{number})[/] [bold]{escape(spec.name)}[/] "
+                 f"({escape(spec.id)}, {player_range(spec)} players): "
+                 f"{escape(first_sentence(spec.pitch))}")
+    spec = ask_until_valid(term, "Game: a number or an id", "1", pick_game)
+    count = ask_until_valid(term, f"Number of players ({player_range(spec)})",
+                            str(spec.default_players), pick_count(spec))
+    items = ask_seats(term, make(spec.id, players=count))
+    options = ask_options(term, spec)
+    term.say("Dice: [bold cyan]1)[/] rolled by the computer   "
+             "[bold cyan]2)[/] physical dice, typed in")
+    manual = ask_until_valid(term, "Dice", "1", pick_dice)
+    game = configure(spec.id, count, options)
+    seed = new_seed()
+    session = Session(game, player_infos(items), None if manual else seed)
+    return play_session(term, session, seed, manual=manual, save_to=None)

@@ -1,0 +1,395 @@
+"""The interactive game loop: people at the keyboard, bots, and dice from either source.
+
+The loop is :func:`dicegames.play`, the engine's one match runner; this module supplies what
+a terminal adds around it: :class:`HumanAgent` (an agent whose ``choose`` shows the board and
+the numbered legal choices and reads an answer), a :class:`~dicegames.ManualDice` prompt for
+physical dice, an event printer for everyone's moves, and saving the record when the game is
+left early (Ctrl-C, end of input, ``quit``) so that ``dicegames play --resume`` continues it.
+Several people can share the keyboard: every prompt starts with the name of the person asked.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import secrets
+import time
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from rich.markup import escape
+
+from dicegames.core.errors import IllegalAction
+from dicegames.core.game import State
+from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
+from dicegames.core.model import Agent, Seat
+from dicegames.core.record import load, save
+from dicegames.core.registry import game_class
+from dicegames.core.session import Event, EventKind, Session
+from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal, UsageError
+from dicegames.terminal.seats import (
+    build_agents,
+    configure,
+    parse_options,
+    player_infos,
+    split_players,
+)
+
+HELP_WORDS = frozenset({"?", "help"})
+"""What a person types to see the choices again."""
+
+CHOICES_INLINE = 8
+"""Up to this many choices are listed on one line; more go one per line."""
+
+
+def new_seed() -> int:
+    """A fresh random seed, short enough to type back with ``--seed``."""
+    return secrets.randbelow(1_000_000_000)
+
+
+def default_save_path(game_id: str) -> Path:
+    """Where a game left without ``--save`` is stored: the user's data folder, timestamped."""
+    folder = Path(platformdirs.user_data_dir("dicegames")) / "saves"
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = folder / f"{game_id}-{stamp}.json"
+    number = 2
+    while path.exists():
+        path = folder / f"{game_id}-{stamp}-{number}.json"
+        number += 1
+    return path
+
+
+def board(session: Session, state: State[Any, Any, Any] | None = None) -> str:
+    """The game's picture of ``state`` (default: the current one) with the players' names.
+
+    Names go in as plain text; the game escapes them in its markup.
+    """
+    names = [info.name for info in session.players]
+    return session.game.render(session.state if state is None else state, names)
+
+
+def choice_list(legal: Sequence[Hashable], numbered: bool) -> str:
+    """The legal choices as markup: ``1) roll  2) stop`` (or one per line when many)."""
+    items = [f"[bold cyan]{n})[/] {escape(str(a))}" if numbered else escape(str(a))
+             for n, a in enumerate(legal, start=1)]
+    if len(items) <= CHOICES_INLINE:
+        return "   ".join(items)
+    return "\n".join("   " + item for item in items)
+
+
+class HumanAgent:
+    """A person at the keyboard choosing for one seat: shows the board, reads an answer.
+
+    An answer is a choice's number or its notation (and whatever short forms the game's
+    parser accepts, e.g. ``r`` for ``roll``). A wrong answer is refused with the reason and
+    asked again; ``?`` lists the choices again and ``quit`` stops the game (it is saved).
+    """
+
+    def __init__(self, term: Terminal, session: Session) -> None:
+        self.term = term
+        self.session = session
+
+    def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
+        """Ask the person in ``seat`` for one of ``state.legal_actions(seat)``."""
+        legal = state.legal_actions(seat)
+        # When moves are themselves numbers, a number is read as notation only.
+        numbered = not any(str(action).strip().isdecimal() for action in legal)
+        name = escape(self.session.name(seat))
+        self._show(state, seat, legal, numbered)
+        while True:
+            text = self.term.ask(f"[bold]{name}[/] › ")
+            if text.lower() in HELP_WORDS:
+                self._show(state, seat, legal, numbered)
+                self.term.say("[dim]Type quit to stop; the game is saved and can be resumed.[/]")
+                continue
+            try:
+                return self._pick(state, seat, text, legal, numbered)
+            except IllegalAction as error:
+                self.term.say(f"[yellow]{escape(str(error))}[/]")
+
+    def _show(self, state: State[Any, Any, Any], seat: Seat, legal: Sequence[Hashable],
+              numbered: bool) -> None:
+        term = self.term
+        term.say(board(self.session, state))
+        others = [self.session.name(s) for s in state.current_players if s != seat]
+        also = f" (also deciding on this roll: {escape(', '.join(others))})" if others else ""
+        how = "a number or a move" if numbered else "a move"
+        term.say(f"[bold]{escape(self.session.name(seat))}[/], your choice{also} "
+                 f"[dim]({how}; ? for help)[/]:")
+        term.say(choice_list(legal, numbered))
+
+    @staticmethod
+    def _pick(state: State[Any, Any, Any], seat: Seat, text: str, legal: Sequence[Hashable],
+              numbered: bool) -> Hashable:
+        if not text:
+            raise IllegalAction("type a choice: " + (f"a number from 1 to {len(legal)} or "
+                                                     if numbered else "") + "a move's notation")
+        try:
+            action = state.game.parse(state, text, seat)
+        except IllegalAction as error:
+            if text.lower() in QUIT_WORDS:
+                raise QuitRequested from None
+            if numbered and text.isdecimal():
+                if 1 <= int(text) <= len(legal):
+                    return legal[int(text) - 1]
+                raise IllegalAction(f"{text} is not one of the choices: type a number from 1 "
+                                    f"to {len(legal)} or a move's notation") from None
+            if numbered:
+                raise IllegalAction(f"{error} (or a number from 1 to {len(legal)})") from None
+            raise
+        if action not in legal:
+            raise IllegalAction(f"{action} is not a legal move here")
+        return action
+
+
+class DicePrompt:
+    """Asks the roller to type what the physical dice show (for :class:`ManualDice`)."""
+
+    def __init__(self, term: Terminal, session: Session) -> None:
+        self.term = term
+        self.session = session
+
+    def __call__(self, state: State[Any, Any, Any], problem: str | None) -> str:
+        """Show the last problem (e.g. a face the rules roll again), then read the dice."""
+        if problem is not None:
+            self.term.say(f"[yellow]{escape(problem)}[/]")
+        outcomes = [str(outcome) for outcome, _ in state.chance_outcomes()]
+        shown = ", ".join(outcomes) if len(outcomes) <= 12 else (
+            f"{len(outcomes)} possible rolls, e.g. {outcomes[0]}")
+        seat = state.turn.seat
+        roller = f"[bold]{escape(self.session.name(seat))}[/]"
+        # Somebody at the table rolls for a bot.
+        who = f"Roll for {roller}" if self.session.players[seat].is_bot else f"{roller} rolls"
+        text = self.term.ask(f"{who}: type what the dice show [dim]({escape(shown)})[/] › ")
+        if text.lower() in QUIT_WORDS:
+            raise QuitRequested
+        return text
+
+
+MARKS = {EventKind.ROLL: "[cyan]⚂[/]", EventKind.MOVE: "[green]→[/]",
+         EventKind.PASS: "[dim]⏭[/]", EventKind.UNDO: "[yellow]↶[/]"}
+"""The mark in front of each kind of event line."""
+
+
+class EventPrinter:
+    """Prints what happens: rolls, moves, passes, a header per turn, the final board."""
+
+    def __init__(self, term: Terminal, session: Session) -> None:
+        self.term = term
+        self.session = session
+        self.has_human = any(not info.is_bot for info in session.players)
+
+    def turn_header(self, seat: Seat, number: int) -> None:
+        """A rule naming the turn and the player; the board too when a bot plays it."""
+        self.term.out.rule(f"Turn {number} · {escape(self.session.name(seat))}")
+        if self.session.players[seat].is_bot:
+            self.term.say(board(self.session))
+
+    def __call__(self, event: Event) -> None:
+        """Print one event (the callback of :func:`dicegames.play`)."""
+        term = self.term
+        if event.kind is EventKind.TURN:
+            assert event.seat is not None
+            self.turn_header(event.seat, event.turn)
+            return
+        if event.kind is EventKind.GAME_OVER:
+            term.say(board(self.session))
+            term.say(f"[bold green]Game over.[/] [bold]{escape(event.description)}[/]")
+            return
+        term.say(f"  {MARKS.get(event.kind, '•')} {escape(event.description)}")
+        # A short pause after each bot decision lets the people at the table follow it.
+        if (self.has_human and event.kind in (EventKind.MOVE, EventKind.PASS)
+                and event.seat is not None and self.session.players[event.seat].is_bot):
+            time.sleep(term.pace)
+
+
+def seating(session: Session) -> str:
+    """The players in seat order as markup: ``Ann, Medium bot (bot:medium)``."""
+    return ", ".join(escape(info.name) + (f" ({escape(info.kind)})" if info.is_bot else "")
+                     for info in session.players)
+
+
+def header(term: Terminal, session: Session, seed: int | None, manual: bool) -> None:
+    """The lines before play: game, options, who sits where, where the dice come from."""
+    game = session.game
+    options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    term.say(f"[bold]{escape(game.spec.name)}[/] · {game.players} players"
+             + (f" · {escape(options)}" if options else ""))
+    term.say(f"Players, in turn order: {seating(session)}")
+    dice = "typed in from physical dice" if manual else f"rolled by the computer, seed {seed}"
+    term.say(f"Dice: {dice}")
+    if any(not info.is_bot for info in session.players):
+        term.say("[dim]Answer with a number or a move; ? lists the choices; quit (or Ctrl-D) "
+                 "stops and saves the game.[/]")
+
+
+def dice_source(term: Terminal, session: Session, seed: int, manual: bool) -> DiceSource:
+    """Physical dice typed in, or generator dice seeded with ``seed``.
+
+    Generator dice are first advanced past the rolls already in the session, so a game
+    resumed with its own seed rolls what the uninterrupted game would have rolled.
+    """
+    if manual:
+        return ManualDice(DicePrompt(term, session))
+    dice = RandomDice(random.Random(seed))
+    for state in session.states[:-1]:
+        if state.is_chance:
+            dice.roll(state)
+    return dice
+
+
+def check_writable(path: Path) -> None:
+    """Refuse a ``--save`` path that cannot be written, before anyone has played a move.
+
+    Raises:
+        UsageError: the path is a folder, or its nearest existing folder is not writable.
+    """
+    if path.is_dir():
+        raise UsageError(f"--save {path} is a folder: name a file, e.g. {path / 'game.json'}")
+    folder = path.absolute().parent
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"--save {path}: cannot write in {folder}")
+
+
+def save_and_report(term: Terminal, session: Session, path: Path, why: str) -> ExitCode:
+    """Save the record and print where, with the command that resumes an unfinished game.
+
+    When ``path`` cannot be written the record goes to :func:`default_save_path` instead,
+    so a game is never lost to a bad path; the code is then 1.
+    """
+    code = ExitCode.OK
+    try:
+        written = save(session, path)
+    except OSError as error:
+        term.error(f"could not save the game to {path}: {error.strerror or error}")
+        fallback = default_save_path(session.game.spec.id)
+        if fallback == path:
+            return ExitCode.ERROR
+        try:
+            written = save(session, fallback)
+        except OSError:
+            return ExitCode.ERROR
+        code = ExitCode.ERROR
+    term.say(f"{why}Game saved to {escape(str(written))}")
+    if not session.state.is_terminal:
+        term.say(f"Continue it with: dicegames play --resume {escape(str(written))}")
+    return code
+
+
+def play_session(term: Terminal, session: Session, seed: int, *, manual: bool,
+                 save_to: Path | None, agents: Sequence[Agent] | None = None) -> ExitCode:
+    """Play ``session`` to the end at this terminal and return the exit code.
+
+    On end of input or ``quit`` the record is saved (to ``save_to``, else to
+    :func:`default_save_path`) and the code is 0; on Ctrl-C the same, with code 130. A
+    finished game is saved to ``save_to`` when one was given.
+    """
+    if agents is None:
+        agents = build_agents(session, seed, lambda seat: HumanAgent(term, session))
+    printer = EventPrinter(term, session)
+    header(term, session, seed, manual)
+    if session.moves:
+        term.say(f"Resuming after {len(session.moves)} moves.")
+    state = session.state
+    if state.is_terminal:
+        term.say(board(session))
+        term.say(f"[bold]This game is already over.[/] "
+                 f"{escape(session.describe_result(state.result))}")
+        return ExitCode.OK
+    printer.turn_header(state.turn.seat, state.turn.number)
+    dice = dice_source(term, session, seed, manual)
+    target = save_to or default_save_path(session.game.spec.id)
+    try:
+        play(session, agents, dice, on_event=printer)
+    except (EOFError, QuitRequested):
+        term.say("")
+        return save_and_report(term, session, target, "Stopped. ")
+    except KeyboardInterrupt:
+        term.say("")
+        code = save_and_report(term, session, target, "Interrupted. ")
+        return ExitCode.INTERRUPTED if code is ExitCode.OK else code
+    if save_to is not None:
+        return save_and_report(term, session, save_to, "")
+    return ExitCode.OK
+
+
+@dataclass(frozen=True, slots=True)
+class PlayRequest:
+    """What ``dicegames play`` was asked to do (the parsed command line)."""
+
+    game: str | None
+    players: str | None
+    options: Sequence[str]
+    seed: int | None
+    manual: bool
+    save: Path | None
+    resume: Path | None
+
+
+def resumed_session(request: PlayRequest) -> Session:
+    """The session stored in ``request.resume``, checked against the rest of the request.
+
+    Raises:
+        UsageError: ``--players`` or ``--option`` given too (the record fixes them), or a
+            GAME that is not the record's game.
+        RecordError: the file cannot be read or is not a valid record.
+    """
+    assert request.resume is not None
+    if request.players is not None:
+        raise UsageError("--players cannot be combined with --resume: the record names the "
+                         "players")
+    if request.options:
+        raise UsageError("--option cannot be combined with --resume: the record fixes the "
+                         "options")
+    session = load(request.resume)
+    if request.game is not None:
+        wanted = game_class(request.game).spec.id
+        if wanted != session.game.spec.id:
+            raise UsageError(f"{request.resume} is a {session.game.spec.id} game, "
+                             f"not {wanted}")
+    return session
+
+
+def run_play(term: Terminal, request: PlayRequest) -> ExitCode:
+    """``dicegames play``: set up a new or resumed game and play it.
+
+    Raises:
+        UsageError, OptionError: a bad command line (nothing has been played yet).
+        RecordError: ``--resume`` names a file that is not a valid record.
+    """
+    if request.resume is not None:
+        session = resumed_session(request)
+        seed = request.seed if request.seed is not None else (
+            session.seed if session.seed is not None else new_seed())
+    else:
+        if request.game is None:
+            raise UsageError("name a game to play (see dicegames list), or --resume FILE")
+        items = split_players(request.players) if request.players is not None else None
+        game, items = configure(request.game, items, parse_options(request.options))
+        seed = request.seed if request.seed is not None else new_seed()
+        session = Session(game, player_infos(items), None if request.manual else seed)
+    agents = build_agents(session, seed, lambda seat: HumanAgent(term, session))
+    # A resumed game is kept in its own file unless --save names another.
+    save_to = request.save or request.resume
+    if save_to is not None:
+        check_writable(save_to)
+    return play_session(term, session, seed, manual=request.manual, save_to=save_to,
+                        agents=agents)
+
+
+__all__ = [
+    "DicePrompt",
+    "EventPrinter",
+    "HumanAgent",
+    "PlayRequest",
+    "board",
+    "play_session",
+    "run_play",
+    "seating",
+]

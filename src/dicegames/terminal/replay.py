@@ -1,0 +1,59 @@
+"""``dicegames replay``: a saved game shown move by move.
+
+The record is loaded with :func:`dicegames.load` (which checks every move), then its moves are
+applied once more to a fresh session so that each one prints with the same event sentences
+the game showed while it was played, followed by the board after it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.markup import escape
+
+from dicegames.core.record import load
+from dicegames.core.session import EventKind, Session
+from dicegames.terminal.console import QUIT_WORDS, ExitCode, Terminal
+from dicegames.terminal.play import board, seating
+
+
+def run_replay(term: Terminal, path: Path, step: bool) -> ExitCode:
+    """Show the game stored in ``path``; with ``step`` (and a keyboard) wait between moves.
+
+    Raises:
+        RecordError: the file cannot be read or is not a valid record.
+    """
+    stored = load(path)
+    game = stored.game
+    replay = Session(game, stored.players, stored.seed)
+    options = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    term.say(f"[bold]{escape(game.spec.name)}[/] · replay of {escape(str(path))}")
+    if options:
+        term.say(f"Options: {escape(options)}")
+    term.say(f"Players, in turn order: {seating(stored)}")
+    seed = "physical dice (no seed)" if stored.seed is None else f"seed {stored.seed}"
+    term.say(f"{len(stored.moves)} moves · {seed}")
+    term.say(board(replay))
+    waiting = step and term.keyboard
+    total = len(stored.moves)
+    for index, entry in enumerate(stored.moves, start=1):
+        if waiting:
+            try:
+                answer = term.ask(f"[dim]Enter: move {index} of {total}; q quits[/] › ")
+            except EOFError:
+                break
+            if answer.lower() in QUIT_WORDS | {"q"}:
+                break
+        events = replay.apply(entry.text, entry.seat)
+        for event in events:
+            if event.kind is EventKind.TURN:
+                term.out.rule(f"Turn {event.turn} · {escape(replay.name(event.seat))}")
+            elif event.kind is EventKind.GAME_OVER:
+                term.say(f"[bold green]Game over.[/] [bold]{escape(event.description)}[/]")
+            else:
+                term.say(f"[bold]{index:>4}.[/] {escape(event.description)}")
+                term.say(board(replay))
+    if len(replay.moves) == total and not replay.state.is_terminal:
+        term.say("[yellow]The game was not finished[/]: continue it with "
+                 f"dicegames play --resume {escape(str(path))}")
+    return ExitCode.OK

@@ -1,0 +1,374 @@
+"""The ``dicegames`` command line, run for real: as ``python -m dicegames`` and as the script.
+
+Every test starts the real entry point in a subprocess and feeds it stdin, as a person or a
+shell script would. Games are made deterministic by typing the dice in (``--dice manual``) or
+by ``--seed``; saves go to a temporary folder (``XDG_DATA_HOME``/``HOME`` point there).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import selectors
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import dicegames
+from dicegames.docs import rules_page
+
+ANSI = re.compile(r"\x1b\[")
+
+
+def script_path() -> str:
+    """The installed ``dicegames`` console script of this environment."""
+    beside = Path(sys.executable).parent / "dicegames"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("dicegames")
+    if found is None:
+        pytest.skip("the dicegames script is not installed in this environment")
+    return found
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """An environment whose user data folder is a temporary one, with UTF-8 output."""
+    home = tmp_path / "home"
+    home.mkdir()
+    variables = dict(os.environ)
+    variables.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), PYTHONUTF8="1",
+                     COLUMNS="100")
+    variables.pop("NO_COLOR", None)
+    return variables
+
+
+def run(env: dict[str, str], *args: str, stdin: str = "",
+        script: bool = False) -> subprocess.CompletedProcess[str]:
+    """Run the command with ``args`` and ``stdin``; the script itself when ``script``."""
+    command = [script_path()] if script else [sys.executable, "-m", "dicegames"]
+    return subprocess.run([*command, *args], input=stdin, capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+
+
+def assert_one_line_error(done: subprocess.CompletedProcess[str], code: int,
+                          fragment: str) -> None:
+    """A user error: the exit code, one stderr line naming the problem, no traceback."""
+    assert done.returncode == code, done.stderr
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert lines[0].startswith("dicegames: error: ")
+    assert fragment in lines[0]
+    assert "Traceback" not in done.stdout + done.stderr
+
+
+def record_moves(path: Path) -> list[str]:
+    """The ``moves`` of a saved record file."""
+    moves = json.loads(path.read_text(encoding="utf-8"))["moves"]
+    assert isinstance(moves, list)
+    return [str(move) for move in moves]
+
+
+# ------------------------------------------------------------------------- information
+
+
+def test_version_and_help_show_examples_and_exit_codes(env: dict[str, str]) -> None:
+    done = run(env, "--version")
+    assert done.returncode == 0
+    assert done.stdout.strip() == f"dicegames {dicegames.__version__}"
+    for command in ([], ["play"], ["simulate"], ["replay"], ["rules"], ["list"]):
+        helped = run(env, *command, "--help")
+        assert helped.returncode == 0, helped.stderr
+        assert "example" in helped.stdout
+        assert "130" in helped.stdout  # the exit codes are documented everywhere
+    assert "--resume FILE" in run(env, "play", "--help").stdout
+
+
+def test_list_shows_every_registered_game_as_plain_text(env: dict[str, str]) -> None:
+    done = run(env, "list", script=True)
+    assert done.returncode == 0, done.stderr
+    assert not ANSI.search(done.stdout)
+    for spec in dicegames.games():
+        assert spec.id in done.stdout
+        assert spec.name in done.stdout
+        assert f"{spec.min_players}-{spec.max_players}" in done.stdout
+
+
+def test_rules_prints_the_rules_page_plain_when_piped(env: dict[str, str]) -> None:
+    for name in ("extra-meters", "meters"):  # an id and an alias
+        done = run(env, "rules", name)
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == rules_page("extra-meters").strip()
+
+
+# ------------------------------------------------------------------------------- play
+
+
+def test_people_type_numbers_notation_and_physical_dice(env: dict[str, str],
+                                                        tmp_path: Path) -> None:
+    save = tmp_path / "scripted.json"
+    answers = [
+        "5",             # Ann's opening roll
+        "xyz", "9", "1",  # a bad move, a number out of range, then 1 = roll
+        "3", "stop",     # Ann stops at 8
+        "6", "2",        # Ben's opening 6 must be rolled again; then a 2
+        "s",             # the game's short form of stop
+        "4", "2",        # Ann rolls 4, 2 = stop: 12 passes square 10
+    ]
+    done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--dice", "manual",
+               "--option", "track_length=10", "--save", str(save),
+               stdin="\n".join(answers) + "\n")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "'xyz' is not a legal move here; legal: roll, stop" in out
+    assert "9 is not one of the choices: type a number from 1 to 2" in out
+    assert "a 6 on the first roll of a turn is rolled again" in out
+    # Every prompt names the person asked, so people can share the keyboard.
+    assert out.count("Ann › ") == 5 and out.count("Ben › ") == 1
+    assert "Ann wins" in out
+    # The re-rolled 6 changed nothing: it is not in the record.
+    assert record_moves(save) == ["5", "roll", "3", "stop", "2", "stop", "4", "stop"]
+    session = dicegames.load(save)
+    assert session.state.result.winners == (0,)
+    assert session.seed is None  # physical dice: no seed stands for them
+
+
+def test_human_against_bot_to_the_end_then_replay(env: dict[str, str],
+                                                  tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    done = run(env, "play", "extra-meters", "--players", "you,bot:medium", "--seed", "11",
+               "--option", "track_length=10", "--save", str(save), stdin="stop\n" * 40)
+    assert done.returncode == 0, done.stderr
+    assert "Game over." in done.stdout
+    assert f"Game saved to {save}" in done.stdout
+    assert "Medium bot" in done.stdout and "You ›" in done.stdout
+
+    session = dicegames.load(save)
+    assert session.state.is_terminal
+    assert [p.kind for p in session.players] == ["human", "bot:medium"]
+    assert [p.name for p in session.players] == ["You", "Medium bot"]
+    assert session.seed == 11
+    stored = json.loads(save.read_text(encoding="utf-8"))
+    assert stored["result"]["winners"] == list(session.state.result.winners)
+
+    shown = run(env, "replay", str(save), "--step")  # piped stdin: --step does not wait
+    assert shown.returncode == 0, shown.stderr
+    numbered = re.findall(r"^\s*(\d+)\. ", shown.stdout, flags=re.MULTILINE)
+    assert [int(n) for n in numbered] == list(range(1, len(session.moves) + 1))
+    assert session.describe_result(session.state.result) in shown.stdout
+    assert "not finished" not in shown.stdout
+
+    again = run(env, "play", "--resume", str(save), stdin="stop\n")
+    assert again.returncode == 0, again.stderr
+    assert "This game is already over." in again.stdout
+
+
+def test_the_same_seed_plays_the_same_game(env: dict[str, str], tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    for path in (first, second):
+        done = run(env, "play", "extra-meters", "--players", "Ann,bot:easy", "--seed", "5",
+                   "--save", str(path), stdin="roll\nstop\n" * 40)
+        assert done.returncode == 0, done.stderr
+    assert record_moves(first) == record_moves(second)
+
+
+def test_end_of_input_saves_and_resume_finishes_the_same_game(env: dict[str, str],
+                                                              tmp_path: Path) -> None:
+    whole, part = tmp_path / "whole.json", tmp_path / "part.json"
+    base = ["play", "extra-meters", "--players", "you,bot:medium", "--seed", "21"]
+    done = run(env, *base, "--save", str(whole), stdin="stop\n" * 60)
+    assert done.returncode == 0, done.stderr
+    full = record_moves(whole)
+
+    stopped = run(env, *base, "--save", str(part), stdin="stop\nstop\n")
+    assert stopped.returncode == 0, stopped.stderr
+    assert f"Game saved to {part}" in stopped.stdout
+    assert f"dicegames play --resume {part}" in stopped.stdout
+    partial = dicegames.load(part)
+    assert not partial.state.is_terminal
+    assert 0 < len(partial.moves) < len(full)
+    assert record_moves(part) == full[:len(partial.moves)]
+    shown = run(env, "replay", str(part))
+    assert shown.returncode == 0, shown.stderr
+    assert f"The game was not finished: continue it with dicegames play --resume {part}" \
+        in shown.stdout
+
+    resumed = run(env, "play", "--resume", str(part), stdin="stop\n" * 60)
+    assert resumed.returncode == 0, resumed.stderr
+    assert f"Resuming after {len(partial.moves)} moves." in resumed.stdout
+    # Saved back to the file it came from; the dice went on as if never interrupted.
+    assert record_moves(part) == full
+    assert dicegames.load(part).state.is_terminal
+
+
+def test_leaving_without_save_writes_to_the_user_data_folder(env: dict[str, str]) -> None:
+    done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--seed", "2",
+               stdin="quit\n")
+    assert done.returncode == 0, done.stderr
+    match = re.search(r"Game saved to (\S+\.json)", done.stdout)
+    assert match is not None, done.stdout
+    path = Path(match.group(1))
+    assert path.is_relative_to(Path(env["XDG_DATA_HOME"]) / "dicegames" / "saves")
+    assert len(dicegames.load(path).moves) == 1  # Ann's opening roll, then she quit
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_ctrl_c_saves_and_exits_130(env: dict[str, str], tmp_path: Path) -> None:
+    save = tmp_path / "interrupted.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dicegames", "play", "extra-meters", "--players", "Ann,Ben",
+         "--seed", "4", "--save", str(save)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    assert process.stdout is not None
+    seen = b""
+    selector = selectors.DefaultSelector()
+    selector.register(process.stdout, selectors.EVENT_READ)
+    deadline = time.monotonic() + 60
+    while b"Ann \xe2\x80\xba " not in seen:  # wait for Ann's prompt, however long it takes
+        assert time.monotonic() < deadline, seen
+        if selector.select(timeout=1):
+            chunk = os.read(process.stdout.fileno(), 4096)
+            assert chunk, seen
+            seen += chunk
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, err
+    assert b"Traceback" not in err
+    assert b"Interrupted. Game saved to" in seen + out
+    assert len(dicegames.load(save).moves) == 1
+
+
+# ---------------------------------------------------------------------------- errors
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "fragment"),
+    [
+        (["play", "chess"], 2, "unknown game 'chess'; the games are: extra-meters"),
+        (["rules", "chess"], 2, "unknown game 'chess'"),
+        (["play", "extra-meters", "--option", "speed=3"], 2, "has no option 'speed'"),
+        (["play", "extra-meters", "--option", "players=3"], 2, "has no option 'players'"),
+        (["play", "extra-meters", "--option", "track_length"], 2, "not of the form name=value"),
+        (["play", "extra-meters", "--option", "track_length=5"], 2,
+         "track_length takes a whole number from 10 to 200"),
+        (["play", "extra-meters", "--players", "you"], 2, "for 2 to 8 players, not 1"),
+        (["play", "extra-meters", "--players", "you,,bot:easy"], 2, "has an empty entry"),
+        (["play", "extra-meters", "--players", "Ann,ann"], 2, "two players are called"),
+        (["play", "extra-meters", "--players", "you,bot:genius"], 2,
+         "has no bot 'genius'; the bots are: easy, medium"),
+        (["play", "extra-meters", "--players", "you,bot:"], 2, "names no bot level"),
+        (["play", "extra-meters", "--seed", "x"], 2, "invalid int value: 'x'"),
+        (["play"], 2, "name a game to play"),
+        (["play", "extra-meters", "--save", "."], 2, "is a folder: name a file"),
+        (["juggle"], 2, "invalid choice: 'juggle'"),
+        (["simulate", "extra-meters", "--players", "you,bot:easy"], 2, "needs bots only"),
+        (["simulate", "extra-meters", "--players", "bot:easy,bot:easy", "--games", "0"], 2,
+         "at least 1"),
+        (["replay", "no-such-file.json"], 1, "cannot read no-such-file.json"),
+        (["play", "--resume", "no-such-file.json"], 1, "cannot read no-such-file.json"),
+    ],
+)
+def test_user_errors_are_one_line_without_traceback(
+        env: dict[str, str], args: list[str], code: int, fragment: str) -> None:
+    assert_one_line_error(run(env, *args), code, fragment)
+
+
+def test_corrupt_records_are_refused_with_the_record_error(env: dict[str, str],
+                                                           tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.json"
+    garbage.write_text("{ not json", encoding="utf-8")
+    assert_one_line_error(run(env, "replay", str(garbage)), 1, "is not valid JSON")
+
+    good = tmp_path / "good.json"
+    done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--dice", "manual",
+               "--save", str(good), stdin="3\nroll\n")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(good.read_text(encoding="utf-8"))
+    assert data["moves"] == ["3", "roll"]
+    data["moves"].append("9")  # a die never shows 9
+    tampered = tmp_path / "tampered.json"
+    tampered.write_text(json.dumps(data), encoding="utf-8")
+    for args in (["replay", str(tampered)], ["play", "--resume", str(tampered)]):
+        assert_one_line_error(run(env, *args), 1, "bad game record: move 2: '9' is not")
+
+    assert_one_line_error(run(env, "play", "--resume", str(good), "--players", "a,b"), 2,
+                          "--players cannot be combined with --resume")
+
+
+def test_a_record_with_an_option_named_players_is_refused(env: dict[str, str],
+                                                          tmp_path: Path) -> None:
+    record = {"format": "dicegames-record", "version": 1, "game": "extra-meters",
+              "options": {"players": 3}, "players": [{"name": "A"}, {"name": "B"}],
+              "seed": 1, "moves": [], "result": None}
+    path = tmp_path / "odd.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    assert_one_line_error(run(env, "replay", str(path)), 1, "no option 'players'")
+
+
+# ---------------------------------------------------------------------------- simulate
+
+
+def test_simulate_prints_a_table(env: dict[str, str]) -> None:
+    done = run(env, "simulate", "extra-meters", "--players", "bot:easy,bot:medium",
+               "--games", "60", "--seed", "3", "--rotate", "--option", "track_length=10")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""  # no progress bar off a terminal
+    for text in ("bot:easy", "bot:medium", "win share", "95% interval", "60 games",
+                 "seed 3", "rotated", "Game length: mean", "games/s"):
+        assert text in done.stdout
+    assert len(re.findall(r"\d+\.\d% to \d+\.\d%", done.stdout)) == 2
+
+
+def test_simulate_json_is_one_document(env: dict[str, str]) -> None:
+    done = run(env, "simulate", "extra-meters", "--players", "bot:random,bot:medium",
+               "--games", "40", "--seed", "9", "--option", "track_length=10", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["game"] == "extra-meters"
+    assert report["games"] == 40 and report["seed"] == 9
+    assert report["options"]["track_length"] == 10
+    assert report["players"] == ["bot:random", "bot:medium"]
+    players = report["per_player"]
+    assert [p["label"] for p in players] == ["bot:random", "bot:medium"]
+    assert sum(p["wins"] for p in players) + report["no_winner"] == pytest.approx(40)
+    for p in players:
+        assert 0 <= p["ci_low"] <= p["win_share"] <= p["ci_high"] <= 1
+    assert report["mean_turns"] > 0
+
+
+# ---------------------------------------------------------------------------- launcher
+
+
+def test_launcher_sets_up_and_plays_a_bot_game(env: dict[str, str]) -> None:
+    answers = [
+        "7", "extra-meters",     # not on the list, then the id
+        "9", "",                 # 9 players is too many; Enter keeps 2
+        "easy", "bot:medium",    # two bots
+        "5", "10",               # track_length 5 is refused, 10 kept
+        "",                      # finish: the default
+        "x", "1",                # dice: a wrong answer, then the computer
+    ]
+    done = run(env, stdin="\n".join(answers) + "\n", script=True)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "is not on the list" in out
+    assert "type a number from 2 to 8" in out
+    assert "track_length takes a whole number from 10 to 200" in out
+    assert "type 1 for dice rolled by the computer" in out
+    assert "medium: rolls while" in out  # the bot levels are listed with their docs
+    assert "Players, in turn order: Easy bot (bot:easy), Medium bot (bot:medium)" in out
+    assert "track_length=10" in out
+    assert "Game over." in out
+
+
+def test_launcher_leaves_quietly_at_end_of_input(env: dict[str, str]) -> None:
+    done = run(env, stdin="1\n")
+    assert done.returncode == 0, done.stderr
+    assert "Bye." in done.stdout
+    assert done.stderr == ""
