@@ -56,3 +56,15 @@ def test_readme_opens_with_the_two_setup_commands() -> None:
     head = (ROOT / "README.md").read_text(encoding="utf-8").splitlines()[:8]
     text = "\n".join(head)
     assert "make run" in text and "make test" in text
+
+
+def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The library example in the README works as printed (it saves a file: run it in tmp)."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = text.split("```python\n")[1:]
+    assert blocks, "the README has no Python example"
+    monkeypatch.chdir(tmp_path)
+    for block in blocks:
+        exec(compile(block.split("```")[0], "README.md", "exec"), {})
+    saved = dicegames.load(tmp_path / "game.json")
+    assert saved.state.is_terminal
