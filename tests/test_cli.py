@@ -372,3 +372,17 @@ def test_launcher_leaves_quietly_at_end_of_input(env: dict[str, str]) -> None:
     assert done.returncode == 0, done.stderr
     assert "Bye." in done.stdout
     assert done.stderr == ""
+
+
+def test_hint_suggests_the_strongest_bot_move_without_changing_the_game(
+        env: dict[str, str], tmp_path: Path) -> None:
+    """Ann at 0 with 5+4+2 on a 10-square track: stopping wins, and the hard bot says so."""
+    save = tmp_path / "hinted.json"
+    answers = ["5", "roll", "4", "roll", "2", "hint", "stop"]
+    done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--dice", "manual",
+               "--option", "track_length=10", "--save", str(save),
+               stdin="\n".join(answers) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert "Hint: the hard bot would play stop" in done.stdout
+    assert "Ann wins" in done.stdout
+    assert record_moves(save) == ["5", "roll", "4", "roll", "2", "stop"]

@@ -23,6 +23,7 @@ from typing import Any
 import platformdirs
 from rich.markup import escape
 
+from dicegames.bots import bot_levels, make_bot
 from dicegames.core.errors import IllegalAction
 from dicegames.core.game import State
 from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
@@ -40,6 +41,9 @@ from dicegames.terminal.seats import (
 )
 
 HELP_WORDS = frozenset({"?", "help"})
+HINT_WORDS = frozenset({"hint"})
+HINT_LEVELS = ("hard", "medium")
+"""The bot asked for a hint: the game's strongest level that exists."""
 """What a person types to see the choices again."""
 
 CHOICES_INLINE = 8
@@ -86,12 +90,29 @@ class HumanAgent:
 
     An answer is a choice's number or its notation (and whatever short forms the game's
     parser accepts, e.g. ``r`` for ``roll``). A wrong answer is refused with the reason and
-    asked again; ``?`` lists the choices again and ``quit`` stops the game (it is saved).
+    asked again; ``?`` lists the choices again, ``hint`` says what the game's strongest bot
+    would play, and ``quit`` stops the game (it is saved).
     """
 
     def __init__(self, term: Terminal, session: Session) -> None:
         self.term = term
         self.session = session
+        self._adviser: Agent | None = None
+        self._adviser_level = ""
+
+    def hint(self, state: State[Any, Any, Any], seat: Seat) -> str:
+        """What the game's strongest bot would play here, as a line of markup.
+
+        The adviser has its own generator, so asking for hints never changes the game.
+        """
+        if self._adviser is None:
+            names = {level.name for level in bot_levels(self.session.game)}
+            level = next((name for name in HINT_LEVELS if name in names), "random")
+            self._adviser = make_bot(self.session.game, level, random.Random(0))
+            self._adviser_level = level
+        action = self._adviser.choose(state, seat)
+        return (f"[magenta]Hint:[/] the {escape(self._adviser_level)} bot would play "
+                f"[bold]{escape(str(action))}[/]")
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
         """Ask the person in ``seat`` for one of ``state.legal_actions(seat)``."""
@@ -104,7 +125,11 @@ class HumanAgent:
             text = self.term.ask(f"[bold]{name}[/] › ")
             if text.lower() in HELP_WORDS:
                 self._show(state, seat, legal, numbered)
-                self.term.say("[dim]Type quit to stop; the game is saved and can be resumed.[/]")
+                self.term.say("[dim]Type hint for a suggestion; quit to stop (the game is saved "
+                              "and can be resumed).[/]")
+                continue
+            if text.lower() in HINT_WORDS and "hint" not in map(str, legal):
+                self.term.say(self.hint(state, seat))
                 continue
             try:
                 return self._pick(state, seat, text, legal, numbered)
