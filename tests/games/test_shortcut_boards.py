@@ -155,3 +155,25 @@ def test_a_user_board_plays_to_the_end_with_every_bot(tmp_path: Path) -> None:
         agents = [make_bot(game, level, rng) for level in ("easy", "medium", "hard")]
         outcome = play_one(game, agents, rng)
         assert len(outcome.winners) == 1
+
+
+CORNERS = """
+ S  g  g  F
+ 1  g  g  6
+ 2  3  4  5
+"""
+
+
+def test_grey_next_to_the_start_and_the_finish(tmp_path: Path) -> None:
+    path = tmp_path / "corners.txt"
+    path.write_text(CORNERS, encoding="utf-8")
+    game = dicegames.make("shortcut", board=str(path))
+    board = game.board  # type: ignore[attr-defined]
+    assert sorted(board.names[c] for c in board.steps[board.start]) == ["a2", "b3"]
+    assert board.start not in board.steps[board.cell("b3")]  # never back onto the start
+    assert board.finish in board.steps[board.cell("c3")]  # grey onto the finish
+    state = game.new_state().apply("shortcut").apply("3")
+    assert [str(a) for a in state.legal_actions()] == [
+        "press", "a3", "b3", "c3", "d3", "a2", "b2", "c2", "a1", "b1"]
+    won = state.apply("finish")
+    assert won.is_terminal and won.result.winners == (0,)

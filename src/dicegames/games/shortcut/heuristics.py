@@ -79,7 +79,12 @@ def medium_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -
 
 
 class HardBot:
-    """Expectimax over the current turn, leaves valued by the chance to win the race."""
+    """Expectimax over the current turn, leaves valued by the chance to win the race.
+
+    Args:
+        rng: not drawn from (the search is exact and deterministic; ties go to the first
+            legal action); taken so that every bot is built the same way.
+    """
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng

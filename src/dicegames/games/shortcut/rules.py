@@ -81,7 +81,6 @@ class Shortcut(Game[ShortcutData, Action, int]):
         assert isinstance(board_option, str)
         self.board: Board = load_board(board_option)
         self._cells = tuple(Cell(i, name) for i, name in enumerate(self.board.names))
-        self._planner: object | None = None
 
     # ------------------------------------------------------------------ helpers
 
@@ -211,9 +210,11 @@ class Shortcut(Game[ShortcutData, Action, int]):
 
         return (
             BotLevel("easy", "a uniformly random legal choice", lambda g, rng: RandomBot(rng)),
-            BotLevel("medium", "a fixed rule: the road far from the finish, the shortcut or a "
-                     "push where a grey crossing saves road, pressing until the total reaches "
-                     "the best cell in range, a push off the grey and onto the finish",
+            BotLevel("medium", "a fixed rule: the road, except the shortcut next to the "
+                     "grey field where crossing saves 8 road squares or more (pressing until "
+                     "the total is 3, then stopping on the cell in range nearest the finish), "
+                     "pushes across the grey, a push one square from the finish and the "
+                     "shortcut two or three squares from it",
                      lambda g, rng: PolicyBot(medium_policy, rng)),
             BotLevel("hard", "expectimax over the whole turn (every roll, press and "
                      "destination, exact probabilities), scoring the end of the turn by its "
