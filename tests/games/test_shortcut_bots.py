@@ -195,3 +195,37 @@ def test_press_is_never_a_destination() -> None:
     state = at(make(), ["a9", "a13"], phase=Phase.CHOOSE, rolls=(1,))
     assert state.legal_actions()[0] is Press.PRESS
     assert all(isinstance(a, Cell) for a in state.legal_actions()[1:])
+
+
+# ----------------------------------------------------------------------- tuning strategies
+
+
+def test_the_tuning_strategies_play_what_they_say() -> None:
+    from dicegames.games.shortcut.heuristics import solo_policy
+    from dicegames.games.shortcut.tuning import road_policy, shortcut_policy
+
+    game = make()
+    rng = random.Random(0)
+    start = at(game, ["a9", "a13"])
+    assert road_policy(start, 0, rng) is Declaration.ROAD
+    assert shortcut_policy(start, 0, rng) is Declaration.SHORTCUT
+    rolled = at(game, ["a9", "a13"], phase=Phase.CHOOSE, rolls=(3,))
+    assert shortcut_policy(rolled, 0, rng) == medium_policy(rolled, 0, rng)
+    assert str(solo_policy(at(game, ["e12", "a13"]), 0, rng)) == "push"
+    planner = planner_for(game)
+    # The solo search declares what the solved one-car race declares (checked off the grey).
+    for name in ("a13", "a10", "a9", "a2", "e9", "e10", "e11"):
+        state = at(game, [name, "a13"])
+        assert solo_policy(state, 0, rng) is planner.choice[game.board.cell(name)], name
+
+
+def test_the_tuning_table_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    from dicegames.games.shortcut.tuning import duel, main
+
+    share, low, high, turns = duel("medium", "road", 10, 1)
+    assert 0 <= low <= share <= high <= 1
+    assert turns > 2
+    main(["--games", "2"])
+    out = capsys.readouterr().out
+    assert out.count("\n") == 2 + 4
+    assert "| `road` vs `shortcut` | 2 |" in out

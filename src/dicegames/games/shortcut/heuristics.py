@@ -78,6 +78,14 @@ def medium_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -
     return Declaration.ROAD
 
 
+def solo_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
+    """The best play of the one-car race: the turn search minimising expected turns alone."""
+    legal: tuple[Hashable, ...] = state.legal_actions(seat)
+    search = TurnSearch(*_game_and_data(state), race=False)
+    values = [search.action_value(action) for action in legal]
+    return legal[values.index(max(values))]
+
+
 class HardBot:
     """Expectimax over the current turn, leaves valued by the chance to win the race.
 
@@ -101,10 +109,18 @@ class HardBot:
 
 
 class TurnSearch:
-    """The exact values of the choices of one turn (the other cars stand still meanwhile)."""
+    """The exact values of the choices of one turn (the other cars stand still meanwhile).
 
-    def __init__(self, game: Shortcut, data: ShortcutData) -> None:
+    Args:
+        game, data: the game and the position (the player to move is searched).
+        race: value the end of the turn by the chance to win the race (the hard bot); when
+            false, by minus the expected turns still needed alone (the solo race's best
+            play, used to measure what racing adds).
+    """
+
+    def __init__(self, game: Shortcut, data: ShortcutData, race: bool = True) -> None:
         self.game = game
+        self.race = race
         self.board = game.board
         self.data = data
         self.seat = data.player
@@ -112,6 +128,7 @@ class TurnSearch:
         self.blocked = game.blocked(data, self.seat)
         planner = planner_for(game)
         self.within = planner.within
+        self.expected_turns = planner.expected_turns
         survive = [1.0] * (HORIZON + 1)  # P(no other car has finished after n rounds)
         for other, cell in enumerate(data.cars):
             if other != self.seat:
@@ -127,7 +144,9 @@ class TurnSearch:
         """The chance to win when the turn ends with this car on ``cell``."""
         value = self.leaves.get(cell)
         if value is None:
-            if cell == self.board.finish:
+            if not self.race:
+                value = -self.expected_turns[cell]  # 0 on the finish
+            elif cell == self.board.finish:
                 value = 1.0
             else:
                 law, survive = self.within[cell], self.survive

@@ -9,7 +9,9 @@ length, the figures published on the rules page::
 
 The strategies: ``road`` declares the road every turn (never leaving it, so it needs the
 exact count at the end); ``shortcut`` declares the shortcut every turn, pressing and stopping
-as the medium bot does; ``medium`` is the medium bot (the sensible mix); ``hard`` the hard bot.
+as the medium bot does; ``medium`` is the medium bot (the sensible mix); ``solo`` plays the best
+play of the one-car race (fewest expected turns, other cars ignored but for blocking);
+``hard`` is the hard bot.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from dicegames.core.game import State
 from dicegames.core.model import Agent, Seat
 from dicegames.core.registry import make
 from dicegames.games.shortcut.data import Declaration, Phase
-from dicegames.games.shortcut.heuristics import HardBot, medium_policy
+from dicegames.games.shortcut.heuristics import HardBot, medium_policy, solo_policy
 
 
 def road_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
@@ -42,10 +44,11 @@ def shortcut_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random)
 
 
 def agent(name: str, rng: random.Random) -> Agent:
-    """A strategy by name: road, shortcut, medium or hard."""
+    """A strategy by name: road, shortcut, medium, solo or hard."""
     if name == "hard":
         return HardBot(rng)
-    policy = {"road": road_policy, "shortcut": shortcut_policy, "medium": medium_policy}[name]
+    policy = {"road": road_policy, "shortcut": shortcut_policy, "medium": medium_policy,
+              "solo": solo_policy}[name]
     return PolicyBot(policy, rng)
 
 
@@ -74,9 +77,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=4000)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--board", default="default")
+    parser.add_argument("--bots", action="store_true",
+                        help="also the duels of solo and hard against medium and each other")
     args = parser.parse_args(argv)
     pairs = [("medium", "road"), ("medium", "shortcut"), ("road", "shortcut"),
              ("medium", "medium")]
+    if args.bots:
+        pairs += [("solo", "medium"), ("hard", "solo"), ("hard", "medium")]
     print("| duel | games | win share of the first | 95% interval | mean turns |")
     print("|---|---|---|---|---|")
     for first, second in pairs:
