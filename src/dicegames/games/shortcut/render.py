@@ -1,0 +1,144 @@
+"""Text for people: the board as a terminal picture, and one sentence per move.
+
+The grid is drawn with its column letters and row numbers, so every cell's notation can be
+read off it. Road cells show their road number, grey cells ``░░``, the start ``S`` and the
+finish ``F``; a cell holding cars shows their letters (A, B, ...) instead. When the player
+chooses where to move, the possible destinations are framed in brackets, ``[ 12 ]``. Nothing
+depends on colour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Sequence
+
+from rich.markup import escape
+
+from dicegames.core.text import possessive, sentence, verb
+from dicegames.games.shortcut.board import Board, Kind
+from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
+
+CAR_STYLES = ("bold red", "bold blue", "bold green", "bold magenta")
+"""One colour per seat; the car letter reads without colour too."""
+
+CELL_WIDTH = 4
+"""Characters inside a cell's frame."""
+
+
+def letter(seat: int) -> str:
+    """The letter that marks a seat's car on the board."""
+    return chr(ord("A") + seat)
+
+
+def where(board: Board, cell: int) -> str:
+    """A cell for people: ``c4 (road 12)``, ``b7 (grey)``, ``the start (a13)``."""
+    name = board.names[cell]
+    kind = board.kinds[cell]
+    if kind is Kind.START:
+        return f"the start ({name})"
+    if kind is Kind.FINISH:
+        return f"the finish ({name})"
+    if kind is Kind.GREY:
+        return f"{name} (grey)"
+    return f"{name} (road {board.road_pos[cell]})"
+
+
+def _core(board: Board, cell: int) -> str:
+    kind = board.kinds[cell]
+    if kind is Kind.ROAD:
+        return str(board.road_pos[cell])
+    return {Kind.START: "S", Kind.FINISH: "F", Kind.GREY: "░░"}[kind]
+
+
+def render(board: Board, data: ShortcutData, names: Sequence[str] | None = None,
+           marked: Collection[int] = ()) -> str:
+    """The position as rich-markup text: the grid, a line per car, and the turn's state."""
+    names = list(names or [f"Player {s + 1}" for s in range(len(data.cars))])
+    on: dict[int, list[int]] = {}
+    for seat, cell in enumerate(data.cars):
+        on.setdefault(cell, []).append(seat)
+    header = "    " + "".join(f" {chr(ord('a') + c):^{CELL_WIDTH}} "
+                              for c in range(board.width))
+    lines = [header.rstrip()]
+    for line, row in enumerate(board.grid):
+        number = board.height - line
+        parts = []
+        for cell in row:
+            if cell < 0:
+                parts.append(" " * (CELL_WIDTH + 2))
+                continue
+            seats = on.get(cell, [])
+            if seats:
+                letters = "".join(letter(s) for s in seats)
+                pad = CELL_WIDTH - len(letters)
+                core = (" " * (pad // 2)
+                        + "".join(f"[{CAR_STYLES[s % len(CAR_STYLES)]}]{letter(s)}[/]"
+                                  for s in seats)
+                        + " " * (pad - pad // 2))
+            else:
+                core = f"{_core(board, cell):^{CELL_WIDTH}}"
+                if board.is_grey(cell):
+                    core = f"[dim]{core}[/]"
+            frame = (r"[bold yellow]\[[/]", "[bold yellow]][/]") if cell in marked else (" ", " ")
+            parts.append(f"{frame[0]}{core}{frame[1]}")
+        lines.append(f"{number:>3} {''.join(parts)} {number}")
+    lines.append(header.rstrip())
+    label_width = max(len(n) for n in names) + 4
+    for seat, cell in enumerate(data.cars):
+        mark = "▶" if seat == data.player and data.phase is not Phase.OVER else " "
+        label = escape(f"{mark} {letter(seat)} {names[seat]}".ljust(label_width))
+        rest = ""
+        if board.kinds[cell] is not Kind.GREY and cell != board.finish:
+            rest = f", {board.road_distance(cell)} road steps from the finish"
+        lines.append(f"{label} {where(board, cell)}{rest}")
+    who = escape(names[data.player])
+    if data.phase is Phase.DECLARE:
+        lines.append(f"{who}: declare road, shortcut or push.")
+    elif data.phase is Phase.CHOOSE:
+        dice = " + ".join(str(d) for d in data.rolls)
+        lines.append(f"Shortcut dice: {dice} = {sum(data.rolls)}. Press on, or stop on a "
+                     "cell in \\[brackets].")
+    elif data.phase is Phase.PUSH_TO:
+        lines.append("Push: one step, to a cell in \\[brackets].")
+    elif data.phase is Phase.OVER:
+        lines.append(f"{escape(possessive(names[data.winner]))} car is on the finish.")
+    return "\n".join(lines)
+
+
+def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[str]) -> str:
+    """One plain-text sentence about ``move`` played from ``data``."""
+    who = names[data.player]
+    here = data.cars[data.player]
+    if data.phase is Phase.ROAD_ROLL:
+        assert isinstance(move, int)
+        target = board.road_target(here, move)
+        if target is None:
+            return (f"{sentence(who, 'rolls', str(move))}: the finish is only "
+                    f"{board.road_distance(here)} road steps away, so the car does not move")
+        return f"{sentence(who, 'rolls', str(move))} and {verb(who, 'drives')} to " \
+               f"{where(board, target)}"
+    if data.phase is Phase.SHORTCUT_ROLL:
+        assert isinstance(move, int)
+        if move >= 4:
+            lost = f" ({' + '.join(map(str, data.rolls))} is lost)" if data.rolls else ""
+            return f"{sentence(who, 'rolls', str(move))}: stuck, the turn is over{lost}"
+        total = sum(data.rolls) + move
+        return f"{sentence(who, 'rolls', str(move))}: up to {total} " \
+               f"{'step' if total == 1 else 'steps'} on the shortcut"
+    if move is Declaration.ROAD:
+        return sentence(who, "takes", "the main road")
+    if move is Declaration.SHORTCUT:
+        return sentence(who, "takes", "the shortcut")
+    if move is Declaration.PUSH:
+        targets = board.push_targets(here, {c for s, c in enumerate(data.cars)
+                                            if s != data.player and board.is_grey(c)})
+        if len(targets) == 1:
+            return sentence(who, "pushes", f"the car to {where(board, targets[0])}")
+        return sentence(who, "pushes", "the car")
+    if move is Press.PRESS:
+        return sentence(who, "presses", f"on with {sum(data.rolls)}")
+    assert isinstance(move, Cell)
+    if data.phase is Phase.PUSH_TO:
+        return sentence(who, "pushes", f"the car to {where(board, move.index)}")
+    if move.index == here:
+        return sentence(who, "stays", f"on {where(board, here)}")
+    return sentence(who, "moves", f"to {where(board, move.index)}")
