@@ -2,5 +2,7 @@
 
 from dicegames.core.registry import register
 from dicegames.games.extra_meters import ExtraMeters
+from dicegames.games.monza import Monza
 
 register(ExtraMeters)
+register(Monza)
