@@ -312,11 +312,12 @@ def _named_squares(raw: Mapping[str, Any], key: str, names: Mapping[str, Square]
         raise _fail(f"{source}: '{key}' must be a non-empty list of square names")
     if len(set(value)) != len(value):
         raise _fail(f"{source}: '{key}' names a square twice")
+    singular = {"entries": "entry", "targets": "target"}[key]
     for name in value:
         if name not in names:
-            raise _fail(f"{key[:-1]} {name}: there is no such square")
+            raise _fail(f"{singular} {name}: there is no such square")
         if names[name].is_tyre:
-            raise _fail(f"{key[:-1]} {name}: the square is a tyre, which cars never enter")
+            raise _fail(f"{singular} {name}: the square is a tyre, which cars never enter")
     return list(value)
 
 

@@ -26,11 +26,8 @@ from dicegames.core.game import State
 from dicegames.core.model import PASS, BotLevel, Seat
 from dicegames.games.monza.circuit import Circuit, remove
 from dicegames.games.monza.data import START, STAY, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.rules import ROLLS, Monza, Move
-
-ROLL_WEIGHTS: tuple[tuple[tuple[int, ...], float], ...] = tuple(
-    (roll.counts, float(p)) for roll, p in ROLLS)
-"""The 462 rolls as colour counts with float probabilities (for fast expectations)."""
+from dicegames.games.monza.race import ROLL_WEIGHTS, win_chance
+from dicegames.games.monza.rules import Monza, Move
 
 
 def end_key(circuit: Circuit, cars: tuple[int, ...], seat: Seat, end: int,
@@ -91,23 +88,22 @@ def medium_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -
     return PASS
 
 
-def margin(circuit: Circuit, cars: tuple[int, ...], seat: Seat) -> float:
-    """The race margin of ``seat``: the leading opponent's steps to a target minus its own."""
-    mine = circuit.steps_to_finish(cars[seat])
-    return min(circuit.steps_to_finish(c) for s, c in enumerate(cars) if s != seat) - mine
+def race_value(game: Monza, cars: tuple[int, ...], seat: Seat, mover: Seat) -> float:
+    """``seat``'s chance to win by the race model, ``mover`` having just moved."""
+    return win_chance(game.circuit, game.longest_rule, cars, seat, mover)
 
 
 @lru_cache(maxsize=200_000)
 def reply_value(game: Monza, cars: tuple[int, ...], seat: Seat, replier: Seat) -> float:
-    """``seat``'s expected margin after ``replier`` rolls and moves by the medium rule."""
+    """``seat``'s expected race value after ``replier`` rolls and moves by the medium rule."""
     circuit = game.circuit
     if cars[replier] != START and cars[replier] in circuit.targets:
-        return margin(circuit, cars, seat)
+        return race_value(game, cars, seat, replier)
     total = 0.0
     for dice, weight in ROLL_WEIGHTS:
         end, _ = medium_end(circuit, cars, replier, dice, game.longest_rule)
         moved = (*cars[:replier], end, *cars[replier + 1:])
-        total += weight * margin(circuit, game.push_back(moved, replier), seat)
+        total += weight * race_value(game, game.push_back(moved, replier), seat, replier)
     return total
 
 
@@ -117,9 +113,9 @@ def hard_value(game: Monza, data: MonzaData, seat: Seat, end: int, used: int) ->
     moved = (*data.cars[:seat], end, *data.cars[seat + 1:])
     cars = game.push_back(moved, seat)
     if end != START and end in circuit.targets:
-        return 1000.0 - used  # a target all but wins; fewer dice win the tie-break
+        return 2.0 - used / 100  # a target all but wins; fewer dice win the tie-break
     if data.finishing and seat == game.players - 1:
-        return margin(circuit, cars, seat)  # nobody replies: the race is over
+        return race_value(game, cars, seat, seat)  # nobody replies: the race is over
     return reply_value(game, cars, seat, (seat + 1) % game.players)
 
 
