@@ -26,7 +26,7 @@ from dicegames.core.game import State
 from dicegames.core.model import PASS, BotLevel, Seat
 from dicegames.games.monza.circuit import Circuit, remove
 from dicegames.games.monza.data import START, STAY, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.race import ROLL_WEIGHTS, win_chance
+from dicegames.games.monza.race import ROLL_WEIGHTS, finish_chances, win_chance
 from dicegames.games.monza.rules import Monza, Move
 
 
@@ -133,6 +133,14 @@ def hard_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> 
     return step_towards(game, data, seat, end, used)
 
 
+def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
+    """The hard bot, its race tables built now (under a second, once per circuit and
+    compulsion) so that no decision pays for them."""
+    assert isinstance(game, Monza)
+    finish_chances(game.circuit, game.longest_rule)
+    return PolicyBot(hard_policy, rng)
+
+
 def bot_levels() -> tuple[BotLevel, ...]:
     """The three bots Monza offers."""
     return (
@@ -143,5 +151,5 @@ def bot_levels() -> tuple[BotLevel, ...]:
                  lambda g, rng: PolicyBot(medium_policy, rng)),
         BotLevel("hard", "picks the move with the best race margin expected after the next "
                  "player's reply (exact over their 462 rolls, replying like medium)",
-                 lambda g, rng: PolicyBot(hard_policy, rng)),
+                 hard_bot),
     )
