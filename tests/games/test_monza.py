@@ -248,7 +248,7 @@ def test_reaching_a_target_completes_the_round_then_the_lone_car_wins(circuit_pa
     state = play(state, ["rrrrrr", "red a4"])
     assert state.is_terminal
     assert state.result.winners == (0,)
-    assert "red wins on a7" in state.result.summary
+    assert state.result.summary == "the red car on a7, 1 die in the last round"
 
 
 def test_several_cars_on_targets_fewest_dice_in_the_last_round_wins(circuit_path: str) -> None:
@@ -268,7 +268,8 @@ def test_equal_dice_share_the_win(circuit_path: str) -> None:
     state = play(at(game, ["a6", "c5"]).apply("pyyyyy"), ["purple a7"])
     state = play(state, ["gyyyyy", "green c6"])
     assert state.is_terminal and state.result.winners == (0, 1)
-    assert "share the win" in state.result.summary
+    assert state.result.summary == (
+        "the red and yellow cars on a7 and c6, 1 die each in the last round")
 
 
 def test_the_last_seat_reaching_a_target_ends_the_game_at_once(circuit_path: str) -> None:

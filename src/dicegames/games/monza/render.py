@@ -65,8 +65,9 @@ def render(game: Monza, data: MonzaData, names: Sequence[str] | None = None) -> 
     """The circuit with every car, then the cars' owners, the roll and the dice left."""
     circuit = game.circuit
     names = list(names or [f"Player {s + 1}" for s in range(len(data.cars))])
-    lines = [f"[bold]{escape(circuit.name)}[/]: squares R Y G B W P (red yellow green blue "
-             f"white purple), # tyre, * target; @n: car of player n"]
+    lines = [f"[bold]{escape(circuit.name)}[/]",
+             "squares R Y G B W P: red yellow green blue white purple; # tyre; * target; "
+             "@n: car of player n"]
     first = min(s.start for s in circuit.squares)
     for u0 in range(first, circuit.length, SEGMENT_UNITS):
         u1 = min(u0 + SEGMENT_UNITS, circuit.length)

@@ -163,11 +163,14 @@ class Monza(Game[MonzaData, Move, Roll]):
     def _result(self, data: MonzaData) -> Result:
         circuit = self.circuit
         scores = tuple(float(circuit.progress(car)) for car in data.cars)
-        names = ", ".join(circuit.square_name(data.cars[s]) for s in data.winners)
-        dice = ", ".join(str(data.round_used[s]) for s in data.winners)
-        shared = "share the win" if len(data.winners) > 1 else "wins"
-        summary = (f"{' and '.join(str(COLOURS[s]) for s in data.winners)} {shared} on "
-                   f"{names} ({dice} dice in the last round)")
+        squares = " and ".join(circuit.square_name(data.cars[s]) for s in data.winners)
+        colours = " and ".join(str(COLOURS[s]) for s in data.winners)
+        used = data.round_used[data.winners[0]] if data.winners else 0
+        dice = f"{used} {'die' if used == 1 else 'dice'}"
+        if len(data.winners) > 1:
+            summary = f"the {colours} cars on {squares}, {dice} each in the last round"
+        else:
+            summary = f"the {colours} car on {squares}, {dice} in the last round"
         return Result.from_scores(data.winners, scores, summary)
 
     # ------------------------------------------------------------------ turn bookkeeping
