@@ -185,7 +185,7 @@ def test_greedy_allows_any_matching_step_but_forbids_stopping(circuit_path: str)
     assert legal(state) == ["red a2", "purple b1"]
     state = state.apply("red a2")
     assert legal(state) == ["yellow a3", "purple b2"]  # no "stop": the car must go on
-    state = state.apply("yellow a3")  # three purples left, but no purple square ahead
+    state = state.apply("yellow a3")  # four purples left, but no purple square ahead
     assert state.is_chance and where(greedy, state)[0] == "a3"
     assert state.data.round_used[0] == 2
 

@@ -36,14 +36,11 @@ TEST_CIRCUIT: dict[str, Any] = {
 """A small circuit for scenarios: three staggered lanes, one tyre (b3), targets a7 and c6."""
 
 
-def test_circuit(changes: dict[str, Any] | None = None) -> dict[str, Any]:
+def circuit_with(changes: dict[str, Any] | None = None) -> dict[str, Any]:
     """A deep copy of :data:`TEST_CIRCUIT` with top-level keys replaced."""
     raw = copy.deepcopy(TEST_CIRCUIT)
     raw.update(changes or {})
     return raw
-
-
-test_circuit.__test__ = False  # type: ignore[attr-defined]
 
 
 def error_of(raw: object) -> str:
@@ -120,27 +117,27 @@ def lane_squares(raw: dict[str, Any], lane: int) -> list[list[Any]]:
 
 
 def test_unknown_colour_names_the_square() -> None:
-    raw = test_circuit()
+    raw = circuit_with()
     lane_squares(raw, 1)[3][2] = "pink"
     message = error_of(raw)
     assert "square b4" in message and "unknown colour 'pink'" in message
 
 
 def test_overlap_in_a_lane_names_both_squares() -> None:
-    raw = test_circuit()
+    raw = circuit_with()
     lane_squares(raw, 0)[2] = [5, 9, "yellow"]
     message = error_of(raw)
     assert "square a3 overlaps square a2 in lane a" in message
 
 
 def test_reversed_square_is_refused() -> None:
-    raw = test_circuit()
+    raw = circuit_with()
     lane_squares(raw, 2)[0] = [5, 2, "blue"]
     assert "square c1: its end 2 is not after its start 5" in error_of(raw)
 
 
 def test_boundaries_lining_up_across_neighbouring_lanes_are_refused() -> None:
-    raw = test_circuit()
+    raw = circuit_with()
     lane_squares(raw, 1)[0] = [1, 3, "purple"]  # b1 would end at 3 where a1 ends
     lane_squares(raw, 1)[1] = [3, 8, "purple"]
     message = error_of(raw)
@@ -155,7 +152,7 @@ def test_unreachable_target_is_refused() -> None:
 
 
 def test_square_with_no_way_forward_is_refused() -> None:
-    raw = test_circuit()
+    raw = circuit_with()
     lane_squares(raw, 0)[5][2] = "tyre"  # a6: a5 (12-15) can still change to b5 (14-17)
     lane_squares(raw, 1)[4][2] = "tyre"  # b5 too: now a5 has no way forward
     message = error_of(raw)
@@ -170,14 +167,14 @@ def test_square_with_no_way_forward_is_refused() -> None:
     ({"lanes": []}, "'lanes' must be a list of 1 to 6 lanes"),
 ])
 def test_bad_entries_targets_and_lanes(changes: dict[str, Any], fragment: str) -> None:
-    assert fragment in error_of(test_circuit(changes))
+    assert fragment in error_of(circuit_with(changes))
 
 
 def test_malformed_square_and_lane_name() -> None:
-    raw = test_circuit()
+    raw = circuit_with()
     lane_squares(raw, 0)[0] = [0, "three", "white"]
     assert "square a1: expected [start, end, colour]" in error_of(raw)
-    raw = test_circuit()
+    raw = circuit_with()
     raw["lanes"][0]["name"] = "A1"
     assert "lane 1 needs a name of lower-case letters" in error_of(raw)
 
@@ -204,7 +201,7 @@ def test_circuit_option_plays_a_users_file(tmp_path: Path) -> None:
 def test_bad_circuit_option_is_an_option_error_naming_the_problem(tmp_path: Path) -> None:
     with pytest.raises(OptionError, match="cannot read circuit file"):
         dicegames.make("monza", circuit=str(tmp_path / "missing.json"))
-    bad = test_circuit()
+    bad = circuit_with()
     lane_squares(bad, 2)[1][2] = "orange"
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(bad), encoding="utf-8")
