@@ -2,7 +2,9 @@
 
 from dicegames.core.registry import register
 from dicegames.games.extra_meters import ExtraMeters
+from dicegames.games.monza import Monza
 from dicegames.games.shortcut import Shortcut
 
 register(ExtraMeters)
 register(Shortcut)
+register(Monza)
