@@ -258,6 +258,7 @@ def test_equal_totals_share_the_win() -> None:
     state = state.apply("1+6 6+6 x6", seat=1)
     assert state.result.winners == (0, 1)
     assert state.result.scores == (910, 910)
+    assert Text.from_markup(game.render(state)).plain.endswith("Game over after 1 roll")
 
 
 def test_solo_a_negative_total_loses_and_a_positive_one_wins() -> None:

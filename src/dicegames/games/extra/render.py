@@ -62,7 +62,7 @@ def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
         note = " (noted)" if sheet.noted >> index & 1 else ""
         full = " full" if crosses >= BOXES[index] else ""
         lines.append(f"  {SUMS[index]:>3} | {zone} | {zero} | {multipliers} "
-                     f"| {ROW_VALUES[index]:>5} | {shown}{full}{note}")
+                     f"| {ROW_VALUES[index]:>5} | {shown}{full}{note}".rstrip())
     for j, (number, marks, size) in enumerate(zip(sheet.numbers, sheet.marks, columns,
                                                   strict=True)):
         head = str(number) if number else "-"
@@ -91,6 +91,9 @@ def render(data: ExtraData, columns: tuple[int, int, int], names: Sequence[str] 
         if decided:
             line += "; decided: " + escape(", ".join(decided))
         lines.append(line)
+    elif all(sheet.done for sheet in data.sheets):
+        rolls = data.turn - 1
+        lines.append(f"Game over after {rolls} roll{'' if rolls == 1 else 's'}")
     else:
         lines.append(f"Roll {data.turn}: {escape(names[data.roller])} rolls the five dice")
     return "\n".join(lines)
