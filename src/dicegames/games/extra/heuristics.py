@@ -182,7 +182,6 @@ def _cross(columns: tuple[Column, Column, Column], index: int,
     """``columns`` after ``crosses`` crosses in column ``index`` (setting its number)."""
     items = list(columns)
     items[index] = (True, items[index][1] - crosses)
-    # Set columns first, in a fixed order, so symmetric states share one cache entry.
     return (items[0], items[1], items[2])
 
 
