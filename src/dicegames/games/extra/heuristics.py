@@ -14,8 +14,9 @@ that grows as the column's last box nears, and a large one for the cross that en
    EXTRA columns (boxes left per column, numbers set or not), the player picking, whenever it
    has a choice, the column that makes the game last longest;
 2. for each started row, its expected final score if it gets a Poisson number of further
-   crosses with mean ``R * focus`` (its share of the crosses left: rows that are often
-   available get more, and many started rows share the same rolls);
+   crosses with mean ``R * min(a, focus * a / A)``, where ``a`` is the chance that a roll
+   offers the row's sum and ``A`` the sum of ``a`` over the started rows (rows that are
+   often available get more of the crosses left, and many started rows share them);
 3. a bonus per expected roll left, a cost per started row, and a cost for writing 2 or 5 as a
    new EXTRA number (the faces the middle rows need most).
 
@@ -72,8 +73,6 @@ HARD_START_COST = 30.0
 
 HARD_ROLL_BONUS = 50.0
 """hard: points per expected roll left, over the rows' expected scores (tuned)."""
-
-
 
 
 class SheetRules(Protocol):
