@@ -475,3 +475,16 @@ def test_each_level_plays_solo_and_multiplayer_games_to_the_end(level: str) -> N
         agents = [dicegames.bots.make_bot(game, level, rng) for _ in range(players)]
         result = dicegames.play(session, agents, dicegames.RandomDice(rng))
         assert result is not None and session.state.is_terminal
+
+
+def test_describe_and_render_say_when_a_player_stops() -> None:
+    game = make(2, child_seats="2")
+    sheet = last_roll_sheet((6, 3, 4), FULL_7_12)
+    state = at(game, (sheet, Sheet()), "1 6 6 6 6")
+    text = game.describe(state, Decision(((1, 6), (6, 6)), 6), 0, ["Ann", "Bob"])
+    assert text.endswith("an EXTRA column is full: this is the last roll for Ann")
+    after = state.apply("1+6 6+6 x6", seat=0).apply("1+6 6+6 x6a", seat=1)
+    picture = Text.from_markup(game.render(after, ["Ann", "Bob"])).plain
+    assert "Ann: 910 points (stopped)" in picture
+    assert "Bob (children's variant): -400 points" in picture
+    assert picture.endswith("Roll 2: Bob rolls the five dice")
