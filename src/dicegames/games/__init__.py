@@ -1,6 +1,7 @@
 """Every game dicegames ships: importing this package registers them, one line each."""
 
 from dicegames.core.registry import register
+from dicegames.games.extra import Extra
 from dicegames.games.extra_meters import ExtraMeters
 from dicegames.games.monza import Monza
 from dicegames.games.shortcut import Shortcut
@@ -8,3 +9,4 @@ from dicegames.games.shortcut import Shortcut
 register(ExtraMeters)
 register(Shortcut)
 register(Monza)
+register(Extra)

@@ -31,6 +31,7 @@ from dicegames.core.model import Agent, Seat
 from dicegames.core.record import load, save
 from dicegames.core.registry import game_class
 from dicegames.core.session import Event, EventKind, Session
+from dicegames.scores import record_score
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal, UsageError
 from dicegames.terminal.seats import (
     build_agents,
@@ -339,9 +340,28 @@ def play_session(term: Terminal, session: Session, seed: int, *, manual: bool,
         term.say("")
         code = save_and_report(term, session, target, "Interrupted. ")
         return ExitCode.INTERRUPTED if code is ExitCode.OK else code
+    report_best_score(term, session)
     if save_to is not None:
         return save_and_report(term, session, save_to, "")
     return ExitCode.OK
+
+
+def report_best_score(term: Terminal, session: Session) -> None:
+    """After a finished solo game played by a person: store its score, print the best."""
+    if session.game.players != 1 or session.players[0].is_bot or not session.state.is_terminal:
+        return
+    score = session.state.result.scores[0]
+    best = record_score(session.game.spec.id, session.game.options, score)
+    if best.warning is not None:
+        term.say(f"[yellow]{escape(best.warning)}[/]")
+    if best.previous is None:
+        line = f"Your first recorded score here: [bold]{best.score:g}[/]."
+    elif best.is_new_best:
+        line = (f"[bold green]A new best score: {best.score:g}[/] "
+                f"(the old best was {best.previous:g}).")
+    else:
+        line = f"Your best score here: [bold]{best.best:g}[/] ({best.games} games)."
+    term.say(line)
 
 
 @dataclass(frozen=True, slots=True)

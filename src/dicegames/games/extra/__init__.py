@@ -1,0 +1,6 @@
+"""Sid Sackson's EXTRA! (``extra``): rules, score sheet, rendering and bots."""
+
+from dicegames.games.extra.data import Decision, ExtraData, Sheet
+from dicegames.games.extra.rules import ROLLS, SPEC, Extra, Roll
+
+__all__ = ["ROLLS", "SPEC", "Decision", "Extra", "ExtraData", "Roll", "Sheet"]

@@ -1,0 +1,125 @@
+"""Text for people: the score sheets as on the paper pad, and one sentence per move."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Hashable, Sequence
+
+from rich.markup import escape
+
+from dicegames.core.text import sentence
+from dicegames.games.extra.data import (
+    BOXES,
+    COLUMN_NAMES,
+    FACTORS,
+    NEGATIVE_BOXES,
+    ROW_VALUES,
+    SUMS,
+    Decision,
+    ExtraData,
+    Sheet,
+    row_score,
+)
+
+CROSS = "X"
+EMPTY = "."
+
+
+def _boxes(count: int, crossed: int) -> str:
+    """``count`` boxes, the first ``crossed`` of them crossed."""
+    return " ".join(CROSS if i < crossed else EMPTY for i in range(count))
+
+
+def _zone_width(k: int) -> int:
+    return 2 * k - 1
+
+
+def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
+                child: bool = False) -> list[str]:
+    """One player's sheet as lines of markup.
+
+    Each row: the sum, its -200 zone, the 0 box, the boxes x1 x2 x3 x5 x7 (``X`` crossed,
+    ``.`` empty, zones split by ``|``), the row's value and its score now; then the EXTRA
+    columns (their number and boxes, the last one marked ``]``) and the total.
+    """
+    widest = _zone_width(max(NEGATIVE_BOXES))
+    status = " [bold red](stopped)[/]" if sheet.done else ""
+    kid = " (children's variant)" if child else ""
+    lines = [f"[bold]{escape(name)}[/]{kid}: [bold]{sheet.score}[/] points{status}",
+             f"  sum | {'-200'.ljust(widest)} | 0 | "
+             + " ".join(f"x{f}" for f in FACTORS) + " | value | score"]
+    for index, crosses in enumerate(sheet.rows):
+        k = NEGATIVE_BOXES[index]
+        zone = _boxes(k, crosses).ljust(widest)
+        zero = CROSS if crosses > k else EMPTY
+        multipliers = " ".join(f"{CROSS if crosses > k + 1 + i else EMPTY:>2}"
+                               for i in range(len(FACTORS)))
+        score = row_score(index, crosses)
+        shown = "" if crosses == 0 else f"{score:+d}" if score else "0"
+        if score < 0:
+            shown = f"[red]{shown}[/]"
+        elif score > 0:
+            shown = f"[green]{shown}[/]"
+        note = " (noted)" if sheet.noted >> index & 1 else ""
+        full = " full" if crosses >= BOXES[index] else ""
+        lines.append(f"  {SUMS[index]:>3} | {zone} | {zero} | {multipliers} "
+                     f"| {ROW_VALUES[index]:>5} | {shown}{full}{note}".rstrip())
+    for j, (number, marks, size) in enumerate(zip(sheet.numbers, sheet.marks, columns,
+                                                  strict=True)):
+        head = str(number) if number else "-"
+        lines.append(f"  EXTRA {COLUMN_NAMES[j]} [{head}] {_boxes(size, marks)}] "
+                     f"{marks}/{size}")
+    return lines
+
+
+def render(data: ExtraData, columns: tuple[int, int, int], names: Sequence[str] | None = None,
+           children: Collection[int] = ()) -> str:
+    """Every sheet, then the shared roll and who still has to decide on it."""
+    players = len(data.sheets)
+    names = list(names or [f"Player {s + 1}" for s in range(players)])
+    lines: list[str] = []
+    for seat, sheet in enumerate(data.sheets):
+        lines += sheet_lines(sheet, columns, names[seat], seat in children)
+        lines.append("")
+    if data.roll:
+        roll = " ".join(str(d) for d in data.roll)
+        waiting = [names[s] for s, sheet in enumerate(data.sheets)
+                   if not sheet.done and data.pending[s] is None]
+        decided = [names[s] for s, d in enumerate(data.pending) if d is not None]
+        line = f"Roll {data.turn} by {escape(names[data.roller])}: [bold]{roll}[/]"
+        if waiting:
+            line += "; deciding: " + escape(", ".join(waiting))
+        if decided:
+            line += "; decided: " + escape(", ".join(decided))
+        lines.append(line)
+    elif all(sheet.done for sheet in data.sheets):
+        rolls = data.turn - 1
+        lines.append(f"Game over after {rolls} roll{'' if rolls == 1 else 's'}")
+    else:
+        lines.append(f"Roll {data.turn}: {escape(names[data.roller])} rolls the five dice")
+    return "\n".join(lines)
+
+
+def describe(data: ExtraData, move: Hashable, seat: int | None, names: Sequence[str],
+             after: Sheet | None = None) -> str:
+    """One plain-text sentence about ``move`` played from ``data``.
+
+    ``after`` is the deciding seat's sheet once the decision is recorded, to say when the
+    decision ends that player's game.
+    """
+    if seat is None:
+        return sentence(names[data.roller], "rolls", str(move))
+    who = names[seat]
+    if not isinstance(move, Decision):
+        return sentence(who, "passes")
+    (a, b), (c, d) = move.pairs
+    text = sentence(who, "records", f"{a + b} and {c + d} ({a}+{b}, {c}+{d})")
+    if move.is_free_ride:
+        text += ": a free ride, no EXTRA cross"
+    elif move.column >= 0:
+        text += f" and the new EXTRA number {move.extra} in column {COLUMN_NAMES[move.column]}"
+    else:
+        text += f" and EXTRA {move.extra}"
+    if after is not None and after.done:
+        text += "; an EXTRA column is full: this is the last roll for " + (
+            "you" if who == "You" else who)
+    return text
