@@ -2,5 +2,7 @@
 
 from dicegames.core.registry import register
 from dicegames.games.extra_meters import ExtraMeters
+from dicegames.games.petits_chevaux import PetitsChevaux
 
 register(ExtraMeters)
+register(PetitsChevaux)
