@@ -9,6 +9,7 @@ invariants of the issue after every move.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
@@ -104,7 +105,7 @@ def test_each_lap_is_55_steps_from_start_to_stable_entrance_then_stable_1_to_6(
     assert cell_of(colour, ENTRANCE + 1) == column[0]
     assert cell_of(colour, FINAL) == column[5]
     chain = [TRACK[ENTRANCE_SQUARE[colour]], *column, CENTRE]
-    for a, b in zip(chain, chain[1:], strict=False):
+    for a, b in itertools.pairwise(chain):
         assert abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1
     assert not set(column) & set(TRACK)
 
@@ -479,7 +480,7 @@ def check_invariants(game: Any, before: ChevauxData, after: ChevauxData,
             if seat == mover:
                 assert q >= p, "a horse went backwards"
             else:
-                assert q == p or q == 0, "only captures move other horses (home)"
+                assert q in (p, 0), "only captures move other horses (home)"
 
 
 @settings(max_examples=60, deadline=None)

@@ -88,9 +88,10 @@ def _track() -> tuple[Cell, ...]:
     squares: list[Cell] = []
     for turn in range(4):
         for row, col in quarter:
+            turned = (row, col)
             for _ in range(turn):
-                row, col = col, SIZE - 1 - row
-            squares.append((row, col))
+                turned = (turned[1], SIZE - 1 - turned[0])
+            squares.append(turned)
     return tuple(squares)
 
 

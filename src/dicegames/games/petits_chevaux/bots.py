@@ -1,19 +1,20 @@
-"""The bots of Petits Chevaux: random, the heuristic player, and the risk-aware look-ahead."""
+"""The bots of Petits Chevaux: random, the rule-of-thumb player, and the risk-weighing player."""
 
 from __future__ import annotations
 
 from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.model import BotLevel
-from dicegames.games.petits_chevaux.heuristics import heuristic_policy, lookahead_policy
+from dicegames.games.petits_chevaux.heuristics import hard_policy, heuristic_policy
 
 
 def levels() -> tuple[BotLevel, ...]:
-    """easy, medium and hard."""
+    """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights."""
     return (
         BotLevel("easy", "a random legal move", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "
                  "out of reach, make barrages", lambda g, rng: PolicyBot(heuristic_policy, rng)),
-        BotLevel("hard", "one-ply expectimax on progress and the exact chance of each horse "
-                 "being captured before its next turn (a few ms a move)",
-                 lambda g, rng: PolicyBot(lookahead_policy, rng)),
+        BotLevel("hard", "weighs the exact chance of each of its horses being captured before "
+                 "its next turn, captures, runs its leading horse home, avoids barrages that "
+                 "block itself (tuned by simulation; about 1 ms a move)",
+                 lambda g, rng: PolicyBot(hard_policy, rng)),
     )

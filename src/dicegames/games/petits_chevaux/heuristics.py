@@ -8,20 +8,21 @@
 * :func:`heuristic_policy` (``medium``) scores each move with the rules of thumb of the issue:
   capture, enter the stable, bring horses out, avoid ending within reach of an opponent,
   leave danger, make barrages, otherwise advance.
-* :func:`lookahead_policy` (``hard``) is a one-ply expectimax: it values each move by
-  :func:`evaluate`, the player's equity (progress, with horses waiting valued below the start
-  square and a bonus for safety in the stable) minus the expected loss from
-  :func:`capture_chance`, against the opponents' equity; after a 6 it also averages over the
-  next roll and the best reply to it.
+* :func:`hard_policy` (``hard``) weighs each move by what it changes in the player's expected
+  loss to captures over all four horses (the exact one-round chances above: an expectation
+  over every opponent's next rolls), plus bonuses tuned by simulation against ``medium``:
+  capture, bring horses out, run the leading horse home, and avoid barrages (which block
+  their own colour by default).
 """
 
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from collections.abc import Hashable
+from typing import Any
 
 from dicegames.core.game import State
-from dicegames.core.model import PASS, Hashable, Seat
+from dicegames.core.model import PASS, Seat
 from dicegames.games.petits_chevaux.board import (
     ENTRANCE,
     HOME,
@@ -31,15 +32,11 @@ from dicegames.games.petits_chevaux.board import (
     Colour,
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData
-from dicegames.games.petits_chevaux.moves import Blocking, Board, moved
-
-if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.rules import PetitsChevaux
-
-Horses = tuple[tuple[int, ...], ...]
+from dicegames.games.petits_chevaux.moves import Blocking, Board, Horses, moved
+from dicegames.games.petits_chevaux.rules import PetitsChevaux
 
 
-def _blocked(board: Board, path: tuple[int, ...], seat: int, start: int, stop: int,
+def _blocked(board: Board, path: tuple[int, ...], seat: int, start: int, stop: int, *,
              blocking: Blocking) -> bool:
     """True when a barrage stands on the path strictly between progress start and stop."""
     count, owner = board.count, board.owner
@@ -51,7 +48,7 @@ def _blocked(board: Board, path: tuple[int, ...], seat: int, start: int, stop: i
 
 
 def capture_chance(colours: tuple[Colour, ...], horses: Horses, board: Board, seat: Seat,
-                   square: int, blocking: Blocking) -> float:
+                   square: int, *, blocking: Blocking) -> float:
     """The chance that the lone horse of ``seat`` on track ``square`` is captured before
     ``seat`` plays again (every other seat has one turn first)."""
     survive = 1.0
@@ -66,7 +63,7 @@ def capture_chance(colours: tuple[Colour, ...], horses: Horses, board: Board, se
                 continue
             distance = (square - path[progress]) % TRACK_LENGTH
             if 1 <= distance <= 12 and progress + distance <= ENTRANCE and not _blocked(
-                    board, path, other, progress, progress + distance, blocking):
+                    board, path, other, progress, progress + distance, blocking=blocking):
                 hits[distance] = True
         six = hits[6] or (square == START[colour] and HOME in horses[other])
         first = sum(hits[1:6]) / 6
@@ -89,7 +86,7 @@ def _threats(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat, targ
     square = PATHS[game.colours[seat]][target]
     if board.count[square] == 2 and not game.blocking.landing_captures:
         return 0.0
-    return capture_chance(game.colours, horses, board, seat, square, game.blocking)
+    return capture_chance(game.colours, horses, board, seat, square, blocking=game.blocking)
 
 
 def heuristic_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
@@ -122,7 +119,9 @@ def heuristic_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, flo
 
 def heuristic_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
     """The ``medium`` bot: the move with the best :func:`heuristic_scores` (ties: first)."""
-    scores = heuristic_scores(state.game, state.data)
+    game = state.game
+    assert isinstance(game, PetitsChevaux)
+    scores = heuristic_scores(game, state.data)
     if not scores:
         return PASS
     return max(scores, key=scores.__getitem__)
@@ -131,98 +130,82 @@ def heuristic_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random
 # ----------------------------------------------------------------------- hard
 
 WAITING = -8.0
-"""Worth of a horse in its corner stable, against 1 on the start square (it needs a 6)."""
+"""Worth of a horse in its corner stable, against 1 on its start square (it needs a 6)."""
 
-TRACK_BONUS = 0.0
-"""Extra worth of a horse on the track."""
+RISK_WEIGHT = 1.0
+"""Weight of the change in expected loss to captures (in squares of progress)."""
 
-STABLE_BONUS = 12.0
-"""Extra worth of a horse in the stable, where it is safe."""
+CAPTURE_BONUS = 100.0
+"""Bonus for a capture (plus half the victims' progress)."""
 
-RIVALS = 0.5
-"""Weight of the opponents' mean equity against the player's own."""
+OUT_BONUS = 50.0
+"""Bonus for bringing a horse out."""
 
-LEADER = 0.5
-"""Weight of the leading opponent's equity."""
+ENTER_BONUS = 0.0
+"""Bonus for entering the stable."""
 
-OPPONENT_RISK = 1.0
-"""Whether the opponents' equity also counts the risk to their lone horses."""
+STABLE_STEP_BONUS = 0.0
+"""Bonus for a move inside the stable."""
 
+BARRAGE_BONUS = -20.0
+"""Bonus for making a barrage (negative: by default a barrage blocks its own horses too)."""
 
-def horse_worth(progress: int) -> float:
-    """A horse's worth on its own: its progress, adjusted for waiting and safety."""
-    if progress == HOME:
-        return WAITING
-    if progress > ENTRANCE:
-        return progress + STABLE_BONUS
-    return progress + TRACK_BONUS
+PROGRESS_WEIGHT = 0.1
+"""Weight of the moved horse's new progress: favours running the leading horse home."""
 
 
-def equity(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat) -> float:
-    """The worth of ``seat``'s horses, less the expected loss of each lone horse on the track
-    before ``seat`` plays again (:func:`capture_chance`)."""
+def expected_loss(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat) -> float:
+    """The expected worth ``seat`` loses to captures before its next turn (lone horses)."""
     colours, blocking = game.colours, game.blocking
     path = PATHS[colours[seat]]
-    total = 0.0
+    loss = 0.0
     for progress in horses[seat]:
-        worth = horse_worth(progress)
         if HOME < progress <= ENTRANCE:
             square = path[progress]
             if board.count[square] == 1 or blocking.landing_captures:
-                worth -= capture_chance(colours, horses, board, seat, square, blocking) * (
-                    worth - WAITING)
-        total += worth
-    return total
+                loss += capture_chance(colours, horses, board, seat, square, blocking=blocking) * (
+                    progress - WAITING)
+    return loss
 
 
-def evaluate(game: PetitsChevaux, horses: Horses, seat: Seat) -> float:
-    """The worth of a position for ``seat`` just after its move (the opponents play next):
-    its :func:`equity` against the opponents' (mean and leader)."""
-    board = Board(game.colours, horses)
-    mine = equity(game, horses, board, seat)
-    if OPPONENT_RISK:
-        others = [equity(game, horses, board, s) for s in range(len(horses)) if s != seat]
-    else:
-        others = [sum(horse_worth(p) for p in horses[s]) for s in range(len(horses))
-                  if s != seat]
-    return mine - RIVALS * sum(others) / len(others) - LEADER * max(others)
+def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
+    """The ``hard`` bot's score of every legal move (higher is better).
 
-
-def _best_static(game: PetitsChevaux, data: ChevauxData, die: int) -> float:
-    """The best :func:`evaluate` over the moves of ``die`` (or of not moving)."""
+    Tuned bonuses (capture, bringing out, barrage, the moved horse's new progress) plus the
+    change in expected loss to captures over **all** the player's horses: a move that breaks
+    a barrage or leaves a horse behind in reach counts what it exposes, not only the horse
+    that moves.
+    """
     seat = data.player
     row = data.horses[seat]
-    best = None
-    for action, target in game.moves(data, die):
+    base = expected_loss(game, data.horses, Board(game.colours, data.horses), seat)
+    scores: dict[Action, float] = {}
+    for action, target in game.moves(data, data.roll):
         horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]
-        horses, _ = moved(game.colours, data.horses, seat, horse, target)
-        value = evaluate(game, horses, seat)
-        if best is None or value > best:
-            best = value
-    return evaluate(game, data.horses, seat) if best is None else best
+        before = row[horse]
+        horses, captured = moved(game.colours, data.horses, seat, horse, target)
+        after = Board(game.colours, horses)
+        score = PROGRESS_WEIGHT * target
+        if captured:
+            score += CAPTURE_BONUS + sum(data.horses[s][h] for s, h in captured) / 2
+        if action is Action.OUT:
+            score += OUT_BONUS
+        if target > ENTRANCE >= before:
+            score += ENTER_BONUS
+        elif target > ENTRANCE:
+            score += STABLE_STEP_BONUS
+        if target <= ENTRANCE and sum(p == target for p in horses[seat]) == 2:
+            score += BARRAGE_BONUS
+        score += RISK_WEIGHT * (base - expected_loss(game, horses, after, seat))
+        scores[action] = score
+    return scores
 
 
-def lookahead_values(game: PetitsChevaux, data: ChevauxData) -> dict[Hashable, float]:
-    """The ``hard`` bot's value of every legal action (see the module docstring)."""
-    seat = data.player
-    row = data.horses[seat]
-    values: dict[Hashable, float] = {}
-    again = data.roll == 6 and not (game.three_sixes and data.sixes == 2)
-    options = [(action, target) for action, target in game.moves(data, data.roll)]
-    for action, target in options:
-        horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]
-        horses, _ = moved(game.colours, data.horses, seat, horse, target)
-        if again and len(options) > 1:
-            after = ChevauxData(horses, seat, data.turn, data.phase, 0, data.sixes)
-            values[action] = sum(_best_static(game, after, die) for die in range(1, 7)) / 6
-        else:
-            values[action] = evaluate(game, horses, seat)
-    return values
-
-
-def lookahead_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
-    """The ``hard`` bot: the action with the best :func:`lookahead_values` (ties: first)."""
-    values = lookahead_values(state.game, state.data)
-    if not values:
+def hard_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
+    """The best of :func:`hard_scores` (ties: first)."""
+    game = state.game
+    assert isinstance(game, PetitsChevaux)
+    scores = hard_scores(game, state.data)
+    if not scores:
         return PASS
-    return max(values, key=values.__getitem__)
+    return max(scores, key=scores.__getitem__)

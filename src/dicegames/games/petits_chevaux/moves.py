@@ -38,6 +38,9 @@ class Blocking:
 
 DEFAULT_BLOCKING = Blocking()
 
+Horses = tuple[tuple[int, ...], ...]
+"""Every seat's four progress values."""
+
 
 class Board:
     """Who stands on each track square: the owning seat (-1 for none) and how many horses."""
@@ -59,7 +62,7 @@ class Board:
 
 
 def destination(board: Board, colour: Colour, seat: int, row: tuple[int, ...], progress: int,
-                die: int, blocking: Blocking) -> int:
+                *, die: int, blocking: Blocking) -> int:
     """The progress a horse at ``progress`` reaches with ``die``, or -1 when it may not move.
 
     ``row`` is the progress of all four horses of ``seat`` (for the stable squares).
@@ -99,7 +102,7 @@ def can_come_out(board: Board, colour: Colour, seat: int, row: tuple[int, ...],
 
 
 def moved(colours: tuple[Colour, ...], horses: tuple[tuple[int, ...], ...], seat: int,
-          horse: int, target: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...]]:
+          horse: int, target: int) -> tuple[Horses, tuple[tuple[int, int], ...]]:
     """The horses after horse ``horse`` of ``seat`` goes to ``target``, and who was captured.
 
     Captured horses (every opposing horse on the target track square) go back to their

@@ -112,9 +112,9 @@ def render(data: ChevauxData, colours: tuple[Colour, ...],
         lines.append("".join(parts).rstrip())
     lines.append("")
     for seat, colour in enumerate(colours):
-        row = data.horses[seat]
-        home = sum(p == HOME for p in row)
-        stable = sum(p > ENTRANCE for p in row)
+        horses = data.horses[seat]
+        home = sum(p == HOME for p in horses)
+        stable = sum(p > ENTRANCE for p in horses)
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
         lines.append(f"{mark} [{STYLES[colour]}]{colour.letter.upper()}[/] "
                      f"{escape(names[seat])} ({colour.label}): {home} waiting, "

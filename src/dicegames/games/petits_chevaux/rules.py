@@ -135,7 +135,8 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
             found.append((Action.OUT, 1))
         actions = HORSE_ACTIONS[colour]
         for horse, progress in enumerate(row):
-            target = destination(board, colour, seat, row, progress, die, self.blocking)
+            target = destination(board, colour, seat, row, progress, die=die,
+                                 blocking=self.blocking)
             if target >= 0:
                 found.append((actions[horse], target))
         return tuple(found)
