@@ -448,7 +448,8 @@ def test_the_board_picture_reads_without_colour() -> None:
     picture = Text.from_markup(state.game.render(state, ["Ann [x]", "Bob"])).plain
     lines = picture.splitlines()
     assert "R1" in picture and "Y12" in picture and "R2" in picture
-    assert "RED Ann [x]" in picture and "YELLOW Bob" in picture
+    assert "▶RED" in picture and "YELLOW" in picture
+    assert "Ann [x]" in lines[2] and "Bob" in lines[11]
     assert "Die: ⚄ 5" in picture
     assert lines[TRACK[START[RED]][0]][3 * 8: 3 * 9] == "R4 "
     assert len(lines[7]) == 45

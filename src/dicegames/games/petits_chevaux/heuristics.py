@@ -141,12 +141,6 @@ CAPTURE_BONUS = 100.0
 OUT_BONUS = 50.0
 """Bonus for bringing a horse out."""
 
-ENTER_BONUS = 0.0
-"""Bonus for entering the stable."""
-
-STABLE_STEP_BONUS = 0.0
-"""Bonus for a move inside the stable."""
-
 BARRAGE_BONUS = -20.0
 """Bonus for making a barrage (negative: by default a barrage blocks its own horses too)."""
 
@@ -182,7 +176,6 @@ def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
     scores: dict[Action, float] = {}
     for action, target in game.moves(data, data.roll):
         horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]
-        before = row[horse]
         horses, captured = moved(game.colours, data.horses, seat, horse, target)
         after = Board(game.colours, horses)
         score = PROGRESS_WEIGHT * target
@@ -190,10 +183,6 @@ def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
             score += CAPTURE_BONUS + sum(data.horses[s][h] for s, h in captured) / 2
         if action is Action.OUT:
             score += OUT_BONUS
-        if target > ENTRANCE >= before:
-            score += ENTER_BONUS
-        elif target > ENTRANCE:
-            score += STABLE_STEP_BONUS
         if target <= ENTRANCE and sum(p == target for p in horses[seat]) == 2:
             score += BARRAGE_BONUS
         score += RISK_WEIGHT * (base - expected_loss(game, horses, after, seat))

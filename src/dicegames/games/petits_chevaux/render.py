@@ -85,10 +85,10 @@ def _corner_lines(data: ChevauxData, colours: tuple[Colour, ...],
         waiting = [horse_name(colour, h).upper() for h, p in enumerate(data.horses[seat])
                    if p == HOME]
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
-        label = f"{mark}{colour.label.upper()} {names[seat]}"[:17]
-        texts[(top + 1, left)] = f"[{style}]{escape(label.center(18))}[/]"
+        texts[(top + 1, left)] = f"[{style}]{f'{mark}{colour.label.upper()}'.center(18)}[/]"
+        texts[(top + 2, left)] = f"[{style}]{escape(names[seat][:16].center(18))}[/]"
         home = " ".join(waiting) if waiting else "-"
-        texts[(top + 3, left)] = f"[{style}]{home.center(18)}[/]"
+        texts[(top + 4, left)] = f"[{style}]{home.center(18)}[/]"
     return texts
 
 
