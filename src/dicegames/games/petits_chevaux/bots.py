@@ -14,7 +14,7 @@ def levels() -> tuple[BotLevel, ...]:
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "
                  "out of reach, make barrages", lambda g, rng: PolicyBot(heuristic_policy, rng)),
         BotLevel("hard", "weighs the exact chance of each of its horses being captured before "
-                 "its next turn, captures, runs its leading horse home, avoids barrages that "
-                 "block itself (tuned by simulation; about 1 ms a move)",
+                 "its next turn, captures, runs its leading horse home (weights tuned by "
+                 "simulation; well under 1 ms a move)",
                  lambda g, rng: PolicyBot(hard_policy, rng)),
     )

@@ -10,9 +10,10 @@
   leave danger, make barrages, otherwise advance.
 * :func:`hard_policy` (``hard``) weighs each move by what it changes in the player's expected
   loss to captures over all four horses (the exact one-round chances above: an expectation
-  over every opponent's next rolls), plus bonuses tuned by simulation against ``medium``:
-  capture, bring horses out, run the leading horse home, and avoid barrages (which block
-  their own colour by default).
+  over every opponent's next rolls), plus weights tuned by simulation against ``medium``:
+  capture, bring horses out, and run the leading horse home. Unlike ``medium`` it gives no
+  bonus for barrages (by default they block their own colour too) or for entering the
+  stable; what a barrage protects shows up in the expected loss.
 """
 
 from __future__ import annotations
@@ -141,10 +142,7 @@ CAPTURE_BONUS = 100.0
 OUT_BONUS = 50.0
 """Bonus for bringing a horse out."""
 
-BARRAGE_BONUS = -20.0
-"""Bonus for making a barrage (negative: by default a barrage blocks its own horses too)."""
-
-PROGRESS_WEIGHT = 0.1
+PROGRESS_WEIGHT = 0.15
 """Weight of the moved horse's new progress: favours running the leading horse home."""
 
 
@@ -165,7 +163,7 @@ def expected_loss(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat)
 def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
     """The ``hard`` bot's score of every legal move (higher is better).
 
-    Tuned bonuses (capture, bringing out, barrage, the moved horse's new progress) plus the
+    Tuned bonuses (capture, bringing out, the moved horse's new progress) plus the
     change in expected loss to captures over **all** the player's horses: a move that breaks
     a barrage or leaves a horse behind in reach counts what it exposes, not only the horse
     that moves.
@@ -183,8 +181,6 @@ def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
             score += CAPTURE_BONUS + sum(data.horses[s][h] for s, h in captured) / 2
         if action is Action.OUT:
             score += OUT_BONUS
-        if target <= ENTRANCE and sum(p == target for p in horses[seat]) == 2:
-            score += BARRAGE_BONUS
         score += RISK_WEIGHT * (base - expected_loss(game, horses, after, seat))
         scores[action] = score
     return scores
