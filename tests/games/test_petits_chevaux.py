@@ -186,7 +186,9 @@ def test_every_6_rolls_again_without_limit_by_default() -> None:
         state = state.apply("6")
         state = state.apply(state.legal_actions()[0])
         assert state.turn == dicegames.TurnInfo(0, 1)
-    assert state.data.horses[0] == (1, 1, 13, 1) or sum(state.data.horses[0]) > 0
+    # out, out (a barrage on the start square), r1 (no third horse may come out), out, r1
+    assert state.data.horses[0] == (13, 1, 1, 0)
+    assert state.data.sixes == 5
 
 
 def test_three_sixes_penalty_ends_the_turn_on_the_third_6_without_moving() -> None:
@@ -210,12 +212,18 @@ def test_three_sixes_penalty_ends_the_turn_on_the_third_6_without_moving() -> No
 def test_a_non_6_after_sixes_resets_the_count() -> None:
     game = make(2, three_sixes_penalty=True)
     state = game.new_state()
-    for move in ("red", "6", "out", "6", "r1", "2", "r1", "pass"):
-        state = state.apply(move) if move != "pass" else state
-    assert state.turn.seat == 1
+    for move in ("red", "6", "out", "6", "r1", "2", "r1"):
+        state = state.apply(move)
+    assert state.turn == dicegames.TurnInfo(1, 2)
+    assert state.data.sixes == 0
     for move in ("3", "pass", "6", "out", "6"):
         state = state.apply(move)
-    assert state.data.sixes == 2  # the new turn counts afresh
+    assert state.turn == dicegames.TurnInfo(0, 3)
+    assert state.data.sixes == 2  # the new turn counts afresh: a third 6 would end it
+    moved_on = state.apply("r1")
+    third = moved_on.apply("6")
+    assert third.turn == dicegames.TurnInfo(1, 4)
+    assert third.data.horses == moved_on.data.horses
 
 
 # ----------------------------------------------------------------------- captures
