@@ -19,7 +19,16 @@ from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar, cast, final
 
 from dicegames.core.errors import GameNotOver, GameOver, IllegalAction, NotYourTurn
-from dicegames.core.model import BotLevel, GameSpec, Node, NodeKind, Result, Seat, TurnInfo
+from dicegames.core.model import (
+    PASS,
+    BotLevel,
+    GameSpec,
+    Node,
+    NodeKind,
+    Result,
+    Seat,
+    TurnInfo,
+)
 from dicegames.core.options import OptionValue
 from dicegames.core.text import sentence
 
@@ -93,10 +102,16 @@ class Game(ABC, Generic[D, A, Out]):
         """A short plain-text sentence for logs about ``move`` played in ``state`` (before it).
 
         ``seat`` is None for a roll of the dice; ``names`` are the players' display names.
+        The sentence of :data:`~dicegames.core.model.PASS` is the session's pass event too,
+        so a game can say why nothing moves (the default: the turn passes).
         Use :func:`dicegames.core.text.sentence` so that a player called "You" reads right.
         """
         who = names[seat if seat is not None else state.turn.seat]
-        return sentence(who, "rolls", f"{move}") if seat is None else f"{who}: {move}"
+        if seat is None:
+            return sentence(who, "rolls", f"{move}")
+        if move == PASS:
+            return f"{who} cannot move: the turn passes"
+        return f"{who}: {move}"
 
     def render(self, state: State[D, A, Out], names: Sequence[str] | None = None) -> str:
         """The state as text for a terminal, with rich markup for colours.

@@ -151,9 +151,7 @@ class Session:
         if acting is None:
             events = [Event(EventKind.ROLL, before.turn.seat, str(move), description, turn.number)]
         elif move == PASS:
-            events = [Event(EventKind.PASS, acting, str(move),
-                            f"{self.name(acting)} cannot move: the turn passes",
-                            turn.number)]
+            events = [Event(EventKind.PASS, acting, str(move), description, turn.number)]
         else:
             events = [Event(EventKind.MOVE, acting, str(move), description, turn.number)]
         if after.is_terminal:

@@ -4,9 +4,11 @@ from dicegames.core.registry import register
 from dicegames.games.extra import Extra
 from dicegames.games.extra_meters import ExtraMeters
 from dicegames.games.monza import Monza
+from dicegames.games.petits_chevaux import PetitsChevaux
 from dicegames.games.shortcut import Shortcut
 
 register(ExtraMeters)
 register(Shortcut)
+register(PetitsChevaux)
 register(Monza)
 register(Extra)
