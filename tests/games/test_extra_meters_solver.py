@@ -8,8 +8,8 @@ from fractions import Fraction
 import pytest
 
 import dicegames
+from dicegames.analysis.simulate import play_one
 from dicegames.bots import make_bot
-from dicegames.core.chance import sample
 from dicegames.games.extra_meters import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.solver import _reach_probabilities, solve
 
@@ -59,14 +59,8 @@ def test_predicted_win_rate_matches_play_through_the_real_rules(finish: str) -> 
     bots = [make_bot(game, "optimal", rng), make_bot(game, "optimal", rng)]
     games, seat0 = 3000, 0.0
     for _ in range(games):
-        state = game.new_state()
-        while not state.is_terminal:
-            if state.is_chance:
-                state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
-            else:
-                seat = state.current_players[0]
-                state = state.apply_unchecked(bots[seat].choose(state, seat), seat)
-        seat0 += state.result.returns()[0]
+        winners = play_one(game, bots, rng).winners
+        seat0 += 1 / len(winners) if 0 in winners else 0.0
     sigma = (predicted * (1 - predicted) / games) ** 0.5
     assert abs(seat0 / games - predicted) < 4 * sigma
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, Protocol, cast
@@ -114,20 +115,27 @@ def medium_value(sheet: Sheet, after: Sheet, columns: tuple[int, int, int]) -> f
     return value
 
 
+def _best(state: State[Any, Any, Any], seat: Seat,
+          value: Callable[[Decision], float]) -> Decision:
+    """The legal decision of highest ``value`` (the first on a tie)."""
+    best: Decision | None = None
+    best_value = -math.inf
+    for decision in state.legal_actions(seat):
+        score = value(decision)
+        if score > best_value:
+            best, best_value = decision, score
+    assert best is not None
+    return best
+
+
 def medium_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Decision:
     """The medium bot's choice: the decision of highest :func:`medium_value`."""
     game = cast("SheetRules", state.game)
     data = state.data
     assert isinstance(data, ExtraData)
     sheet = data.sheets[seat]
-    best: Decision | None = None
-    best_value = -math.inf
-    for decision in state.legal_actions(seat):
-        value = medium_value(sheet, game.record(seat, sheet, decision), game.columns)
-        if value > best_value:
-            best, best_value = decision, value
-    assert best is not None
-    return best
+    return _best(state, seat, lambda decision: medium_value(
+        sheet, game.record(seat, sheet, decision), game.columns))
 
 
 # ----------------------------------------------------------------------- hard
@@ -229,14 +237,10 @@ def hard_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> 
     assert isinstance(data, ExtraData)
     sheet = data.sheets[seat]
     child_extra = game.child_extra(seat)
-    best: Decision | None = None
-    best_value = -math.inf
-    for decision in state.legal_actions(seat):
+
+    def value(decision: Decision) -> float:
         after = game.record(seat, sheet, decision)
-        value = hard_value(after, game.columns, child_extra)
-        if decision.column >= 0:
-            value -= HARD_NEW_NUMBER_COST[decision.extra - 1]
-        if value > best_value:
-            best, best_value = decision, value
-    assert best is not None
-    return best
+        cost = HARD_NEW_NUMBER_COST[decision.extra - 1] if decision.column >= 0 else 0.0
+        return hard_value(after, game.columns, child_extra) - cost
+
+    return _best(state, seat, value)

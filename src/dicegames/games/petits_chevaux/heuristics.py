@@ -118,14 +118,18 @@ def heuristic_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, flo
     return scores
 
 
+def _best(scores: dict[Action, float]) -> Hashable:
+    """The move of highest score (the first on a tie), or ``pass`` when there is none."""
+    if not scores:
+        return PASS
+    return max(scores, key=scores.__getitem__)
+
+
 def heuristic_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
     """The ``medium`` bot: the move with the best :func:`heuristic_scores` (ties: first)."""
     game = state.game
     assert isinstance(game, PetitsChevaux)
-    scores = heuristic_scores(game, state.data)
-    if not scores:
-        return PASS
-    return max(scores, key=scores.__getitem__)
+    return _best(heuristic_scores(game, state.data))
 
 
 # ----------------------------------------------------------------------- hard
@@ -190,7 +194,4 @@ def hard_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> 
     """The best of :func:`hard_scores` (ties: first)."""
     game = state.game
     assert isinstance(game, PetitsChevaux)
-    scores = hard_scores(game, state.data)
-    if not scores:
-        return PASS
-    return max(scores, key=scores.__getitem__)
+    return _best(hard_scores(game, state.data))
