@@ -176,6 +176,41 @@ def check_common(state: AnyState, thorough: bool) -> None:
         picture = str(state)
         assert isinstance(picture, str)
         assert Text.from_markup(picture).plain.strip(), "the board renders as nothing"
+        check_view(state)
+
+
+def element_ids(value: object) -> set[str]:
+    """Every ``"id"`` string anywhere inside a view's board data."""
+    found: set[str] = set()
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), str):
+            found.add(value["id"])
+        for item in value.values():
+            found |= element_ids(item)
+    elif isinstance(value, list):
+        for item in value:
+            found |= element_ids(item)
+    return found
+
+
+def check_view(state: AnyState) -> None:
+    """The web view is plain JSON; action hints list the legal moves and real targets."""
+    game = state.game
+    view = game.view(state)
+    assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
+    assert view["game"] == game.spec.id
+    assert {"board", "dice", "dice_entry"} <= set(view)
+    assert isinstance(view["dice"], list)
+    ids = element_ids(view["board"])
+    for seat in state.current_players:
+        hints = game.action_hints(state, seat)
+        assert json.loads(json.dumps(hints)) == hints, "action hints must be plain JSON"
+        assert [hint["move"] for hint in hints] == [
+            str(action) for action in state.legal_actions(seat)]
+        for hint in hints:
+            assert isinstance(hint["label"], str) and hint["label"], hint
+            missing = set(hint["targets"]) - ids
+            assert not missing, f"{hint['move']} targets {missing}, absent from the board"
 
 
 def check_refuses_nonsense(state: AnyState, seat: int | None, thorough: bool) -> None:

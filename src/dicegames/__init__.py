@@ -26,7 +26,16 @@ from dicegames.core.errors import (
 )
 from dicegames.core.game import Game, State
 from dicegames.core.match import ManualDice, RandomDice, ScriptedDice, play
-from dicegames.core.model import PASS, BotLevel, GameSpec, Node, NodeKind, Result, TurnInfo
+from dicegames.core.model import (
+    PASS,
+    BotLevel,
+    GameSpec,
+    JsonObject,
+    Node,
+    NodeKind,
+    Result,
+    TurnInfo,
+)
 from dicegames.core.options import OptionSpec
 from dicegames.core.record import from_record, load, save, to_record
 from dicegames.core.registry import games, make
@@ -45,6 +54,7 @@ __all__ = [
     "GameOver",
     "GameSpec",
     "IllegalAction",
+    "JsonObject",
     "ManualDice",
     "MoveEntry",
     "Node",

@@ -23,6 +23,7 @@ from dicegames.core.model import (
     PASS,
     BotLevel,
     GameSpec,
+    JsonObject,
     Node,
     NodeKind,
     Result,
@@ -120,6 +121,37 @@ class Game(ABC, Generic[D, A, Out]):
         "Player 2"...); the game escapes them, so a name like ``Ann [x]`` is safe.
         """
         return repr(state.data)
+
+    def view(self, state: State[D, A, Out]) -> JsonObject:
+        """The state as JSON-ready data for graphical front ends (the web app's SVG board).
+
+        Every game returns at least these keys:
+
+        - ``"game"``: the game id;
+        - ``"board"``: game-specific drawing data (geometry and pieces), or None;
+        - ``"dice"``: the dice to show, a list of ``{"value": str|int, "label": str}``
+          (``"used": true`` marks a die already spent this turn), empty when none are out;
+        - ``"dice_entry"``: at a chance node, how a person types physical dice:
+          ``{"count": n, "faces": [{"value": notation, "label": str}], "join": " "}``
+          (the outcome's notation is the chosen faces, in any order, joined by ``join``),
+          or None when the outcomes are best offered as a plain list.
+
+        The default has no board; games override it (see ``games/<game>/view.py``).
+        """
+        return {"game": self.spec.id, "board": None, "dice": [], "dice_entry": None}
+
+    def action_hints(self, state: State[D, A, Out], seat: Seat) -> list[JsonObject]:
+        """The legal actions of ``seat`` for graphical front ends, in legal order.
+
+        Each item is ``{"move": notation, "label": short text for a button,
+        "targets": [ids of elements of view()["board"] the move can be picked on]}``.
+        Front ends act by sending ``move`` back; ``targets`` only say where to click.
+        The default labels each action with its notation and names no target.
+        """
+        return [
+            {"move": str(action), "label": str(action), "targets": []}
+            for action in state.legal_actions(seat)
+        ]
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """The bots this game offers, ``easy`` to ``hard`` (and any extras)."""

@@ -20,6 +20,13 @@ if TYPE_CHECKING:
 Seat = int
 """A player's place at the table, 0-based (seat 0 starts)."""
 
+JsonObject = dict[str, Any]
+"""A JSON-ready object (str keys; values are str, int, float, bool, None, lists, objects).
+
+What :meth:`~dicegames.core.game.Game.view` and ``action_hints`` return for graphical
+front ends; ``json.dumps`` must accept it as is.
+"""
+
 
 @dataclass(frozen=True, slots=True)
 class GameSpec:
