@@ -8,16 +8,14 @@ from the line it prints. :meth:`Server.kill` sends SIGKILL (no clean-up at all),
 from __future__ import annotations
 
 import json
-import re
 import signal
 import subprocess
-import sys
 import urllib.error
 import urllib.request
 from pathlib import Path
 from typing import Any
 
-ADDRESS = re.compile(r"(http://127\.0\.0\.1:\d+)/")
+from dicegames.web.server import spawn
 
 
 class Server:
@@ -31,17 +29,7 @@ class Server:
 
     def start(self) -> Server:
         """Start the process and wait for its address line."""
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "dicegames", "serve", "--port", "0", "--db", str(self.db),
-             "--bot-delay", str(self.bot_delay)],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        found = ADDRESS.search(line)
-        if found is None:
-            rest = line + self.process.stdout.read()
-            raise RuntimeError(f"the server did not start: {rest}")
-        self.url = found.group(1)
+        self.process, self.url = spawn(self.db, self.bot_delay)
         return self
 
     @property

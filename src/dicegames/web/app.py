@@ -166,8 +166,7 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket) -> None:
         while True:
             await viewer.wake.wait()
             viewer.wake.clear()
-            state = match.viewer_state(viewer.seats)
-            await ws.send_text(json.dumps({"type": "state", "state": state}))
+            await ws.send_text(match.viewer_message(viewer.seats))
 
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],

@@ -7,7 +7,10 @@ from the bound socket, so tests and scripts can start a server and read where it
 from __future__ import annotations
 
 import asyncio
+import re
 import socket
+import subprocess
+import sys
 import webbrowser
 from pathlib import Path
 
@@ -15,6 +18,31 @@ import platformdirs
 import uvicorn
 
 from dicegames.web.app import create_app
+
+
+ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
+
+
+def spawn(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen[str], str]:
+    """Start ``dicegames serve`` on a free loopback port in a child process.
+
+    Returns the process and its base URL (no trailing slash), read from the line it prints;
+    the server accepts connections from then on. Used by the tests and ``make bench``.
+
+    Raises:
+        RuntimeError: the server did not start (its output is in the message).
+    """
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dicegames", "serve", "--port", "0", "--db", str(db),
+         "--bot-delay", str(bot_delay)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = ADDRESS.search(line)
+    if found is None:
+        process.kill()
+        raise RuntimeError(f"the server did not start: {line}{process.stdout.read()}")
+    return process, found.group(1)
 
 
 def default_db() -> Path:
