@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+import dicegames
 from dicegames.core.record import from_record
 from dicegames.docs import rules_page
 from web.server import Server
@@ -247,3 +248,34 @@ def test_random_play_through_the_api_never_errs(server: Server) -> None:
             assert status in (200, 409, 422)
             server.post(f"/api/matches/{mid}/actions",
                         {"token": tokens[seat], "move": move})
+
+
+def test_serve_command_line_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from dicegames.cli import main
+
+    assert main(["serve", "--bot-delay", "-1"]) == 2
+    assert "--bot-delay takes seconds from 0 to 60" in capsys.readouterr().err
+    assert main(["serve", "--help"]) == 0
+    assert "--db PATH" in capsys.readouterr().out
+
+
+def test_pages_and_static_files_are_served(server: Server) -> None:
+    import urllib.request
+
+    for path, words in (("/", "Pick a game"), ("/m/anything", "game.js"),
+                        ("/replay/anything", "replay.js"), ("/static/shell.js", "export")):
+        with urllib.request.urlopen(server.url + path, timeout=10) as answer:
+            assert words in answer.read().decode()
+    from dicegames.web.app import board_source
+
+    for spec in dicegames.games():
+        source = board_source(spec.id)
+        if source is None:
+            status, error = server.call("GET", f"/games/{spec.id}/board.js")
+            assert (status, error["error"]) == (404, "no_board")
+        else:
+            with urllib.request.urlopen(f"{server.url}/games/{spec.id}/board.js") as answer:
+                assert answer.headers["content-type"].startswith("text/javascript")
+                assert answer.read().decode() == source
+    status, error = server.call("GET", "/games/chess/board.js")
+    assert (status, error["error"]) == (404, "no_board")

@@ -97,7 +97,9 @@ def test_second_device_plays_its_seat_from_its_link(server: Server, browser: Bro
     match = server.post("/api/matches", {"game": "extra-meters", "seed": 4, "players": [
         {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
     ann_link, ben_link = (server.url + seat["link"] for seat in match["seats"])
-    ann_context, ben_context = browser.new_context(), browser.new_context()
+    # Ben plays on a phone-width screen.
+    ann_context = browser.new_context()
+    ben_context = browser.new_context(viewport={"width": 390, "height": 800})
     try:
         ann, ben = ann_context.new_page(), ben_context.new_page()
         ann.goto(ann_link)
@@ -108,7 +110,8 @@ def test_second_device_plays_its_seat_from_its_link(server: Server, browser: Bro
         ann.click("#choices button[data-move=stop]")
         expect(ben.locator("#status")).to_contain_text("Your turn, Ben")
         expect(ben.locator("#log")).to_contain_text("Ann stops")
-        ben.screenshot(path=str(SHOTS / "second-device.png"), full_page=True)
+        ben.screenshot(path=str(SHOTS / "second-device-phone.png"), full_page=True)
+        assert ben.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
         ben.click("#choices button[data-move=stop]")
         expect(ann.locator("#log")).to_contain_text("Ben stops")
         expect(ann.locator("#status")).to_contain_text("Your turn, Ann")

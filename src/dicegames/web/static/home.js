@@ -121,6 +121,7 @@ async function uploadRecord() {
 }
 
 async function main() {
+  $("record-file").addEventListener("change", uploadRecord);
   games = (await api("/api/games")).games;
   $("games").replaceChildren(...games.map((game) => {
     const card = el("button", {type: "button", class: "game-card", role: "listitem",
@@ -136,7 +137,6 @@ async function main() {
     renumber();
   });
   $("setup-form").addEventListener("submit", start);
-  $("record-file").addEventListener("change", uploadRecord);
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.id === wanted);
   if (game) choose(game);
