@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -279,3 +281,20 @@ def test_pages_and_static_files_are_served(server: Server) -> None:
                 assert answer.read().decode() == source
     status, error = server.call("GET", "/games/chess/board.js")
     assert (status, error["error"]) == (404, "no_board")
+
+
+def test_a_stored_match_the_rules_refuse_is_a_clear_409(tmp_path: Path) -> None:
+    """A database row edited by hand (or written by other rules) never gives a 500."""
+    running = Server(tmp_path / "games.sqlite3").start()
+    try:
+        match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
+        running.stop()
+        with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+            db.execute("UPDATE moves SET text = 'seven' WHERE match_id = ? AND idx = 0",
+                       (match["id"],))
+        running.start()
+        status, error = running.call("GET", f"/api/matches/{match['id']}")
+        assert (status, error["error"]) == (409, "unplayable_match")
+        assert "'seven' is not a possible roll" in error["message"]
+    finally:
+        running.stop()

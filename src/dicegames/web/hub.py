@@ -115,13 +115,17 @@ class Hub:
         stored = self.store.load(match_id) if len(match_id) <= 64 else None
         if stored is None:
             raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
-        players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
-        game = configure(stored.game, len(players), stored.options)
-        session = Session(game, players, stored.seed)
-        for seat, text, _several in stored.moves:
-            session.apply(text, seat)
-        match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
-                          self.board_module(game.spec.id))
+        try:
+            players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
+            game = configure(stored.game, len(players), stored.options)
+            session = Session(game, players, stored.seed)
+            for seat, text, _several in stored.moves:
+                session.apply(text, seat)
+            match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
+                              self.board_module(game.spec.id))
+        except DiceGamesError as error:  # stored by a version whose rules differ
+            raise ApiError(409, "unplayable_match", f"match {match_id!r} cannot be rebuilt "
+                           f"by this version of dicegames: {error}") from None
         _replay_log(match)
         self._matches[match_id] = match
         self.kick(match)

@@ -19,7 +19,6 @@ import uvicorn
 
 from dicegames.web.app import create_app
 
-
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
