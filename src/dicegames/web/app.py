@@ -210,7 +210,7 @@ def _token_for(match: LiveMatch, tokens: dict[int, str], seat: object) -> str | 
     if seat is None:
         deciding = [s for s in match.state.current_players if s in tokens]
         return tokens[deciding[0]] if deciding else next(iter(tokens.values()))
-    if not isinstance(seat, int) or seat not in tokens:
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in tokens:
         raise ApiError(403, "bad_token", f"this connection holds seats {sorted(tokens)}, "
                        f"not {seat!r}")
     return tokens[seat]

@@ -144,7 +144,9 @@ async function render() {
   $("status").textContent = statusLine(state, seat);
   drawDice($("dice"), state.view.dice);
   const hints = seat === null ? [] : state.hints[String(seat)];
-  const ctx = {hints, pick, names: state.players.map((p) => p.name), seat,
+  // The viewer's seat: the one deciding now on a shared device, else the first held one.
+  const viewer = seat !== null ? seat : (state.you.length ? state.you[0] : null);
+  const ctx = {hints, pick, names: state.players.map((p) => p.name), seat: viewer,
     deciding: state.node.deciding};
   const owned = await drawBoard($("board"), state, ctx);
   drawChoices(hints, owned);
