@@ -115,8 +115,9 @@ function showEnd() {
   const dialog = $("end");
   $("end-text").textContent = state.log.at(-1)?.description || "";
   const order = state.players.map((p) => p.seat).sort((a, b) => state.result.ranks[a] - state.result.ranks[b]);
+  // Ranks as the rules give them: a shared place shows the same number.
   $("end-scores").replaceChildren(...order.map((seat) => el("li", {
-    text: `${state.players[seat].name}: ${state.result.scores[seat]}`})));
+    text: `${state.result.ranks[seat]}. ${state.players[seat].name}: ${state.result.scores[seat]}`})));
   $("again").hidden = !(saved && saved.setup);
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
 }
