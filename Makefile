@@ -1,4 +1,5 @@
-# dicegames: `make run` plays, `make test` checks everything, `make bench` prints figures.
+# dicegames: `make run` starts the web app, `make test` checks everything, `make bench` prints
+# figures.
 # Each target creates .venv and installs what it needs first, so a fresh clone with only
 # Python and pip works.
 
@@ -6,7 +7,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench docs clean
+.PHONY: run test lint typecheck pytest bench docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -19,10 +20,21 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@ $(VENV)/.run-installed
 
+# The web app; it prints its address (http://127.0.0.1:8000/). `dicegames` alone is the
+# terminal launcher.
 run: $(VENV)/.run-installed
-	$(BIN)/dicegames
+	$(BIN)/dicegames serve
 
-test: $(VENV)/.dev-installed lint typecheck pytest
+test: $(VENV)/.dev-installed browser lint typecheck pytest
+
+# The browser tests drive the system Chromium (Debian's chromium, chromium-driver): install
+# it when missing, with sudo when not root. Playwright never downloads a browser here.
+browser:
+	@if [ ! -x /usr/bin/chromium ]; then \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=""; else SUDO="sudo"; fi; \
+		$$SUDO apt-get update && \
+		DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y chromium chromium-driver; \
+	fi
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests scripts
@@ -31,7 +43,7 @@ typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
 
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
-pytest: $(VENV)/.dev-installed
+pytest: $(VENV)/.dev-installed browser
 	@$(BIN)/pytest; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
 	exit $$status

@@ -11,7 +11,9 @@ For each game in the registry, with its default options:
   :func:`dicegames.analysis.simulate`, for games that offer a ``medium`` bot;
 * thinking time: milliseconds per decision of the game's ``hard`` bot, and of the generic
   Monte Carlo tree search with a fixed budget of 1000 playouts, on a few positions taken
-  from a random playout.
+  from a random playout;
+* web load (``scripts/web_bench.py``): 100 concurrent games through a real server's
+  websocket API, moves per second and p50/p99 latency from send to acknowledgement.
 
 New games appear automatically. The run takes well under a minute: each timed measurement
 gets ``--seconds`` seconds (default 2), shrunk when many games are registered. ``--json``
@@ -29,6 +31,8 @@ import sys
 import time
 from collections.abc import Callable, Hashable
 from typing import Any
+
+import web_bench  # scripts/web_bench.py, beside this file
 
 import dicegames
 from dicegames import GameSpec, PlayerInfo, Session, State
@@ -240,6 +244,7 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
         "python": platform.python_version(), "platform": platform.platform(),
         "cpus": os.cpu_count(), "dicegames": dicegames.__version__, "seconds_each": per,
         "random_playouts": [], "core_overhead": [], "bot_matches": [], "search": [],
+        "web_load": [],
     }
     for spec in specs:
         for players in player_counts(spec):
@@ -256,6 +261,8 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     for spec in specs:
         note(f"search: {spec.id}, generic MCTS with 1000 playouts")
         figures["search"].append(search_speed(spec, "mcts-1000"))
+    note(f"web load: {web_bench.GAMES} concurrent games through the websocket API")
+    figures["web_load"] = web_bench.web_load()
     return figures
 
 
@@ -304,6 +311,13 @@ def show(figures: dict[str, Any]) -> None:
           [("game", "game"), ("bots", "bots"), ("decisions", "decisions"),
            ("ms_first", "ms first"), ("ms_mean", "ms mean (rest)"), ("ms_max", "ms max (rest)")],
           figures["search"], {"ms_first": ",.1f", "ms_mean": ",.1f", "ms_max": ",.1f"})
+    table("Web load: concurrent games through a real server's websocket API (two people a "
+          "game, random legal moves; latency = send to acknowledgement, committed to SQLite)",
+          [("pace", "pace"), ("games", "games"), ("moves_per_s", "moves/s"),
+           ("p50_ms", "p50 ms"), ("p99_ms", "p99 ms"), ("max_ms", "max ms"),
+           ("finished_games", "games finished")],
+          figures["web_load"], {"moves_per_s": ",.0f", "p50_ms": ",.1f", "p99_ms": ",.1f",
+                                "max_ms": ",.1f"})
 
 
 def main(argv: list[str] | None = None) -> int:

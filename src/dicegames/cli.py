@@ -43,6 +43,7 @@ examples:
   dicegames play extra-meters --players Ann,Ben,bot:hard --dice manual
   dicegames replay game.json --step
   dicegames simulate extra-meters --players bot:easy,bot:medium --games 10000 --rotate
+  dicegames serve                             the web app (prints its address)
 
 {EXIT_CODES}"""
 
@@ -152,6 +153,23 @@ def build_parser() -> argparse.ArgumentParser:
                      help="worker processes (default 1; 0 = one per CPU)")
     sim.add_argument("--json", action="store_true",
                      help="print one JSON document instead of the table")
+    serve = commands.add_parser("serve", help="start the web app", formatter_class=_formatter,
+                                description="Start the web app (JSON API, websockets, pages) "
+                                            "and print its address.",
+                                epilog="examples:\n  dicegames serve\n  dicegames serve "
+                                       "--port 8080 --db games.sqlite3 --open\n\n"
+                                       + EXIT_CODES)
+    serve.add_argument("--host", default="127.0.0.1",
+                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--port", type=int, default=8000,
+                       help="port (default 8000; 0 picks a free one)")
+    serve.add_argument("--db", metavar="PATH", type=Path,
+                       help="SQLite file of the games (default: web.sqlite3 in the user "
+                            "data folder)")
+    serve.add_argument("--bot-delay", metavar="S", type=float, default=0.7,
+                       help="seconds bots wait before moving, so people can follow "
+                            "(default 0.7)")
+    serve.add_argument("--open", action="store_true", help="open the address in a browser")
     return parser
 
 
@@ -177,6 +195,12 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
             manual=args.dice == "manual", save=args.save, resume=args.resume))
     if args.command == "replay":
         return run_replay(term, args.file, args.step)
+    if args.command == "serve":
+        if args.bot_delay < 0 or args.bot_delay > 60:
+            raise UsageError("--bot-delay takes seconds from 0 to 60")
+        from dicegames.web.server import serve
+        serve(args.host, args.port, args.db, args.bot_delay, args.open)
+        return ExitCode.OK
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,
         seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json))

@@ -1,0 +1,165 @@
+"""The JSON API: every route the pages use, with the error rules of :mod:`.errors`.
+
+Bodies are read with a size limit before any parsing (413 past :data:`MAX_BODY`), parsed as
+a JSON object (400 otherwise), and handed to the :class:`~dicegames.web.hub.Hub`, which
+checks the move with the engine and commits it before the answer goes out.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from markdown_it import MarkdownIt
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from dicegames.bots import bot_levels
+from dicegames.core.errors import OptionError
+from dicegames.core.record import to_record
+from dicegames.core.registry import game_class, games, make
+from dicegames.docs import rules_page
+from dicegames.web.errors import ApiError
+from dicegames.web.hub import Hub
+from dicegames.web.live import LiveMatch
+from dicegames.web.openapi import OPENAPI
+
+MAX_BODY = 64 * 1024
+"""Largest request body accepted (bytes); uploaded records are the biggest bodies."""
+
+MAX_RECORD = 4 * 1024 * 1024
+"""Largest uploaded record (bytes): long games' records stay far below this."""
+
+_markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
+    """The request body as a JSON object, refusing oversized and malformed bodies."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > limit:
+        raise ApiError(413, "too_large", f"the body is {declared} bytes; the limit is {limit}")
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise ApiError(413, "too_large", f"the body is over the limit of {limit} bytes")
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        raise ApiError(400, "bad_json", "the body is not valid JSON") from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "bad_json", "the body must be a JSON object")
+    return data
+
+
+def game_summary(game_id: str) -> dict[str, Any]:
+    """A game's spec as JSON: id, name, pitch, players, options and bot levels."""
+    spec = game_class(game_id).spec
+    return {
+        "id": spec.id, "name": spec.name, "pitch": spec.pitch,
+        "min_players": spec.min_players, "max_players": spec.max_players,
+        "default_players": spec.default_players,
+        "options": [{"name": o.name, "kind": o.kind, "default": o.default, "doc": o.doc,
+                     "minimum": o.minimum, "maximum": o.maximum, "choices": list(o.choices),
+                     "allowed": o.allowed()} for o in spec.options],
+        "bots": [{"name": level.name, "doc": level.doc} for level in bot_levels(make(spec.id))],
+    }
+
+
+def match_links(match: LiveMatch) -> dict[str, Any]:
+    """The links of a new match: one secret link per person's seat, and the spectator's."""
+    return {
+        "id": match.id,
+        "spectator": f"/m/{match.id}",
+        "replay": f"/replay/{match.id}",
+        "seats": [{"seat": seat, "name": player.name, "kind": player.kind,
+                   "token": match.seat_tokens.get(seat),
+                   "link": (f"/m/{match.id}?seat={match.seat_tokens[seat]}"
+                            if seat in match.seat_tokens else None)}
+                  for seat, player in enumerate(match.session.players)],
+    }
+
+
+def build_routes(hub: Hub) -> list[Route]:
+    """The API's routes, bound to ``hub``."""
+
+    async def list_games(request: Request) -> Response:
+        return JSONResponse({"games": [game_summary(spec.id) for spec in games()]})
+
+    async def get_game(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            data = game_summary(game_id)
+        except OptionError as error:
+            raise ApiError(404, "unknown_game", str(error)) from None
+        markdown = rules_page(data["id"])
+        data["rules_markdown"] = markdown
+        data["rules_html"] = _markdown.render(markdown)
+        return JSONResponse(data)
+
+    async def create_match(request: Request) -> Response:
+        match = hub.create(await read_json(request))
+        data = match_links(match)
+        data["state"] = match.viewer_state(match.human_seats())
+        return JSONResponse(data, status_code=201)
+
+    async def get_match(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        seats = hub.seats_of(match, request.query_params.get("token"))
+        return JSONResponse(match.viewer_state(seats))
+
+    async def act(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        body = await read_json(request)
+        version = await hub.act(match, body.get("token"), body.get("move"), body.get("expect"))
+        return JSONResponse({"ok": True, "version": version})
+
+    async def dice(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        body = await read_json(request)
+        version = await hub.enter_dice(match, body.get("token"), body.get("dice"),
+                                       body.get("expect"))
+        return JSONResponse({"ok": True, "version": version})
+
+    async def undo(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        body = await read_json(request)
+        version = await hub.undo(match, body.get("token"), body.get("expect"))
+        return JSONResponse({"ok": True, "version": version})
+
+    async def record(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        return JSONResponse(to_record(match.session), headers={
+            "content-disposition":
+                f'attachment; filename="{match.session.game.spec.id}-{match.id}.json"'})
+
+    async def step(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        raw = request.path_params["step"]
+        if not raw.isdigit() or int(raw) > match.version:
+            raise ApiError(404, "unknown_step", f"step {raw!r} does not exist: this match has "
+                           f"steps 0 to {match.version}")
+        return JSONResponse(match.shared_state(int(raw)))
+
+    async def upload(request: Request) -> Response:
+        match = hub.upload(await read_json(request, MAX_RECORD))
+        return JSONResponse({"id": match.id, "replay": f"/replay/{match.id}",
+                             "moves": match.version}, status_code=201)
+
+    async def openapi(request: Request) -> Response:
+        return JSONResponse(OPENAPI)
+
+    return [
+        Route("/api/openapi.json", openapi),
+        Route("/api/games", list_games),
+        Route("/api/games/{game_id}", get_game),
+        Route("/api/matches", create_match, methods=["POST"]),
+        Route("/api/matches/{match_id}", get_match),
+        Route("/api/matches/{match_id}/actions", act, methods=["POST"]),
+        Route("/api/matches/{match_id}/dice", dice, methods=["POST"]),
+        Route("/api/matches/{match_id}/undo", undo, methods=["POST"]),
+        Route("/api/matches/{match_id}/record", record),
+        Route("/api/matches/{match_id}/states/{step}", step),
+        Route("/api/replays", upload, methods=["POST"]),
+    ]

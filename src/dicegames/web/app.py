@@ -1,0 +1,216 @@
+"""The ASGI application: pages, static ES modules, board modules, the API and websockets.
+
+:func:`create_app` wires a :class:`~dicegames.web.store.Store` and a
+:class:`~dicegames.web.hub.Hub` into a Starlette app. Pages are static HTML that load ES
+modules (no build step); each game's ``board.js`` is served from its package folder. Every
+error, including unknown routes and unexpected failures, answers the JSON error shape.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sys
+from collections.abc import AsyncIterator
+from importlib.resources import files
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from dicegames.core.errors import OptionError
+from dicegames.core.registry import game_class
+from dicegames.web.api import build_routes
+from dicegames.web.errors import ApiError
+from dicegames.web.hub import Hub
+from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.store import Store
+
+STATIC = Path(str(files("dicegames.web").joinpath("static")))
+MAX_WS_MESSAGE = 16 * 1024
+log = logging.getLogger("dicegames.web")
+
+
+def board_source(game_id: str) -> str | None:
+    """The text of a game's ``board.js`` from its package folder, or None when it has none."""
+    try:
+        cls = game_class(game_id)
+    except OptionError:
+        return None
+    package = sys.modules[cls.__module__].__package__
+    if package is None:
+        return None
+    resource = files(package).joinpath("board.js")
+    return resource.read_text(encoding="utf-8") if resource.is_file() else None
+
+
+def create_app(db_path: str | Path, bot_delay: float = 0.7) -> Starlette:
+    """The web app storing its matches in the SQLite file ``db_path``.
+
+    ``bot_delay`` is the pause in seconds before each bot move (half of it before an
+    automatic roll) so people can follow; use 0 for tests and benchmarks.
+    """
+    store = Store(db_path)
+    boards: dict[str, str | None] = {}
+
+    def board_module(game_id: str) -> str | None:
+        if game_id not in boards:
+            boards[game_id] = board_source(game_id)
+        return f"/games/{game_id}/board.js" if boards[game_id] is not None else None
+
+    hub = Hub(store, bot_delay, board_module)
+
+    def page(name: str) -> Any:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(STATIC / name, headers={"cache-control": "no-cache"})
+        return endpoint
+
+    async def board_js(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        board_module(game_id)
+        source = boards.get(game_id)
+        if source is None:
+            raise ApiError(404, "no_board", f"the game {game_id!r} has no board module")
+        return Response(source, media_type="text/javascript",
+                        headers={"cache-control": "no-cache"})
+
+    async def websocket(ws: WebSocket) -> None:
+        await _serve_socket(hub, ws)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        store.close()
+
+    routes = [
+        Route("/", page("index.html")),
+        Route("/m/{match_id}", page("game.html")),
+        Route("/replay/{match_id}", page("replay.html")),
+        Route("/games/{game_id}/board.js", board_js),
+        WebSocketRoute("/ws/matches/{match_id}", websocket),
+        *build_routes(hub),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+        ApiError: _api_error, HTTPException: _http_error, Exception: _server_error})
+    app.state.hub = hub
+    return app
+
+
+async def _api_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, ApiError)
+    return JSONResponse(error.to_json(), status_code=error.status)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    code = {404: "not_found", 405: "method_not_allowed"}.get(error.status_code, "http_error")
+    return JSONResponse({"error": code, "message": f"{request.method} {request.url.path}: "
+                         f"{error.detail}"}, status_code=error.status_code)
+
+
+async def _server_error(request: Request, error: Exception) -> Response:
+    log.exception("unexpected error on %s %s", request.method, request.url.path)
+    return JSONResponse({"error": "server_error", "message": "unexpected server error"},
+                        status_code=500)
+
+
+# ---------------------------------------------------------------------- websockets
+
+
+async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
+    """One websocket viewer: push the viewer's state on every change, take actions.
+
+    Messages in: ``{"type": "act", "move", "seat"?, "id"?}``, ``{"type": "dice", "dice"}``,
+    ``{"type": "undo"}``; each is answered ``{"type": "ack", "id", "version"}`` or
+    ``{"type": "error", "id", "status", "error", "message"}``. Messages out also include
+    ``{"type": "state", "state": {...}}`` whenever the match changes.
+    """
+    await ws.accept()
+    try:
+        match = hub.get(ws.path_params["match_id"])
+        seats = hub.seats_of(match, ws.query_params.get("token"))
+    except ApiError as error:
+        await ws.send_json({"type": "error", "id": None, "status": error.status,
+                            **error.to_json()})
+        await ws.close(code=4000 + error.status)
+        return
+    tokens = {seat: match.seat_tokens[seat] for seat in seats}
+    viewer = Viewer(seats)
+    match.viewers.add(viewer)
+    viewer.wake.set()
+    sender = asyncio.get_running_loop().create_task(_push_states(match, viewer, ws))
+    try:
+        while True:
+            text = await ws.receive_text()
+            answer = await _answer(hub, match, tokens, text)
+            await ws.send_text(json.dumps(answer))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        match.viewers.discard(viewer)
+        sender.cancel()
+
+
+async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket) -> None:
+    """Send the newest state each time the viewer is woken (changes coalesce)."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            await viewer.wake.wait()
+            viewer.wake.clear()
+            await ws.send_text(match.viewer_message(viewer.seats))
+
+
+async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
+                  text: str) -> dict[str, Any]:
+    """Carry out one websocket message and return its ack or error."""
+    ident: Any = None
+    try:
+        if len(text) > MAX_WS_MESSAGE:
+            raise ApiError(413, "too_large", f"a message may have {MAX_WS_MESSAGE} bytes")
+        try:
+            message = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ApiError(400, "bad_json", "the message is not valid JSON") from None
+        if not isinstance(message, dict):
+            raise ApiError(400, "bad_json", "a message must be a JSON object")
+        ident = message.get("id")
+        kind = message.get("type")
+        seat = message.get("seat")
+        if kind == "undo" and seat is None:
+            seat = match.undo_seat(tuple(tokens))
+        token = _token_for(match, tokens, seat)
+        expect = message.get("expect")
+        if kind == "act":
+            version = await hub.act(match, token, message.get("move"), expect)
+        elif kind == "dice":
+            version = await hub.enter_dice(match, token, message.get("dice"), expect)
+        elif kind == "undo":
+            version = await hub.undo(match, token, expect)
+        else:
+            raise ApiError(400, "bad_request", "'type' must be act, dice or undo")
+    except ApiError as error:
+        return {"type": "error", "id": ident, "status": error.status, **error.to_json()}
+    return {"type": "ack", "id": ident, "version": version}
+
+
+def _token_for(match: LiveMatch, tokens: dict[int, str], seat: object) -> str | None:
+    """The token this socket holds for ``seat`` (or for the deciding held seat, or any)."""
+    if not tokens:
+        raise ApiError(403, "bad_token", "a spectator cannot act: open the match with a seat "
+                       "link")
+    if seat is None:
+        deciding = [s for s in match.state.current_players if s in tokens]
+        return tokens[deciding[0]] if deciding else next(iter(tokens.values()))
+    if not isinstance(seat, int) or isinstance(seat, bool) or seat not in tokens:
+        raise ApiError(403, "bad_token", f"this connection holds seats {sorted(tokens)}, "
+                       f"not {seat!r}")
+    return tokens[seat]

@@ -1,0 +1,357 @@
+"""The match hub: creates, loads and drives matches; every change goes through here.
+
+Matches are loaded lazily from the store by replaying their moves, then kept in memory.
+Every change takes the match's lock, is checked by the engine, is committed to SQLite and
+only then acknowledged and pushed to the viewers. A driver task per match plays the steps
+nobody needs to decide on: automatic dice, bot moves (thought out in a worker thread so the
+server stays responsive) and forced passes, each after a short pause so people can follow.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import secrets
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from dicegames.core.chance import sample
+from dicegames.core.errors import DiceGamesError, IllegalAction, OptionError, RecordError
+from dicegames.core.model import PASS, Seat
+from dicegames.core.options import OptionSpec
+from dicegames.core.record import from_record
+from dicegames.core.registry import configure, game_class
+from dicegames.core.session import PlayerInfo, Session
+from dicegames.web.errors import ApiError, from_engine
+from dicegames.web.live import LiveMatch
+from dicegames.web.store import Store, StoredMatch
+
+DICE_MODES = ("auto", "manual")
+MAX_NAME = 40
+
+
+def roll_rng(seed: int, index: int) -> random.Random:
+    """The generator of the automatic roll that is move ``index``: restart-safe and fixed."""
+    return random.Random(f"{seed}/{index}")
+
+
+class Hub:
+    """All matches of one server.
+
+    Args:
+        store: the database.
+        bot_delay: seconds of pause before a bot move or forced pass (half of it before an
+            automatic roll), so people can follow; 0 in tests and benchmarks.
+        board_module: maps a game id to the URL of its board module, or None.
+    """
+
+    def __init__(self, store: Store, bot_delay: float,
+                 board_module: Callable[[str], str | None]) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.board_module = board_module
+        self._matches: dict[str, LiveMatch] = {}
+
+    # ------------------------------------------------------------------ creating, loading
+
+    def create(self, body: dict[str, Any]) -> LiveMatch:
+        """Create a match from the API's request body (see ``docs/web-api.md``)."""
+        game_id = body.get("game")
+        if not isinstance(game_id, str):
+            raise ApiError(400, "bad_request", "'game' must be a game id (text)")
+        players = _players(body.get("players"))
+        options = body.get("options", {})
+        if not isinstance(options, dict):
+            raise ApiError(400, "bad_request", "'options' must be an object of option values")
+        dice = body.get("dice", "auto")
+        if dice not in DICE_MODES:
+            raise ApiError(422, "bad_dice", f"'dice' must be one of {', '.join(DICE_MODES)}")
+        seed = body.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise ApiError(400, "bad_request", "'seed' must be a whole number from 0 to 2**63-1")
+        try:
+            _refuse_file_options(game_class(game_id).spec.options, options)
+            game = configure(game_id, len(players), options)
+        except OptionError as error:
+            raise ApiError(422, _option_code(str(error)), str(error)) from None
+        if dice == "manual" and all(player.is_bot for player in players):
+            raise ApiError(422, "bad_dice", "manual dice need at least one person to enter them")
+        session = Session(game, players, seed)
+        tokens = {seat: secrets.token_urlsafe(18)
+                  for seat, player in enumerate(players) if not player.is_bot}
+        try:
+            match = LiveMatch(_new_id(), session, dice, tokens, self.board_module(game.spec.id))
+        except OptionError as error:
+            raise ApiError(422, "bad_player", str(error)) from None
+        self.store.create(self._stored(match))
+        self._matches[match.id] = match
+        self.kick(match)
+        return match
+
+    def upload(self, record: object) -> LiveMatch:
+        """Store an uploaded record as a read-only match for replay."""
+        try:
+            session = from_record(record)
+        except RecordError as error:
+            raise ApiError(422, "bad_record", str(error)) from None
+        match = LiveMatch(_new_id(), session, "record", {},
+                          self.board_module(session.game.spec.id))
+        _replay_log(match)
+        self.store.create(self._stored(match))
+        self._matches[match.id] = match
+        return match
+
+    def get(self, match_id: str) -> LiveMatch:
+        """The match with this id, loaded from the store on first use.
+
+        Raises:
+            ApiError: 404 when there is no such match.
+        """
+        match = self._matches.get(match_id)
+        if match is not None:
+            return match
+        stored = self.store.load(match_id) if len(match_id) <= 64 else None
+        if stored is None:
+            raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
+        try:
+            players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
+            game = configure(stored.game, len(players), stored.options)
+            session = Session(game, players, stored.seed)
+            for seat, text, _several in stored.moves:
+                session.apply(text, seat)
+            match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
+                              self.board_module(game.spec.id))
+        except DiceGamesError as error:  # stored by a version whose rules differ
+            raise ApiError(409, "unplayable_match", f"match {match_id!r} cannot be rebuilt "
+                           f"by this version of dicegames: {error}") from None
+        _replay_log(match)
+        self._matches[match_id] = match
+        self.kick(match)
+        return match
+
+    def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:
+        """The seats held by a comma-separated list of tokens (none: a spectator).
+
+        Raises:
+            ApiError: 403 when a token is not one of this match's seat tokens.
+        """
+        if not tokens:
+            return ()
+        seats = []
+        for token in tokens.split(","):
+            seat = match.token_seats.get(token.strip())
+            if seat is None:
+                raise ApiError(403, "bad_token", "that seat token does not belong to this match")
+            seats.append(seat)
+        return tuple(sorted(set(seats)))
+
+    def seat_of(self, match: LiveMatch, token: object) -> Seat:
+        """The one seat a token holds (403 when it holds none)."""
+        if not isinstance(token, str) or not token:
+            raise ApiError(403, "bad_token", "a seat token is needed to act ('token')")
+        return self.seats_of(match, token)[0]
+
+    # ------------------------------------------------------------------ changes
+
+    async def act(self, match: LiveMatch, token: object, move: object,
+                  expect: object = None) -> int:
+        """A person's decision for the seat their token holds; returns the new version."""
+        seat = self.seat_of(match, token)
+        text = _move_text(move)
+        async with match.lock:
+            self._check_open(match, expect)
+            state = match.state
+            if state.is_chance:
+                raise ApiError(409, "not_your_turn", "the dice must be rolled now; no player "
+                               "decides")
+            if seat not in state.current_players:
+                deciding = ", ".join(match.session.name(s) for s in state.current_players)
+                raise ApiError(409, "not_your_turn",
+                               f"it is not {match.session.name(seat)}'s decision now; "
+                               f"deciding now: {deciding}")
+            self._apply(match, text, seat)
+        self.changed(match)
+        return match.version
+
+    async def enter_dice(self, match: LiveMatch, token: object, dice: object,
+                         expect: object = None) -> int:
+        """Physical dice typed in by a person of the match (manual mode only)."""
+        self.seat_of(match, token)
+        text = _move_text(dice)
+        async with match.lock:
+            self._check_open(match, expect)
+            if match.dice != "manual":
+                raise ApiError(409, "auto_dice", "this match's dice are rolled by the server")
+            if not match.state.is_chance:
+                raise ApiError(409, "not_dice_time", "the dice are not rolled now: a player "
+                               "decides")
+            self._apply(match, text, None)
+        self.changed(match)
+        return match.version
+
+    async def undo(self, match: LiveMatch, token: object, expect: object = None) -> int:
+        """Take back the last move, when it is the token holder's own decision."""
+        seat = self.seat_of(match, token)
+        async with match.lock:
+            self._check_open(match, expect)
+            if not match.session.can_undo(seat):
+                raise ApiError(409, "cannot_undo", "only your own last decision can be taken "
+                               "back, before the dice are rolled again or another player acts")
+            self.store.remove_move(match.id, match.version - 1)
+            match.session.undo()
+            match.forget_last()
+        self.changed(match)
+        return match.version
+
+    def changed(self, match: LiveMatch) -> None:
+        """After a change: wake the viewers and let the driver look for automatic steps."""
+        match.wake_viewers()
+        self.kick(match)
+
+    def _check_open(self, match: LiveMatch, expect: object) -> None:
+        if match.status == "record":
+            raise ApiError(409, "read_only", "an uploaded record can only be replayed")
+        if expect is not None and expect != match.version:
+            raise ApiError(409, "stale", f"the match is at version {match.version}, not "
+                           f"{expect!r}: reload the state and decide again")
+        if match.state.is_terminal:
+            raise ApiError(409, "game_over", "the game is over: nothing more can be played")
+
+    def _apply(self, match: LiveMatch, move: Hashable, seat: Seat | None) -> None:
+        """Check, play and commit one move (caller holds the lock)."""
+        session = match.session
+        try:
+            events = session.apply(move, seat)
+        except IllegalAction as error:
+            raise from_engine(error) from None
+        except DiceGamesError as error:
+            raise ApiError(422, "illegal_move", str(error)) from None
+        entry = session.moves[-1]
+        try:
+            self.store.add_move(match.id, len(session.moves) - 1, entry.seat, entry.text,
+                                entry.several)
+        except Exception:
+            session.undo()
+            raise
+        match.note(events)
+
+    # ------------------------------------------------------------------ the driver
+
+    def kick(self, match: LiveMatch) -> None:
+        """Start the match's driver unless it is running (it stops when nothing is due)."""
+        if match.status != "playing" or (match.driver is not None and not match.driver.done()):
+            return
+        match.driver = asyncio.get_running_loop().create_task(self._drive(match))
+
+    async def _drive(self, match: LiveMatch) -> None:
+        """Play automatic rolls, bot moves and forced passes until a person must act."""
+        while True:
+            async with match.lock:
+                step = self._next_step(match)
+                version = match.version
+                state = match.state
+            if step is None:
+                return
+            kind, seat = step
+            pause = self.bot_delay / 2 if kind == "roll" else self.bot_delay
+            if pause > 0:
+                await asyncio.sleep(pause)
+            move: Hashable
+            if kind == "roll":
+                move = sample(state.chance_outcomes(), roll_rng(match.session.seed or 0,
+                                                                version))
+            elif kind == "pass":
+                move = PASS
+            else:
+                assert seat is not None
+                move = await asyncio.to_thread(match.bots[seat].choose, state, seat)
+            async with match.lock:
+                if match.version != version:
+                    continue
+                self._apply(match, move, None if kind == "roll" else seat)
+            match.wake_viewers()
+
+    def _next_step(self, match: LiveMatch) -> tuple[str, Seat | None] | None:
+        state = match.state
+        if state.is_terminal or match.status != "playing":
+            return None
+        if state.is_chance:
+            return ("roll", None) if match.dice == "auto" else None
+        for seat in state.current_players:
+            if seat in match.bots:
+                return "bot", seat
+        for seat in state.current_players:
+            if state.legal_actions(seat) == (PASS,):
+                return "pass", seat
+        return None
+
+    def _stored(self, match: LiveMatch) -> StoredMatch:
+        session = match.session
+        return StoredMatch(
+            match.id, session.game.spec.id, dict(session.game.options),
+            [{"name": p.name, "kind": p.kind} for p in session.players], session.seed,
+            match.dice, match.seat_tokens,
+            [(entry.seat, entry.text, entry.several) for entry in session.moves])
+
+
+def _option_code(message: str) -> str:
+    if message.startswith("unknown game"):
+        return "unknown_game"
+    return "bad_player_count" if " players, not " in message else "bad_option"
+
+
+def _new_id() -> str:
+    return secrets.token_urlsafe(9)
+
+
+def _replay_log(match: LiveMatch) -> None:
+    """Rebuild the log of a match loaded with its moves already played."""
+    replay = Session(match.session.game, match.session.players, match.session.seed)
+    for entry in match.session.moves:
+        match.note(replay.apply(entry.text, entry.seat))
+
+
+def _move_text(move: object) -> str:
+    if not isinstance(move, str) or not move.strip():
+        raise ApiError(400, "bad_request", "'move' must be the move's notation (text)")
+    if len(move) > 200:
+        raise ApiError(400, "bad_request", "'move' is longer than 200 characters")
+    return move
+
+
+def _players(raw: object) -> list[PlayerInfo]:
+    if not isinstance(raw, list) or not raw:
+        raise ApiError(400, "bad_request", "'players' must be a non-empty list of "
+                       "{name, kind} objects")
+    players = []
+    for number, item in enumerate(raw, start=1):
+        if not isinstance(item, dict):
+            raise ApiError(400, "bad_request", f"player {number} must be an object "
+                           "{name, kind}")
+        kind = item.get("kind", "human")
+        if not isinstance(kind, str) or not (kind == "human" or kind.startswith("bot:")):
+            raise ApiError(422, "bad_player", f"player {number}'s kind must be 'human' or "
+                           "'bot:<level>'")
+        name = item.get("name", kind.replace("bot:", "Bot ").capitalize()
+                        if kind != "human" else f"Player {number}")
+        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
+            raise ApiError(422, "bad_player", f"player {number}'s name must be 1 to "
+                           f"{MAX_NAME} characters")
+        players.append(PlayerInfo(name.strip(), kind))
+    return players
+
+
+def _refuse_file_options(specs: tuple[OptionSpec, ...], given: dict[str, Any]) -> None:
+    """Options naming a file on the server (boards, circuits) only take their default here.
+
+    Checked before the game is configured, so a request never makes the server read a file.
+    """
+    for spec in specs:
+        if spec.kind == "text" and "path" in spec.doc and spec.name in given and (
+            str(given[spec.name]) != str(spec.default)
+        ):
+            raise OptionError(f"option {spec.name}: the web app plays the "
+                           f"shipped {spec.name} only ({spec.default!r}); files on the server "
+                           "cannot be named")

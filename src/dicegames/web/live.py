@@ -1,0 +1,230 @@
+"""A match held in memory: its session, seat tokens, log, and the JSON each viewer sees.
+
+:class:`LiveMatch` wraps a :class:`~dicegames.core.session.Session` with what the web needs:
+who holds which seat (secret tokens), the dice mode, the event log, a lock so two requests
+never act at once, and the state as JSON. The part every viewer shares (board view, text,
+log) is built once per version; only the viewer's own part (their hints, whether they may
+undo or enter dice) is built per viewer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from dicegames.bots import make_bot
+from dicegames.core.game import State
+from dicegames.core.model import PASS, Agent, NodeKind, Seat
+from dicegames.core.session import Event, Session
+
+LOG_TAIL = 150
+"""How many of the latest log events a state carries (the record has them all)."""
+
+FEW_OUTCOMES = 36
+"""Up to this many possible rolls, a person entering dice gets one button per outcome."""
+
+
+def event_json(event: Event) -> dict[str, Any]:
+    """An engine event as JSON: kind, seat, notation, a sentence, the turn count."""
+    return {"kind": str(event.kind), "seat": event.seat, "text": event.text,
+            "description": event.description, "turn": event.turn}
+
+
+_TAG = re.compile(r"((\\*)\[([a-z#/@][^[]*?)])")
+"""A rich markup tag with any backslashes before it (the pattern rich itself uses)."""
+
+
+def strip_markup(markup: str) -> str:
+    """``rich.text.Text.from_markup(markup, emoji=False).plain``, without styled text.
+
+    Tags are dropped, ``\\[`` stands for ``[``, doubled backslashes before a tag stay one.
+    About ten times faster than rich on boards, which matters at every move of every match
+    (a test checks both agree on every game's renderings).
+    """
+    if "[" not in markup:
+        return markup
+    out = []
+    position = 0
+    for match in _TAG.finditer(markup):
+        full, escapes, _tag = match.groups()
+        start, end = match.span()
+        out.append(markup[position:start].replace("\\[", "["))
+        position = end
+        if escapes:
+            backslashes, escaped = divmod(len(escapes), 2)
+            out.append("\\" * backslashes)
+            if escaped:
+                out.append(full[len(escapes):])
+    out.append(markup[position:].replace("\\[", "["))
+    return "".join(out)
+
+
+def plain_text(session: Session, state: State[Any, Any, Any]) -> str:
+    """The terminal rendering of ``state`` with the rich markup stripped."""
+    names = [player.name for player in session.players]
+    return strip_markup(session.game.render(state, names))
+
+
+@dataclass(eq=False)
+class Viewer:
+    """Who looks at a match: the seats their tokens hold (none for a spectator)."""
+
+    seats: tuple[Seat, ...] = ()
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+
+
+class LiveMatch:
+    """One match in memory. Mutated only by :class:`~dicegames.web.hub.Hub` under ``lock``."""
+
+    def __init__(self, match_id: str, session: Session, dice: str, tokens: dict[int, str],
+                 board_module: str | None) -> None:
+        self.id = match_id
+        self.session = session
+        self.dice = dice
+        self.seat_tokens = dict(tokens)
+        self.token_seats = {token: seat for seat, token in tokens.items()}
+        self.board_module = board_module
+        self.lock = asyncio.Lock()
+        self.viewers: set[Viewer] = set()
+        self.move_events: list[list[dict[str, Any]]] = []
+        self.driver: asyncio.Task[None] | None = None
+        self.bots: dict[Seat, Agent] = {}
+        seed = session.seed or 0
+        for seat, player in enumerate(session.players):
+            if player.is_bot:
+                level = player.kind.removeprefix("bot:")
+                self.bots[seat] = make_bot(session.game, level, random.Random(seed * 31 + seat))
+        self._shared: tuple[int, dict[str, Any], str] | None = None
+        self._hints: dict[tuple[int, Seat], list[dict[str, Any]]] = {}
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def version(self) -> int:
+        """The number of moves played: changes with every move and every undo."""
+        return len(self.session.moves)
+
+    @property
+    def state(self) -> State[Any, Any, Any]:
+        """The current state."""
+        return self.session.state
+
+    @property
+    def status(self) -> str:
+        """``playing``, ``finished``, or ``record`` for an uploaded record (read-only)."""
+        if self.dice == "record":
+            return "record"
+        return "finished" if self.state.is_terminal else "playing"
+
+    def human_seats(self) -> tuple[Seat, ...]:
+        """The seats people play (the ones with tokens)."""
+        return tuple(sorted(self.seat_tokens))
+
+    def note(self, events: list[Event]) -> None:
+        """Keep the events of the move just played, for the log."""
+        self.move_events.append([event_json(event) for event in events])
+
+    def forget_last(self) -> None:
+        """Drop the log entries of the move just taken back."""
+        self.move_events.pop()
+
+    def wake_viewers(self) -> None:
+        """Tell every connected viewer that there is a new state to send."""
+        for viewer in self.viewers:
+            viewer.wake.set()
+
+    # ------------------------------------------------------------------ JSON
+
+    def shared_state(self, step: int | None = None) -> dict[str, Any]:
+        """What every viewer sees after ``step`` moves (default: now), cached for now."""
+        now = self.version
+        if step is None or step == now:
+            return self._current()[1]
+        return self._build_shared(step)
+
+    def _current(self) -> tuple[int, dict[str, Any], str]:
+        """The shared state now, and its JSON text (encoded once for every viewer)."""
+        now = self.version
+        if self._shared is None or self._shared[0] != now:
+            shared = self._build_shared(now)
+            self._shared = (now, shared, json.dumps(shared))
+            self._hints = {}
+        return self._shared
+
+    def _build_shared(self, step: int) -> dict[str, Any]:
+        session = self.session
+        state = session.states[step]
+        game = session.game
+        node = state.node
+        turn = state.turn
+        log = [event for events in self.move_events[:step] for event in events]
+        data: dict[str, Any] = {
+            "id": self.id,
+            "game": {"id": game.spec.id, "name": game.spec.name,
+                     "board_module": self.board_module},
+            "players": [{"seat": seat, "name": player.name, "kind": player.kind}
+                        for seat, player in enumerate(session.players)],
+            "options": dict(game.options),
+            "dice_mode": self.dice,
+            "status": self.status if step == self.version else "replay",
+            "version": step,
+            "moves": self.version,
+            "node": {"kind": node.kind.name.lower(), "deciding": list(node.players),
+                     "turn": {"seat": turn.seat, "number": turn.number}},
+            "view": game.view(state),
+            "text": plain_text(session, state) if self.board_module is None else None,
+            "log": log[-LOG_TAIL:],
+            "log_size": len(log),
+            "result": state.result.to_json() if node.kind is NodeKind.TERMINAL else None,
+            "outcomes": None,
+        }
+        if node.kind is NodeKind.CHANCE and self.dice == "manual":
+            outcomes = state.chance_outcomes()
+            if len(outcomes) <= FEW_OUTCOMES:
+                data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
+        return data
+
+    def hints(self, seat: Seat) -> list[dict[str, Any]]:
+        """The action hints of ``seat`` now ([] when it does not decide), cached per version."""
+        state = self.state
+        if seat not in state.current_players:
+            return []
+        key = (self.version, seat)
+        if key not in self._hints:
+            legal = state.legal_actions(seat)
+            self._hints[key] = ([] if legal == (PASS,)
+                                else state.game.action_hints(state, seat))
+        return self._hints[key]
+
+    def viewer_state(self, seats: tuple[Seat, ...]) -> dict[str, Any]:
+        """The current state as the holder of ``seats`` sees it (spectator: no seats)."""
+        return {**self.shared_state(), **self._personal(seats)}
+
+    def viewer_message(self, seats: tuple[Seat, ...]) -> str:
+        """``{"type": "state", "state": viewer_state(seats)}`` as JSON text, built cheaply.
+
+        The shared part is encoded once per version; only the viewer's part is encoded here.
+        """
+        shared = self._current()[2]
+        personal = json.dumps(self._personal(seats))
+        return f'{{"type": "state", "state": {shared[:-1]}, {personal[1:]}}}'
+
+    def _personal(self, seats: tuple[Seat, ...]) -> dict[str, Any]:
+        data: dict[str, Any] = {}
+        playing = self.status == "playing"
+        data["you"] = list(seats)
+        data["hints"] = {str(seat): self.hints(seat) for seat in seats} if playing else {}
+        undo_seat = self.undo_seat(seats) if playing else None
+        data["can_undo"] = undo_seat is not None
+        data["undo_seat"] = undo_seat
+        data["can_enter_dice"] = (playing and bool(seats) and self.dice == "manual"
+                                  and self.state.is_chance)
+        return data
+
+    def undo_seat(self, seats: tuple[Seat, ...]) -> Seat | None:
+        """Which of ``seats`` may take back the last move now, if any."""
+        return next((seat for seat in seats if self.session.can_undo(seat)), None)

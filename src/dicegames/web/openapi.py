@@ -1,0 +1,123 @@
+"""The OpenAPI 3.1 description of the JSON API, served at ``/api/openapi.json``.
+
+Written by hand next to the routes (``api.py``); a test checks that every route of the app
+is described here and every described path exists. ``docs/web-api.md`` explains the same API
+in prose, with the websocket protocol, which OpenAPI cannot describe.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    why = {400: "malformed JSON or fields", 403: "wrong seat token",
+           404: "unknown match, game or step", 409: "out of turn, stale expect, game over",
+           413: "body over the size limit", 422: "unknown game or option, illegal move"}
+    return {str(status): _json(_ref("Error"), why[status]) for status in statuses}
+
+
+def _body(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"required": True, "content": {"application/json": {"schema": schema}}}
+
+
+_MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_ACK = _json(_ref("Ack"), "committed: the move is stored before this answer")
+_TOKENED: dict[str, Any] = {"type": "object", "required": ["token"],
+            "properties": {"token": {"type": "string"},
+                           "expect": {"type": "integer",
+                                      "description": "refuse (409) unless the match is at "
+                                                     "this version"}}}
+
+OPENAPI: dict[str, Any] = {
+    "openapi": "3.1.0",
+    "info": {"title": "dicegames web API", "version": "1",
+             "description": "Create matches, read their state with the legal choices in "
+                            "notation, act with a seat token, fetch records. Live updates: "
+                            "websocket /ws/matches/{id}?token=... (see docs/web-api.md)."},
+    "paths": {
+        "/api/games": {"get": {"summary": "The games with their options and bot levels",
+                               "responses": {"200": _json({"type": "object"}, "the games")}}},
+        "/api/games/{game_id}": {"get": {
+            "summary": "One game, with its rules page as Markdown and HTML",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object"}, "the game"), **_errors(404)}}},
+        "/api/matches": {"post": {
+            "summary": "Create a match; the answer holds each person's secret seat link",
+            "requestBody": _body(_ref("NewMatch")),
+            "responses": {"201": _json({"type": "object"}, "the match's links and state"),
+                          **_errors(400, 413, 422)}}},
+        "/api/matches/{match_id}": {"get": {
+            "summary": "The state as a viewer sees it (token: seat tokens, comma-separated)",
+            "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": False,
+                                       "schema": {"type": "string"}}],
+            "responses": {"200": _json(_ref("State"), "the state"), **_errors(403, 404)}}},
+        "/api/matches/{match_id}/actions": {"post": {
+            "summary": "Act for the seat the token holds (move in notation)",
+            "parameters": [_MATCH_ID],
+            "requestBody": _body({**_TOKENED, "required": ["token", "move"],
+                                  "properties": {**_TOKENED["properties"],
+                                                 "move": {"type": "string"}}}),
+            "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413, 422)}}},
+        "/api/matches/{match_id}/dice": {"post": {
+            "summary": "Enter physical dice (manual dice; any person's seat token)",
+            "parameters": [_MATCH_ID],
+            "requestBody": _body({**_TOKENED, "required": ["token", "dice"],
+                                  "properties": {**_TOKENED["properties"],
+                                                 "dice": {"type": "string"}}}),
+            "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413, 422)}}},
+        "/api/matches/{match_id}/undo": {"post": {
+            "summary": "Take back the token holder's own last decision",
+            "parameters": [_MATCH_ID], "requestBody": _body(_TOKENED),
+            "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413)}}},
+        "/api/matches/{match_id}/record": {"get": {
+            "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
+            "parameters": [_MATCH_ID],
+            "responses": {"200": _json({"type": "object"}, "the record"), **_errors(404)}}},
+        "/api/matches/{match_id}/states/{step}": {"get": {
+            "summary": "The state after `step` moves, for replays",
+            "parameters": [_MATCH_ID, {"name": "step", "in": "path", "required": True,
+                                       "schema": {"type": "integer", "minimum": 0}}],
+            "responses": {"200": _json(_ref("State"), "the state"), **_errors(404)}}},
+        "/api/replays": {"post": {
+            "summary": "Upload a record to replay it (checked move by move)",
+            "requestBody": _body({"type": "object"}),
+            "responses": {"201": _json({"type": "object"}, "the replay's id and page"),
+                          **_errors(400, 413, 422)}}},
+    },
+    "components": {"schemas": {
+        "Error": {"type": "object", "required": ["error", "message"],
+                  "properties": {"error": {"type": "string"}, "message": {"type": "string"}}},
+        "Ack": {"type": "object", "properties": {"ok": {"type": "boolean"},
+                                                 "version": {"type": "integer"}}},
+        "NewMatch": {"type": "object", "required": ["game", "players"], "properties": {
+            "game": {"type": "string", "description": "a game id or alias"},
+            "players": {"type": "array", "items": {"type": "object", "properties": {
+                "name": {"type": "string"},
+                "kind": {"type": "string", "description": "human or bot:<level>"}}}},
+            "options": {"type": "object"},
+            "dice": {"enum": ["auto", "manual"]},
+            "seed": {"type": "integer"}}},
+        "State": {"type": "object", "description": "see docs/web-api.md", "properties": {
+            "id": {"type": "string"}, "game": {"type": "object"},
+            "players": {"type": "array"}, "options": {"type": "object"},
+            "dice_mode": {"enum": ["auto", "manual", "record"]},
+            "status": {"enum": ["playing", "finished", "record", "replay"]},
+            "version": {"type": "integer"},
+            "node": {"type": "object"}, "view": {"type": "object"}, "text": {"type": "string"},
+            "log": {"type": "array"}, "result": {"type": ["object", "null"]},
+            "outcomes": {"type": ["array", "null"]}, "you": {"type": "array"},
+            "hints": {"type": "object"}, "can_undo": {"type": "boolean"},
+            "undo_seat": {"type": ["integer", "null"]},
+            "can_enter_dice": {"type": "boolean"}}},
+    }},
+}

@@ -1,0 +1,72 @@
+"""``dicegames serve``: run the web app with uvicorn and print its address.
+
+The port may be 0 (the system picks a free one): the address printed is the real one, read
+from the bound socket, so tests and scripts can start a server and read where it listens.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+import subprocess
+import sys
+import webbrowser
+from pathlib import Path
+
+import platformdirs
+import uvicorn
+
+from dicegames.web.app import create_app
+
+ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
+
+
+def spawn(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen[str], str]:
+    """Start ``dicegames serve`` on a free loopback port in a child process.
+
+    Returns the process and its base URL (no trailing slash), read from the line it prints;
+    the server accepts connections from then on. Used by the tests and ``make bench``.
+
+    Raises:
+        RuntimeError: the server did not start (its output is in the message).
+    """
+    process = subprocess.Popen(
+        [sys.executable, "-m", "dicegames", "serve", "--port", "0", "--db", str(db),
+         "--bot-delay", str(bot_delay)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    found = ADDRESS.search(line)
+    if found is None:
+        process.kill()
+        raise RuntimeError(f"the server did not start: {line}{process.stdout.read()}")
+    return process, found.group(1)
+
+
+def default_db() -> Path:
+    """The default database: ``web.sqlite3`` in the user's data folder."""
+    return Path(platformdirs.user_data_dir("dicegames")) / "web.sqlite3"
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
+          bot_delay: float = 0.7, open_browser: bool = False) -> None:
+    """Serve the web app until interrupted, printing ``dicegames web app: http://...``."""
+    db_path = db if db is not None else default_db()
+    app = create_app(db_path, bot_delay=bot_delay)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
+    bound_port = sock.getsockname()[1]
+    shown = f"[{host}]" if family == socket.AF_INET6 else host
+    address = f"http://{shown}:{bound_port}/"
+    print(f"dicegames web app: {address}  (games stored in {db_path}; Ctrl-C stops)",
+          flush=True)
+    if open_browser:
+        webbrowser.open(address)
+    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
+                            lifespan="on")
+    server = uvicorn.Server(config)
+    asyncio.run(server.serve(sockets=[sock]))

@@ -1,0 +1,201 @@
+// Game page: live state over a websocket, the board, dice, choices, dice entry, undo, log.
+import {api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine} from "/static/shell.js";
+
+const $ = (id) => document.getElementById(id);
+const matchId = decodeURIComponent(location.pathname.split("/").pop());
+const params = new URLSearchParams(location.search);
+const saved = JSON.parse(localStorage.getItem(`dicegames:${matchId}`) || "null");
+// A seat link (?seat=TOKEN) holds one seat; the creating device holds all its local seats.
+const tokens = params.get("seat") ? [params.get("seat")] : (saved ? saved.tokens : []);
+
+let socket = null;
+let state = null;
+let nextId = 1;
+let waiting = false;
+let retry = 500;
+let endShown = false;
+
+function send(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    showError("Not connected: reconnecting…");
+    return;
+  }
+  waiting = true;
+  $("choices").querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  socket.send(JSON.stringify({...message, id: nextId++}));
+}
+
+function showError(message) { $("error").textContent = message || ""; }
+
+/** The local seat that decides now: the first deciding seat of ours with choices. */
+function actingSeat() {
+  if (!state || state.status !== "playing") return null;
+  for (const seat of state.node.deciding) {
+    const hints = state.hints[String(seat)];
+    if (hints && hints.length) return seat;
+  }
+  return null;
+}
+
+function pick(move) {
+  const seat = actingSeat();
+  if (seat === null || waiting) return;
+  showError("");
+  send({type: "act", seat, move});
+}
+
+function drawChoices(hints, owned) {
+  const box = $("choices");
+  if (owned || !hints.length) { box.replaceChildren(); return; }
+  box.replaceChildren(...hints.map((hint, i) => el("button", {type: "button", class: "choice",
+    "data-move": hint.move, title: hint.move,
+    "aria-keyshortcuts": i < 9 ? String(i + 1) : null, onclick: () => pick(hint.move)},
+    i < 9 ? el("kbd", {text: String(i + 1)}) : null, hint.label)));
+}
+
+function drawEntry() {
+  const box = $("entry");
+  if (!state.can_enter_dice) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  const enter = (text) => { showError(""); send({type: "dice", dice: text}); };
+  const spec = state.view.dice_entry;
+  const title = el("p", {class: "entry-title", text: "Roll the real dice and enter what they show:"});
+  if (spec) {
+    const chosen = new Array(spec.count).fill(null);
+    const ok = el("button", {type: "button", class: "primary", disabled: true, text: "Enter the dice",
+      onclick: () => enter(chosen.join(spec.join))});
+    const rows = chosen.map((_, d) => el("div", {class: "picker", role: "radiogroup",
+      "aria-label": `Die ${d + 1}`}, ...spec.faces.map((face) => {
+      const button = el("button", {type: "button", class: "face", role: "radio",
+        "aria-checked": "false", text: face.label, "data-value": face.value,
+        onclick: () => {
+          chosen[d] = face.value;
+          button.parentNode.querySelectorAll("button").forEach((b) => b.setAttribute("aria-checked", String(b === button)));
+          ok.disabled = chosen.some((v) => v === null);
+        }});
+      return button;
+    })));
+    box.replaceChildren(title, ...rows, ok);
+  } else if (state.outcomes) {
+    box.replaceChildren(title, el("div", {class: "outcomes"}, ...state.outcomes.map((o) =>
+      el("button", {type: "button", class: "outcome", "data-move": o, text: o, onclick: () => enter(o)}))));
+  } else {
+    const input = el("input", {type: "text", "aria-label": "The dice, in notation", placeholder: "e.g. 3 5"});
+    const form = el("form", {onsubmit: (e) => { e.preventDefault(); enter(input.value); }},
+      input, el("button", {type: "submit", class: "primary", text: "Enter"}));
+    box.replaceChildren(title, form);
+  }
+}
+
+function drawLinks() {
+  const links = [];
+  if (saved && saved.invites) {
+    for (const invite of saved.invites) {
+      links.push(linkItem(`${invite.name}'s seat (secret)`, location.origin + invite.link));
+    }
+  }
+  links.push(linkItem("Watch (read-only)", `${location.origin}/m/${matchId}`));
+  $("links").replaceChildren(...links);
+  $("invites").hidden = false;
+  if (saved && saved.invites && saved.invites.length && state && state.version === 0) $("invites").open = true;
+}
+
+function linkItem(label, url) {
+  const input = el("input", {type: "text", readonly: true, value: url, "aria-label": label});
+  return el("li", {}, el("span", {text: label + ": "}), input,
+    el("button", {type: "button", text: "Copy", onclick: () => {
+      input.select();
+      navigator.clipboard?.writeText(url).catch(() => {});
+    }}));
+}
+
+function showEnd() {
+  if (!state.result || endShown) return;
+  endShown = true;
+  const dialog = $("end");
+  $("end-text").textContent = state.log.at(-1)?.description || "";
+  const order = state.players.map((p) => p.seat).sort((a, b) => state.result.ranks[a] - state.result.ranks[b]);
+  // Ranks as the rules give them: a shared place shows the same number.
+  $("end-scores").replaceChildren(...order.map((seat) => el("li", {
+    text: `${state.result.ranks[seat]}. ${state.players[seat].name}: ${state.result.scores[seat]}`})));
+  $("again").hidden = !(saved && saved.setup);
+  if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
+}
+
+async function playAgain() {
+  const setup = saved.setup;
+  const body = {game: setup.game, players: setup.players, options: setup.options, dice: setup.dice};
+  try {
+    const match = await api("/api/matches", body);
+    const local = match.seats.filter((s) => s.token && setup.local[s.seat]).map((s) => s.token);
+    const invites = match.seats.filter((s) => s.token && !setup.local[s.seat])
+      .map((s) => ({name: s.name, link: s.link}));
+    localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens: local, invites, setup}));
+    location.href = `/m/${match.id}`;
+  } catch (error) {
+    $("end-text").textContent = error.message;
+  }
+}
+
+async function render() {
+  const seat = actingSeat();
+  document.title = `${state.game.name} — dicegames`;
+  $("title").textContent = state.game.name;
+  drawSeats($("seats"), state);
+  $("status").textContent = statusLine(state, seat);
+  drawDice($("dice"), state.view.dice);
+  const hints = seat === null ? [] : state.hints[String(seat)];
+  // The viewer's seat: the one deciding now on a shared device, else the first held one.
+  const viewer = seat !== null ? seat : (state.you.length ? state.you[0] : null);
+  const ctx = {hints, pick, names: state.players.map((p) => p.name), seat: viewer,
+    deciding: state.node.deciding};
+  const owned = await drawBoard($("board"), state, ctx);
+  drawChoices(hints, owned);
+  drawEntry();
+  $("undo").hidden = !state.can_undo;
+  drawLog($("log"), state);
+  showEnd();
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const query = tokens.length ? `?token=${encodeURIComponent(tokens.join(","))}` : "";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${encodeURIComponent(matchId)}${query}`);
+  socket.onopen = () => { retry = 500; $("conn").textContent = ""; };
+  socket.onmessage = (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "state") {
+      state = message.state;
+      waiting = false;
+      render();
+    } else if (message.type === "error") {
+      waiting = false;
+      showError(message.message);
+      if (message.id === null) { socket.onclose = null; $("conn").textContent = "Cannot open this match."; return; }
+      if (state) render();
+    } else if (message.type === "ack") {
+      waiting = false;
+    }
+  };
+  socket.onclose = () => {
+    $("conn").textContent = "Reconnecting…";
+    setTimeout(connect, retry);
+    retry = Math.min(retry * 2, 5000);
+  };
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
+  const index = Number(event.key) - 1;
+  const buttons = $("choices").querySelectorAll("button.choice");
+  if (index >= 0 && index < buttons.length && index < 9) { buttons[index].click(); event.preventDefault(); }
+  if (event.key === "u" && state && state.can_undo) $("undo").click();
+});
+$("undo").addEventListener("click", () => { showError(""); send({type: "undo"}); });
+$("record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
+$("replay-link").href = `/replay/${encodeURIComponent(matchId)}`;
+$("end-replay").href = `/replay/${encodeURIComponent(matchId)}`;
+$("again").addEventListener("click", playAgain);
+$("end-close").addEventListener("click", () => $("end").close());
+drawLinks();
+connect();

@@ -1,0 +1,145 @@
+// Home page: pick a game, read its rules, choose players, options and dice, start.
+import {api, el} from "/static/shell.js";
+
+const $ = (id) => document.getElementById(id);
+let games = [];
+let current = null;
+
+function playerRow(game, index, kind = "here") {
+  const kinds = [["here", "Person here"], ["invited", "Invited (link)"],
+    ...game.bots.map((b) => [`bot:${b.name}`, `Bot: ${b.name}`])];
+  const select = el("select", {"aria-label": `Player ${index + 1} kind`, class: "kind"},
+    ...kinds.map(([value, label]) => el("option", {value, selected: value === kind, text: label})));
+  const name = el("input", {type: "text", maxlength: 40, class: "name",
+    "aria-label": `Player ${index + 1} name`, value: kind.startsWith("bot:") ? "" : `Player ${index + 1}`,
+    placeholder: "name"});
+  select.addEventListener("change", () => {
+    if (select.value.startsWith("bot:") && /^Player \d+$/.test(name.value)) name.value = "";
+  });
+  const remove = el("button", {type: "button", class: "remove", "aria-label": `Remove player ${index + 1}`,
+    text: "✕", onclick: () => { row.remove(); renumber(); }});
+  const row = el("li", {class: "player"}, select, name, remove);
+  return row;
+}
+
+function renumber() {
+  const rows = [...$("players").children];
+  rows.forEach((row, i) => {
+    row.querySelector(".kind").setAttribute("aria-label", `Player ${i + 1} kind`);
+    row.querySelector(".name").setAttribute("aria-label", `Player ${i + 1} name`);
+    row.querySelector(".remove").disabled = rows.length <= current.min_players;
+  });
+  $("add-player").disabled = rows.length >= current.max_players;
+}
+
+function optionField(option) {
+  const id = `opt-${option.name}`;
+  let input;
+  if (option.kind === "bool") {
+    input = el("input", {type: "checkbox", id, checked: option.default === true});
+  } else if (option.kind === "choice") {
+    input = el("select", {id}, ...option.choices.map((c) =>
+      el("option", {value: c, selected: c === option.default, text: c})));
+  } else if (option.kind === "int") {
+    input = el("input", {type: "number", id, min: option.minimum, max: option.maximum,
+      value: option.default});
+  } else {
+    input = el("input", {type: "text", id, value: option.default});
+  }
+  input.dataset.option = option.name;
+  input.dataset.kind = option.kind;
+  return el("div", {class: "option"}, el("label", {for: id, text: option.name}), input,
+    el("small", {text: option.doc}));
+}
+
+async function choose(game) {
+  current = game;
+  for (const card of $("games").children) card.setAttribute("aria-pressed", card.dataset.id === game.id);
+  $("setup").hidden = false;
+  $("setup-title").textContent = game.name;
+  $("pitch").textContent = game.pitch;
+  $("rules-html").textContent = "Loading the rules…";
+  const rows = [playerRow(game, 0, "here")];
+  const bot = game.bots.find((b) => b.name === "medium") || game.bots[0];
+  for (let i = 1; i < game.default_players; i++) rows.push(playerRow(game, i, `bot:${bot.name}`));
+  $("players").replaceChildren(...rows);
+  renumber();
+  // Options naming files on the server cannot be set from the web.
+  const shown = game.options.filter((o) => !(o.kind === "text" && o.doc.includes("path")));
+  $("options").replaceChildren(...shown.map(optionField));
+  $("options-set").hidden = shown.length === 0;
+  $("setup").scrollIntoView({behavior: "smooth", block: "start"});
+  const full = await api(`/api/games/${game.id}`);
+  $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
+}
+
+async function start(event) {
+  event.preventDefault();
+  $("setup-error").textContent = "";
+  const rows = [...$("players").children];
+  const players = rows.map((row, i) => {
+    const kind = row.querySelector(".kind").value;
+    const name = row.querySelector(".name").value.trim();
+    const bot = kind.startsWith("bot:");
+    return {name: name || (bot ? `Bot ${i + 1}` : `Player ${i + 1}`), kind: bot ? kind : "human",
+      local: kind === "here"};
+  });
+  const options = {};
+  for (const input of $("options").querySelectorAll("[data-option]")) {
+    const kind = input.dataset.kind;
+    options[input.dataset.option] = kind === "bool" ? input.checked
+      : kind === "int" ? Number(input.value) : input.value;
+  }
+  const dice = document.querySelector("input[name=dice]:checked").value;
+  const body = {game: current.id, players: players.map(({name, kind}) => ({name, kind})), options, dice};
+  $("start").disabled = true;
+  try {
+    const match = await api("/api/matches", body);
+    const local = match.seats.filter((s) => s.token && players[s.seat].local).map((s) => s.token);
+    const invites = match.seats.filter((s) => s.token && !players[s.seat].local)
+      .map((s) => ({name: s.name, link: s.link}));
+    const setup = {...body, local: players.map((p) => p.local)};
+    localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens: local, invites, setup}));
+    location.href = `/m/${match.id}`;
+  } catch (error) {
+    $("setup-error").textContent = error.message;
+    $("start").disabled = false;
+  }
+}
+
+async function uploadRecord() {
+  const file = $("record-file").files[0];
+  if (!file) return;
+  $("replay-error").textContent = "";
+  try {
+    const record = JSON.parse(await file.text());
+    const answer = await api("/api/replays", record);
+    location.href = answer.replay;
+  } catch (error) {
+    $("replay-error").textContent = error instanceof SyntaxError ? "That file is not JSON." : error.message;
+  }
+}
+
+async function main() {
+  $("record-file").addEventListener("change", uploadRecord);
+  games = (await api("/api/games")).games;
+  $("games").replaceChildren(...games.map((game) => {
+    const card = el("button", {type: "button", class: "game-card", role: "listitem",
+      "data-id": game.id, "aria-pressed": "false", onclick: () => choose(game)},
+      el("strong", {text: game.name}),
+      el("span", {class: "players-range", text: `${game.min_players}–${game.max_players} players`}),
+      el("span", {class: "pitch", text: game.pitch}));
+    return card;
+  }));
+  $("add-player").addEventListener("click", () => {
+    const bot = current.bots.find((b) => b.name === "medium") || current.bots[0];
+    $("players").append(playerRow(current, $("players").children.length, `bot:${bot.name}`));
+    renumber();
+  });
+  $("setup-form").addEventListener("submit", start);
+  const wanted = new URLSearchParams(location.search).get("game");
+  const game = games.find((g) => g.id === wanted);
+  if (game) choose(game);
+}
+
+main();

@@ -1,0 +1,300 @@
+"""The JSON API against a real server process: games, matches, moves, bad input, replays."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import dicegames
+from dicegames.core.record import from_record
+from dicegames.docs import rules_page
+from web.server import Server
+
+TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
+
+
+def create(server: Server, **body: Any) -> dict[str, Any]:
+    """Create a match (default: extra-meters, Ann and Ben, seed 7) and return the answer."""
+    request = {"game": "extra-meters", "players": TWO_PEOPLE, "seed": 7, **body}
+    data: dict[str, Any] = server.post("/api/matches", request)
+    return data
+
+
+def state_of(server: Server, match_id: str, token: str = "") -> dict[str, Any]:
+    data: dict[str, Any] = server.get(f"/api/matches/{match_id}?token={token}")
+    return data
+
+
+def deciding_seat(server: Server, match_id: str, token: str) -> tuple[int, dict[str, Any]]:
+    """Wait until one of the viewer's seats has choices (or the game ended: seat -1).
+
+    The server rolls and passes right after a move, in its own task: the state read just
+    after an answer may still be at the roll.
+    """
+    for _ in range(200):
+        state = state_of(server, match_id, token)
+        if state["status"] != "playing":
+            return -1, state
+        for seat in state["node"]["deciding"]:
+            if state["hints"].get(str(seat)):
+                return seat, state
+        time.sleep(0.01)
+    raise AssertionError(f"nobody of {state['you']} decides: {state['node']}")
+
+
+def test_games_and_rules(server: Server) -> None:
+    games = server.get("/api/games")["games"]
+    assert [g["id"] for g in games] == ["extra-meters", "shortcut", "petits-chevaux", "monza",
+                                        "extra"]
+    assert all(g["bots"] and g["pitch"] for g in games)
+    detail = server.get("/api/games/extra-meters")
+    assert detail["rules_markdown"] == rules_page("extra-meters")
+    assert "<h2>Options</h2>" in detail["rules_html"] and "<table>" in detail["rules_html"]
+    status, error = server.call("GET", "/api/games/chess")
+    assert status == 404 and error["error"] == "unknown_game" and "extra-meters" in error["message"]
+
+
+def test_create_gives_secret_links_and_bots_play(server: Server) -> None:
+    match = create(server, players=[{"name": "Ann", "kind": "human"},
+                                    {"name": "Robo", "kind": "bot:easy"}])
+    ann, robo = match["seats"]
+    assert ann["token"] and ann["link"] == f"/m/{match['id']}?seat={ann['token']}"
+    assert robo["token"] is None and robo["link"] is None
+    state = match["state"]
+    assert state["you"] == [0] and state["players"][1]["kind"] == "bot:easy"
+    # Ann plays her hints until the game ends; the server rolls and the bot answers.
+    token = ann["token"]
+    for _ in range(500):
+        seat, state = deciding_seat(server, match["id"], token)
+        if seat < 0:
+            break
+        server.post(f"/api/matches/{match['id']}/actions",
+                    {"token": token, "move": state["hints"]["0"][-1]["move"]})
+    assert state["status"] == "finished" and state["result"]["winners"]
+    record = server.get(f"/api/matches/{match['id']}/record")
+    assert from_record(record).state.is_terminal
+    assert record["players"][1] == {"name": "Robo", "kind": "bot:easy"}
+
+
+def test_spectator_sees_no_hints_and_cannot_act(server: Server) -> None:
+    match = create(server)
+    spectator = state_of(server, match["id"])
+    assert spectator["you"] == [] and spectator["hints"] == {}
+    status, error = server.call("POST", f"/api/matches/{match['id']}/actions",
+                                {"move": "roll"})
+    assert status == 403 and error["error"] == "bad_token"
+
+
+BAD_CREATES = [
+    ({"game": "chess"}, 422, "unknown_game", "unknown game 'chess'"),
+    ({"options": {"speed": 3}}, 422, "bad_option", "speed"),
+    ({"options": {"track_length": 5000}}, 422, "bad_option", "track_length"),
+    ({"game": "shortcut", "options": {"board": "/etc/passwd"}}, 422, "bad_option",
+     "files on the server cannot be named"),
+    ({"players": []}, 400, "bad_request", "players"),
+    ({"players": [{"kind": "bot:genius"}, {"kind": "human"}]}, 422, "bad_player", "genius"),
+    ({"players": [{"name": "x" * 41}, {"kind": "human"}]}, 422, "bad_player", "1 to 40"),
+    ({"players": [{"kind": "human"}] * 9}, 422, "bad_player_count", "2 to 8 players, not 9"),
+    ({"dice": "loaded"}, 422, "bad_dice", "auto, manual"),
+    ({"dice": "manual", "players": [{"kind": "bot:easy"}] * 2}, 422, "bad_dice", "person"),
+    ({"seed": "seven"}, 400, "bad_request", "seed"),
+]
+
+
+@pytest.mark.parametrize(("change", "status", "code", "words"), BAD_CREATES)
+def test_bad_creates_are_refused(server: Server, change: dict[str, Any], status: int,
+                                 code: str, words: str) -> None:
+    body = {"game": "extra-meters", "players": TWO_PEOPLE, **change}
+    got, error = server.call("POST", "/api/matches", body)
+    assert (got, error["error"]) == (status, code), error
+    assert words in error["message"]
+
+
+def test_bad_moves_are_refused_and_change_nothing(server: Server) -> None:
+    match = create(server, dice="manual")
+    mid = match["id"]
+    ann, ben = (seat["token"] for seat in match["seats"])
+    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "3"})
+    before = state_of(server, mid, ann)
+    assert before["node"]["deciding"] == [0]
+    actions = f"/api/matches/{mid}/actions"
+    cases: list[tuple[str, str, bytes | None, dict[str, Any] | None, int, str, str]] = [
+        ("POST", actions, b"{not json", None, 400, "bad_json", "not valid JSON"),
+        ("POST", actions, b"[1, 2]", None, 400, "bad_json", "JSON object"),
+        ("POST", actions, b"x" * 70_000, None, 413, "too_large", "limit"),
+        ("POST", actions, None, {"token": "nope", "move": "roll"}, 403, "bad_token",
+         "does not belong"),
+        ("POST", actions, None, {"token": ben, "move": "roll"}, 409, "not_your_turn",
+         "not Ben's decision"),
+        ("POST", actions, None, {"token": ann, "move": "fly"}, 422, "illegal_move",
+         "'fly' is not a legal move here; legal: roll, stop"),
+        ("POST", actions, None, {"token": ann, "move": 5}, 400, "bad_request", "notation"),
+        ("POST", actions, None, {"token": ann, "move": "roll", "expect": 0}, 409, "stale",
+         "version 1"),
+        ("POST", f"/api/matches/{mid}/dice", None, {"token": ann, "dice": "4"}, 409,
+         "not_dice_time", "a player decides"),
+        ("POST", f"/api/matches/{mid}/undo", None, {"token": ben}, 409, "cannot_undo",
+         "your own last decision"),
+        ("POST", "/api/matches/nosuchmatch/actions", None, {"token": ann, "move": "roll"},
+         404, "unknown_match", "nosuchmatch"),
+        ("GET", f"/api/matches/{mid}/states/99", None, None, 404, "unknown_step", "0 to 1"),
+        ("GET", f"/api/matches/{mid}?token=forged", None, None, 403, "bad_token", "token"),
+        ("DELETE", f"/api/matches/{mid}", None, None, 405, "method_not_allowed", "DELETE"),
+        ("GET", "/api/nothing-here", None, None, 404, "not_found", "/api/nothing-here"),
+    ]
+    for method, path, raw, body, status, code, words in cases:
+        got, error = server.call(method, path, body, raw=raw)
+        assert (got, error["error"]) == (status, code), (path, body, raw, error)
+        assert words in error["message"], error
+        assert state_of(server, mid, ann) == before
+
+
+def test_manual_dice_are_checked_by_the_rules(server: Server) -> None:
+    match = create(server, dice="manual")
+    mid = match["id"]
+    token = match["seats"][0]["token"]
+    state = state_of(server, mid, token)
+    assert state["can_enter_dice"] and state["outcomes"] == ["1", "2", "3", "4", "5"]
+    status, error = server.call("POST", f"/api/matches/{mid}/dice", {"token": token, "dice": "6"})
+    assert status == 422 and error["error"] == "roll_again", error
+    status, error = server.call("POST", f"/api/matches/{mid}/dice", {"token": token, "dice": "9"})
+    assert status == 422 and "possible" in error["message"]
+    status, error = server.call("POST", f"/api/matches/{mid}/actions",
+                                {"token": token, "move": "roll"})
+    assert status == 409 and "dice must be rolled" in error["message"]
+    assert state_of(server, mid, token)["version"] == 0
+    server.post(f"/api/matches/{mid}/dice", {"token": token, "dice": "5"})
+    assert state_of(server, mid, token)["log"][0]["description"] == "Ann rolls 5"
+
+
+def test_undo_own_last_decision_only(server: Server) -> None:
+    match = create(server, dice="manual")
+    mid = match["id"]
+    ann, ben = (seat["token"] for seat in match["seats"])
+    server.post(f"/api/matches/{mid}/dice", {"token": ben, "dice": "2"})
+    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "stop"})
+    assert state_of(server, mid, ann)["can_undo"]
+    assert not state_of(server, mid, ben)["can_undo"]
+    status, _ = server.call("POST", f"/api/matches/{mid}/undo", {"token": ben})
+    assert status == 409
+    assert server.post(f"/api/matches/{mid}/undo", {"token": ann})["version"] == 1
+    state = state_of(server, mid, ann)
+    assert state["node"]["deciding"] == [0] and not state["can_undo"]
+    assert [e["text"] for e in state["log"]] == ["2"]
+    # After the dice are rolled again, the decision stands.
+    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "roll"})
+    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "4"})
+    status, error = server.call("POST", f"/api/matches/{mid}/undo", {"token": ann})
+    assert status == 409 and error["error"] == "cannot_undo"
+
+
+def test_record_download_replay_upload_and_steps(server: Server) -> None:
+    match = create(server, players=[{"name": "A", "kind": "bot:easy"},
+                                    {"name": "B", "kind": "bot:medium"}])
+    mid = match["id"]
+    for _ in range(200):
+        if state_of(server, mid)["status"] == "finished":
+            break
+        time.sleep(0.05)
+    record = server.get(f"/api/matches/{mid}/record")
+    assert record["result"] is not None
+    uploaded = server.post("/api/replays", record)
+    assert uploaded["moves"] == len(record["moves"])
+    first = server.get(f"/api/matches/{uploaded['id']}/states/0")
+    assert first["version"] == 0 and first["log"] == [] and first["status"] == "replay"
+    one = server.get(f"/api/matches/{uploaded['id']}/states/1")
+    assert one["log"][0]["text"] == record["moves"][0]
+    final = server.get(f"/api/matches/{uploaded['id']}")
+    assert final["status"] == "record" and final["result"] == record["result"]
+    status, error = server.call("POST", f"/api/matches/{uploaded['id']}/undo", {"token": "x"})
+    assert status == 403
+    tampered = dict(record, moves=[*record["moves"][:3], "fly", *record["moves"][4:]])
+    status, error = server.call("POST", "/api/replays", tampered)
+    assert status == 422 and error["error"] == "bad_record" and "move 3" in error["message"]
+
+
+def test_openapi_describes_every_api_route(server: Server) -> None:
+    spec = server.get("/api/openapi.json")
+    assert spec["openapi"].startswith("3.")
+    from dicegames.web.api import build_routes
+
+    routes = {route.path for route in build_routes(None)}  # type: ignore[arg-type]
+    assert routes == set(spec["paths"]) | {"/api/openapi.json"}
+    for path, item in spec["paths"].items():
+        for operation in item.values():
+            assert operation["summary"], path
+            assert {"200", "201"} & set(operation["responses"]), path
+
+
+def test_random_play_through_the_api_never_errs(server: Server) -> None:
+    """Every game, every seat a person: random hints, random bad tokens; never a 5xx."""
+    rng = random.Random(3)
+    for game in ("shortcut", "petits-chevaux", "monza", "extra"):
+        match = create(server, game=game, players=TWO_PEOPLE)
+        mid = match["id"]
+        tokens = [seat["token"] for seat in match["seats"]]
+        for _ in range(40):
+            seat, state = deciding_seat(server, mid, ",".join(tokens))
+            if seat < 0:
+                break
+            hints = state["hints"][str(seat)]
+            move = rng.choice(hints)["move"]
+            other = tokens[1 - seat]
+            status, _ = server.call("POST", f"/api/matches/{mid}/actions",
+                                    {"token": other, "move": move})
+            assert status in (200, 409, 422)
+            server.post(f"/api/matches/{mid}/actions",
+                        {"token": tokens[seat], "move": move})
+
+
+def test_serve_command_line_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
+    from dicegames.cli import main
+
+    assert main(["serve", "--bot-delay", "-1"]) == 2
+    assert "--bot-delay takes seconds from 0 to 60" in capsys.readouterr().err
+    assert main(["serve", "--help"]) == 0
+    assert "--db PATH" in capsys.readouterr().out
+
+
+def test_pages_and_static_files_are_served(server: Server) -> None:
+    import urllib.request
+
+    for path, words in (("/", "Pick a game"), ("/m/anything", "game.js"),
+                        ("/replay/anything", "replay.js"), ("/static/shell.js", "export")):
+        with urllib.request.urlopen(server.url + path, timeout=10) as answer:
+            assert words in answer.read().decode()
+    from dicegames.web.app import board_source
+
+    for spec in dicegames.games():
+        source = board_source(spec.id)
+        if source is None:
+            status, error = server.call("GET", f"/games/{spec.id}/board.js")
+            assert (status, error["error"]) == (404, "no_board")
+        else:
+            with urllib.request.urlopen(f"{server.url}/games/{spec.id}/board.js") as answer:
+                assert answer.headers["content-type"].startswith("text/javascript")
+                assert answer.read().decode() == source
+    status, error = server.call("GET", "/games/chess/board.js")
+    assert (status, error["error"]) == (404, "no_board")
+
+
+def test_a_stored_match_the_rules_refuse_is_a_clear_409(tmp_path: Path) -> None:
+    """A database row edited by hand (or written by other rules) never gives a 500."""
+    running = Server(tmp_path / "games.sqlite3").start()
+    try:
+        match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
+        running.stop()
+        with sqlite3.connect(tmp_path / "games.sqlite3") as db:
+            db.execute("UPDATE moves SET text = 'seven' WHERE match_id = ? AND idx = 0",
+                       (match["id"],))
+        running.start()
+        status, error = running.call("GET", f"/api/matches/{match['id']}")
+        assert (status, error["error"]) == (409, "unplayable_match")
+        assert "'seven' is not a possible roll" in error["message"]
+    finally:
+        running.stop()

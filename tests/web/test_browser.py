@@ -1,0 +1,188 @@
+"""The pages in a real headless Chromium (the system's /usr/bin/chromium) via Playwright.
+
+Every game is played to the end against bots by clicking; a second browser context plays
+another seat from its secret link; undo, manual dice entry, replay and record upload are
+used as a person would. Each game's page is saved as a screenshot under ``test-output/``.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect, sync_playwright
+
+from web.server import Server
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+SHOTS = Path(__file__).resolve().parents[2] / "test-output"
+GAMES = ["extra-meters", "shortcut", "petits-chevaux", "monza", "extra"]
+READY = """() => document.querySelector('#end')?.open ||
+    document.querySelector('#choices button.choice:not([disabled])') !== null"""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the module (installed by `make browser`)."""
+    assert CHROMIUM.exists(), "no /usr/bin/chromium: run `make browser` (apt-get install chromium)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser context (its own storage) and page; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, errors
+
+
+def play_to_the_end(page: Page, rng: random.Random, limit: int = 1500) -> int:
+    """Click one of the offered choices until the end screen shows; returns the clicks."""
+    for clicks in range(limit):
+        page.wait_for_function(READY, timeout=20_000)
+        if page.locator("#end").evaluate("dialog => dialog.open"):
+            return clicks
+        buttons = page.locator("#choices button.choice:not([disabled])")
+        count = buttons.count()
+        if count == 0:
+            continue
+        buttons.nth(rng.randrange(count)).click()
+    raise AssertionError(f"the game did not end after {limit} clicks")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_plays_to_the_end_by_clicking(server: Server, page: Page,
+                                                 game: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.goto(server.url + f"/?game={game}")
+    expect(page.locator("#setup-title")).not_to_be_empty()
+    page.locator("#rules summary").click()
+    expect(page.locator("#rules-html h2").first).to_be_visible()
+    rows = page.locator("#players .kind")
+    for row in range(1, rows.count()):
+        rows.nth(row).select_option("bot:easy")
+    page.locator("#players .name").first.fill("Ann")
+    page.click("#start")
+    page.wait_for_url("**/m/**")
+    expect(page.locator("#status")).to_contain_text("Ann")
+    page.wait_for_function(READY, timeout=20_000)
+    page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
+    clicks = play_to_the_end(page, random.Random(game))
+    assert clicks > 0
+    expect(page.locator("#end-text")).to_contain_text("win")
+    expect(page.locator("#again")).to_be_visible()
+    page.screenshot(path=str(SHOTS / f"{game}-end.png"), full_page=True)
+    assert "Game over" in page.locator("#status").inner_text()
+    # "Play again" starts a new match with the same set-up.
+    first = page.url
+    page.click("#again")
+    page.wait_for_url(lambda url: url != first and "/m/" in url)
+    expect(page.locator("#seats li").first).to_contain_text("Ann")
+
+
+def test_second_device_plays_its_seat_from_its_link(server: Server, browser: Browser) -> None:
+    match = server.post("/api/matches", {"game": "extra-meters", "seed": 4, "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    ann_link, ben_link = (server.url + seat["link"] for seat in match["seats"])
+    # Ben plays on a phone-width screen.
+    ann_context = browser.new_context()
+    ben_context = browser.new_context(viewport={"width": 390, "height": 800})
+    try:
+        ann, ben = ann_context.new_page(), ben_context.new_page()
+        ann.goto(ann_link)
+        ben.goto(ben_link)
+        expect(ann.locator("#status")).to_contain_text("Your turn, Ann")
+        expect(ben.locator("#status")).to_contain_text("Waiting for Ann")
+        expect(ben.locator("#choices button")).to_have_count(0)
+        ann.click("#choices button[data-move=stop]")
+        expect(ben.locator("#status")).to_contain_text("Your turn, Ben")
+        expect(ben.locator("#log")).to_contain_text("Ann stops")
+        ben.screenshot(path=str(SHOTS / "second-device-phone.png"), full_page=True)
+        assert ben.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+        ben.click("#choices button[data-move=stop]")
+        expect(ann.locator("#log")).to_contain_text("Ben stops")
+        expect(ann.locator("#status")).to_contain_text("Your turn, Ann")
+        # A spectator sees the same, with no choices.
+        watcher = ben_context.new_page()
+        watcher.goto(server.url + match["spectator"])
+        expect(watcher.locator("#log")).to_contain_text("Ben stops")
+        expect(watcher.locator("#choices button")).to_have_count(0)
+    finally:
+        ann_context.close()
+        ben_context.close()
+
+
+def test_hot_seat_with_real_dice_and_undo(server: Server, page: Page) -> None:
+    page.goto(server.url + "/?game=extra-meters")
+    rows = page.locator("#players .kind")
+    rows.nth(1).select_option("here")
+    names = page.locator("#players .name")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("Ben")
+    page.check("input[name=dice][value=manual]")
+    page.click("#start")
+    page.wait_for_url("**/m/**")
+    expect(page.locator("#entry")).to_contain_text("Roll the real dice")
+    page.click("#entry button[data-move='3']")
+    expect(page.locator("#log")).to_contain_text("Ann rolls 3")
+    # Keyboard: "2" picks the second choice (stop).
+    expect(page.locator("#choices button.choice")).to_have_count(2)
+    page.keyboard.press("2")
+    expect(page.locator("#log")).to_contain_text("Ann stops")
+    expect(page.locator("#undo")).to_be_visible()
+    page.screenshot(path=str(SHOTS / "undo.png"), full_page=True)
+    page.click("#undo")
+    expect(page.locator("#log")).not_to_contain_text("Ann stops")
+    expect(page.locator("#status")).to_contain_text("Your turn, Ann")
+    expect(page.locator("#undo")).to_be_hidden()
+    # Stop again; Ben's dice come next, entered on the same device (the referee).
+    page.click("#choices button[data-move=stop]")
+    expect(page.locator("#entry button")).to_have_count(5)
+    page.click("#entry button[data-move='5']")
+    expect(page.locator("#status")).to_contain_text("Your turn, Ben")
+    expect(page.locator("#undo")).to_be_hidden()
+
+
+def test_replay_steps_through_and_uploads(server: Server, page: Page, tmp_path: Path) -> None:
+    match = server.post("/api/matches", {"game": "extra-meters", "seed": 9, "players": [
+        {"name": "A", "kind": "bot:easy"}, {"name": "B", "kind": "bot:easy"}]})
+    for _ in range(400):
+        if server.get(f"/api/matches/{match['id']}")["status"] == "finished":
+            break
+        time.sleep(0.02)
+    page.goto(server.url + f"/replay/{match['id']}")
+    page.wait_for_function(
+        "() => document.querySelector('#where').textContent.startsWith('move 0 of')")
+    total = int(page.locator("#where").inner_text().split()[-1])
+    assert total > 2
+    page.click("#next")
+    expect(page.locator("#where")).to_have_text(f"move 1 of {total}")
+    expect(page.locator("#log li")).to_have_count(1)
+    page.keyboard.press("End")
+    expect(page.locator("#where")).to_have_text(f"move {total} of {total}")
+    expect(page.locator("#status")).to_contain_text("Game over")
+    page.screenshot(path=str(SHOTS / "replay.png"), full_page=True)
+    record = server.get(f"/api/matches/{match['id']}/record")
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(record))
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_url("**/replay/**")
+    expect(page.locator("#where")).to_have_text(f"move 0 of {total}")
+    path.write_text(json.dumps({**record, "moves": ["9", *record["moves"][1:]]}))
+    page.goto(server.url + "/")
+    page.set_input_files("#record-file", str(path))
+    expect(page.locator("#replay-error")).to_contain_text("move 0")

@@ -1,0 +1,57 @@
+"""The live match's pieces that need no server: plain text of boards, state JSON."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from rich.text import Text
+
+import dicegames
+from dicegames.core.chance import sample
+from dicegames.core.session import PlayerInfo, Session
+from dicegames.web.live import LiveMatch, strip_markup
+
+NAMES = [PlayerInfo("Ann [x]"), PlayerInfo("\\\\Ben\\\\"), PlayerInfo(":smile: Cy")]
+
+
+@pytest.mark.parametrize("markup", ["[bold]a[/] b", "\\\\[bold]x", "\\\\\\\\[red]y[/]",
+                                    "[#ff0000]z[/#ff0000]", "a [1] b [ c", "[@click]k[/]",
+                                    "\\[ x ]", "no tags"])
+def test_strip_markup_agrees_with_rich(markup: str) -> None:
+    assert strip_markup(markup) == Text.from_markup(markup, emoji=False).plain
+
+
+@pytest.mark.parametrize("game_id", [spec.id for spec in dicegames.games()])
+def test_plain_boards_agree_with_rich_on_every_game(game_id: str) -> None:
+    rng = random.Random(game_id)
+    game = dicegames.make(game_id, players=3)
+    session = Session(game, NAMES, 1)
+    names = [p.name for p in NAMES]
+    for _ in range(120):
+        state = session.state
+        markup = game.render(state, names)
+        # Emoji codes (":smile:") stay as typed, as names do everywhere else on the page.
+        assert strip_markup(markup) == Text.from_markup(markup, emoji=False).plain
+        if state.is_terminal:
+            break
+        if state.is_chance:
+            session.apply(sample(state.chance_outcomes(), rng))
+        else:
+            seat = state.current_players[0]
+            session.apply(rng.choice(state.legal_actions(seat)), seat)
+
+
+def test_viewer_message_is_the_viewer_state() -> None:
+    game = dicegames.make("extra", players=2)
+    session = Session(game, NAMES[:2], 3)
+    match = LiveMatch("m1", session, "auto", {0: "t0", 1: "t1"}, None)
+    session.apply(sample(session.state.chance_outcomes(), random.Random(1)))
+    message = json.loads(match.viewer_message((0, 1)))
+    assert message == {"type": "state", "state": json.loads(json.dumps(
+        match.viewer_state((0, 1))))}
+    assert message["state"]["node"]["deciding"] == [0, 1]
+    assert set(message["state"]["hints"]) == {"0", "1"}
+    spectator = match.viewer_state(())
+    assert spectator["hints"] == {} and not spectator["can_undo"]
