@@ -149,3 +149,40 @@ def test_the_pass_of_a_bot_is_only_chosen_when_forced() -> None:
     state = game.state_from(data)
     assert heuristic_policy(state, 0, random.Random(0)) == "r1"
     assert hard_policy(state, 0, random.Random(0)) == "r1"
+
+
+def test_hard_flees_with_a_threatened_horse_rather_than_run_its_leader() -> None:
+    # Yellow stands 2 behind red's horse 1 (progress 20): a 5 takes it 7 ahead, where only a
+    # 6 then a 1 reaches it; advancing the safe leader instead would leave it exposed.
+    threatened = PATHS[RED][20]
+    state = position([(20, 35, 0, 0), (on(YELLOW, threatened) - 2, 0, 0, 0)], 5)
+    assert hard_policy(state, 0, random.Random(0)) == "r1"
+    scores = hard_scores(game_of(), state.data)
+    assert scores[Action.R1] > scores[Action.R2] + 2
+
+
+def test_hard_captures_the_horse_that_threatens_it_rather_than_flee() -> None:
+    # Yellow's horse is 2 behind red's horse 2 (progress 30) and 2 ahead of red's horse 1:
+    # a 2 either captures it with horse 1 (removing the threat) or moves horse 2 to 32,
+    # still within its reach.
+    yellow = PATHS[RED][28]
+    state = position([(26, 30, 0, 0), (on(YELLOW, yellow), 0, 0, 0)], 2)
+    assert hard_policy(state, 0, random.Random(0)) == "r1"
+    after = state.apply("r1")
+    assert after.data.horses[1] == (0, 0, 0, 0)
+
+
+def test_hard_brings_its_horse_home_into_the_stable_out_of_reach() -> None:
+    # Red's horse 1 stands 3 before its stable entrance with yellow 1 behind it; a 4 takes
+    # it into the stable, where it cannot be captured, which beats taking horse 2 from
+    # stable square 2 to its definitive place (square 6).
+    near_home = ENTRANCE - 3
+    square = PATHS[RED][near_home]
+    state = position([(near_home, ENTRANCE + 2, 0, 0), (on(YELLOW, square) - 1, 0, 0, 0)], 4)
+    assert state.legal_actions(0) == ("r1", "r2")
+    assert hard_policy(state, 0, random.Random(0)) == "r1"
+
+
+def test_hard_brings_a_horse_out_on_a_6() -> None:
+    state = position([(30, 0, 0, 0), (0, 0, 0, 0)], 6)
+    assert hard_policy(state, 0, random.Random(0)) == "out"
