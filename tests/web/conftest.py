@@ -1,11 +1,14 @@
-"""Fixtures of the web tests: a real server process over a temporary SQLite file."""
+"""Fixtures of the web tests: a real server process over a temporary SQLite file, and a
+real headless Chromium (the system's /usr/bin/chromium, driven by Playwright)."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
 import pytest
+from playwright.sync_api import Browser, Page, sync_playwright
 
+from web.browser import ARGS, CHROMIUM
 from web.server import Server
 
 
@@ -16,3 +19,25 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running = Server(db).start()
     yield running
     running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for the module (installed by `make browser`)."""
+    assert CHROMIUM.exists(), "no /usr/bin/chromium: run `make browser` (apt-get install chromium)"
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A fresh browser context (its own storage) and page; page errors fail the test."""
+    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    opened = context.new_page()
+    errors: list[str] = []
+    opened.on("pageerror", lambda error: errors.append(str(error)))
+    yield opened
+    context.close()
+    assert not errors, errors

@@ -10,57 +10,15 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
+from web.browser import READY, SHOTS, play_to_the_end, start_against_bots
 from web.server import Server
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
-SHOTS = Path(__file__).resolve().parents[2] / "test-output"
 GAMES = ["extra-meters", "shortcut", "petits-chevaux", "monza", "extra"]
-READY = """() => document.querySelector('#end')?.open ||
-    document.querySelector('#choices button.choice:not([disabled])') !== null"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    """One headless Chromium for the module (installed by `make browser`)."""
-    assert CHROMIUM.exists(), "no /usr/bin/chromium: run `make browser` (apt-get install chromium)"
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield launched
-        launched.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    """A fresh browser context (its own storage) and page; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
-
-
-def play_to_the_end(page: Page, rng: random.Random, limit: int = 1500) -> int:
-    """Click one of the offered choices until the end screen shows; returns the clicks."""
-    for clicks in range(limit):
-        page.wait_for_function(READY, timeout=20_000)
-        if page.locator("#end").evaluate("dialog => dialog.open"):
-            return clicks
-        buttons = page.locator("#choices button.choice:not([disabled])")
-        count = buttons.count()
-        if count == 0:
-            continue
-        buttons.nth(rng.randrange(count)).click()
-    raise AssertionError(f"the game did not end after {limit} clicks")
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -68,16 +26,9 @@ def test_every_game_plays_to_the_end_by_clicking(server: Server, page: Page,
                                                  game: str) -> None:
     SHOTS.mkdir(exist_ok=True)
     page.goto(server.url + f"/?game={game}")
-    expect(page.locator("#setup-title")).not_to_be_empty()
     page.locator("#rules summary").click()
     expect(page.locator("#rules-html h2").first).to_be_visible()
-    rows = page.locator("#players .kind")
-    for row in range(1, rows.count()):
-        rows.nth(row).select_option("bot:easy")
-    page.locator("#players .name").first.fill("Ann")
-    page.click("#start")
-    page.wait_for_url("**/m/**")
-    expect(page.locator("#status")).to_contain_text("Ann")
+    start_against_bots(page, server.url, game)
     page.wait_for_function(READY, timeout=20_000)
     page.screenshot(path=str(SHOTS / f"{game}.png"), full_page=True)
     clicks = play_to_the_end(page, random.Random(game))

@@ -136,6 +136,9 @@ class Game(ABC, Generic[D, A, Out]):
           (the outcome's notation is the chosen faces, in any order, joined by ``join``),
           or None when the outcomes are best offered as a plain list.
 
+        A game may add ``"seat_colours"``: one CSS colour per seat, when its pieces have
+        colours of their own (the page's seat markers then match the board).
+
         The default has no board; games override it (see ``games/<game>/view.py``).
         """
         return {"game": self.spec.id, "board": None, "dice": [], "dice_entry": None}

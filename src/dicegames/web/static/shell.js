@@ -91,6 +91,9 @@ export async function drawBoard(container, state, ctx) {
 export function drawSeats(container, state) {
   const deciding = new Set(state.node.deciding);
   const winners = new Set(state.result ? state.result.winners : []);
+  // A game whose pieces have their own colours (red and yellow in a 2-player Petits
+  // Chevaux) names them in view.seat_colours, so the seat dots match the board.
+  const colours = state.view && state.view.seat_colours;
   container.replaceChildren(...state.players.map((p) => {
     const mine = (state.you || []).includes(p.seat);
     const marks = [];
@@ -100,7 +103,8 @@ export function drawSeats(container, state) {
     const kind = p.kind.startsWith("bot:") ? ` (bot, ${p.kind.slice(4)})` : "";
     return el("li", {class: `seat seat-${p.seat} ${marks.join(" ")}`,
       "aria-current": deciding.has(p.seat) ? "true" : null},
-      el("span", {class: "dot", "aria-hidden": "true"}),
+      el("span", {class: "dot", "aria-hidden": "true",
+        style: colours && colours[p.seat] ? `background: ${colours[p.seat]}` : null}),
       el("span", {text: p.name + kind + (mine ? " — you" : "")}),
       winners.has(p.seat) ? el("span", {class: "badge", text: "winner"}) : null);
   }));
