@@ -148,7 +148,7 @@ function star(cx, cy, r) {
 /** Spots for `count` pieces on one square, and their radius. */
 function cluster(count) {
   if (count <= 1) return {r: 21, spots: [[0, 4]]};
-  if (count === 2) return {r: 15, spots: [[-13, 4], [13, 4]]};
+  if (count === 2) return {r: 14, spots: [[-14, 4], [14, 4]]};
   if (count <= 4) return {r: 12.5, spots: [[-13, -8], [13, -8], [-13, 15], [13, 15]]};
   const spots = [];
   for (let i = 0; i < 9; i++) spots.push([(i % 3 - 1) * 18, (Math.floor(i / 3) - 1) * 17 + 4]);
@@ -258,9 +258,10 @@ function panel(board, ctx, targets) {
 }
 
 /** The track: road, squares, start and finish, runners, and the ghost while deciding. */
-function track(board, ctx, targets) {
+function track(board, ctx, targets, narrow) {
   const n = board.track_length;
-  const cols = board.columns;
+  // On a phone a short track takes fewer, bigger squares per row (easier to read and tap).
+  const cols = narrow && n <= 60 ? 7 : board.columns;
   const cells = n + 2;
   const rows = Math.ceil(cells / cols);
   const width = PAD * 2 + cols * PITCH - GAP;
@@ -354,7 +355,7 @@ function track(board, ctx, targets) {
         root.append(ghost);
         return;
       }
-      if (piece.runner.current) root.append(s("circle", {class: "em-ring", cx, cy, r: r + 5}));
+      if (piece.runner.current) root.append(s("circle", {class: "em-ring", cx, cy, r: r + (pieces.length > 1 ? 3 : 5)}));
       root.append(pawn(piece.runner, cx, cy, r));
     });
   }
@@ -408,7 +409,8 @@ export function render(container, view, ctx) {
   const style = h("style", {});
   style.textContent = STYLE;
   const root = h("div", {class: "em-board"}, style, panel(board, safe, targets),
-    track(board, safe, targets), legend(board, safe));
+    track(board, safe, targets, container.clientWidth > 0 && container.clientWidth < 560),
+    legend(board, safe));
   container.replaceChildren(root);
   if (focusWanted && targets.has(focusWanted)) {
     const again = root.querySelector(`[data-target="${focusWanted}"]`);
