@@ -138,10 +138,10 @@ def test_same_round_shows_a_finished_runner_while_the_round_goes_on() -> None:
 
 
 def test_long_tracks_use_wider_rows_and_many_runners_get_distinct_colours() -> None:
-    assert [columns(n) for n in (10, 50, 100, 101, 150, 200)] == [10, 10, 10, 15, 15, 20]
+    assert [columns(n) for n in (10, 50, 100, 101, 150, 200)] == [10, 10, 10, 15, 15, 15]
     game = make(8, track_length=200)
     view = plain(game.view(game.new_state()))
-    assert view["board"]["columns"] == 20
+    assert view["board"]["columns"] == 15
     assert len(set(view["seat_colours"])) == 8
     assert [r["letter"] for r in view["board"]["runners"]] == list("ABCDEFGH")
 

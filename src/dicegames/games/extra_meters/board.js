@@ -260,8 +260,9 @@ function panel(board, ctx, targets) {
 /** The track: road, squares, start and finish, runners, and the ghost while deciding. */
 function track(board, ctx, targets, narrow) {
   const n = board.track_length;
-  // On a phone a short track takes fewer, bigger squares per row (easier to read and tap).
-  const cols = narrow && n <= 60 ? 7 : board.columns;
+  // On a phone, fewer and bigger squares per row (easier to read and tap): 7 for a short
+  // track, at most 10 for a long one.
+  const cols = narrow ? (n <= 60 ? 7 : Math.min(10, board.columns)) : board.columns;
   const cells = n + 2;
   const rows = Math.ceil(cells / cols);
   const width = PAD * 2 + cols * PITCH - GAP;

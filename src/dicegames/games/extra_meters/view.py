@@ -34,11 +34,10 @@ PHASES = {Phase.OPENING: "opening", Phase.DECIDE: "decide", Phase.ROLLING: "roll
 
 
 def columns(track_length: int) -> int:
-    """How many squares a row of the winding track holds: 10 (a 50-square track is five
-    rows of ten, like a counting board), more for long tracks so they stay compact."""
-    if track_length <= 100:
-        return 10
-    return 15 if track_length <= 150 else 20
+    """How many squares a row of the winding track holds on a wide screen: 10 (a 50-square
+    track is five rows of ten, like a counting board), 15 for long tracks so they stay
+    compact. The board module takes fewer on a phone."""
+    return 10 if track_length <= 100 else 15
 
 
 def where(position: int, track_length: int) -> str:
