@@ -77,6 +77,8 @@ def test_keyboard_rolls_and_stops_on_the_board(server: Server, page: Page) -> No
     expect(page.locator("#log")).to_contain_text("Ann rolls again")
     # A 6 would end the turn; either way Ann soon decides again (the bot plays at once).
     expect(page.locator(STOP)).to_be_visible(timeout=20_000)
+    # The keyboard focus comes back to the die, ready to roll again.
+    expect(page.locator(ROLL)).to_be_focused()
     expect(page.locator("#board .em-sum")).to_contain_text("so far")
     page.screenshot(path=str(SHOTS / "extra-meters-board-mid.png"), full_page=True)
     page.locator(STOP).focus()

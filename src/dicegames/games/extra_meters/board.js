@@ -350,7 +350,8 @@ function track(board, ctx, targets, narrow) {
       if (piece.ghost) {
         ghostSpot = {cx, cy, r};
         const ghost = s("g", {class: "em-ghost"});
-        ghost.append(s("circle", {cx, cy, r, fill: piece.runner.colour, "fill-opacity": 0.18,
+        ghost.append(s("circle", {cx, cy, r, fill: "var(--card)"}));
+        ghost.append(s("circle", {cx, cy, r, fill: piece.runner.colour, "fill-opacity": 0.15,
           stroke: piece.runner.colour, "stroke-width": 3, "stroke-dasharray": "6 4"}));
         ghost.append(t(cx, cy + 1, piece.runner.letter, {"font-size": r * 1.1, fill: piece.runner.colour}));
         root.append(ghost);
