@@ -24,6 +24,15 @@ const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
   4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
   6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]]};
 
+// The runners' positions at the last drawing, so that a runner that moved hops forward.
+let lastDrawn = null;
+// The hop animations of the current drawing, started once the board is in the page.
+let animations = [];
+
+function reducedMotion() {
+  return Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
 // A keyboard user who acted on a target gets the focus back on the same target when it
 // comes back (after the roll, the die to roll again is there again).
 let focusWanted = null;
@@ -209,7 +218,8 @@ function joinNames(names) {
 /** The panel above the track: whose turn, the sum so far, and the big die. */
 function panel(board, ctx, targets) {
   const runners = board.runners;
-  const current = runners[board.player];
+  const over = board.phase === "over" && board.winners.length;
+  const current = runners[over ? board.winners[0] : board.player];
   const who = nameOf(ctx, board.player);
   const turn = board.turn;
   const yours = targets.size > 0;
@@ -337,6 +347,16 @@ function track(board, ctx, targets, narrow) {
     else root.append(t(c.x + TILE / 2, c.y + TILE / 2 + 1, String(i), {class: `em-num em-big${tens}`}));
   }
 
+  // Who moved forward since the last drawing (a new turn's runner, not a step back in a replay).
+  const moves = new Map();
+  const movers = [];
+  if (!reducedMotion() && lastDrawn && lastDrawn.key === `${n}/${board.runners.length}`) {
+    for (const runner of board.runners) {
+      const before = lastDrawn.positions[runner.seat];
+      if (runner.position > before && runner.position - before <= 40) moves.set(runner.seat, before);
+    }
+  }
+  lastDrawn = {key: `${n}/${board.runners.length}`, positions: board.runners.map((r) => r.position)};
   let ghostSpot = null;
   for (const [index, pieces] of crowds) {
     const c = cell(index, cols);
@@ -358,8 +378,25 @@ function track(board, ctx, targets, narrow) {
         return;
       }
       if (piece.runner.current) root.append(s("circle", {class: "em-ring", cx, cy, r: r + (pieces.length > 1 ? 3 : 5)}));
-      root.append(pawn(piece.runner, cx, cy, r));
+      const drawn = pawn(piece.runner, cx, cy, r);
+      const from = moves.get(piece.runner.seat);
+      if (from === undefined) root.append(drawn);
+      else movers.push({drawn, from: Math.min(from, n + 1), to: index, cx, cy});
     });
+  }
+  // Runners that just moved hop along the road from their old square (drawn on top).
+  for (const mover of movers) {
+    const hops = [];
+    for (let i = mover.from; i <= mover.to; i++) {
+      const c = cell(i, cols);
+      hops.push(`${(c.x + TILE / 2 - mover.cx).toFixed(1)},${(c.y + TILE / 2 - mover.cy).toFixed(1)}`);
+    }
+    hops.push("0,0");
+    const motion = s("animateMotion", {path: `M${hops.join(" L")}`, dur: `${Math.min(1.2, 0.12 * hops.length)}s`,
+      begin: "indefinite", fill: "freeze", calcMode: "paced"});
+    mover.drawn.append(motion);
+    root.append(mover.drawn);
+    animations.push(motion);
   }
 
   // The stop target: the ghost's square, with a flag when the viewer may pick it.
@@ -410,10 +447,15 @@ export function render(container, view, ctx) {
   }
   const style = h("style", {});
   style.textContent = STYLE;
-  const root = h("div", {class: "em-board"}, style, panel(board, safe, targets),
+  animations = [];
+  const drawn = [panel(board, safe, targets),
     track(board, safe, targets, container.clientWidth > 0 && container.clientWidth < 560),
-    legend(board, safe));
+    legend(board, safe)];
+  const root = h("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
+  for (const motion of animations) {
+    try { motion.beginElement(); } catch (error) { /* no SMIL: the runner is simply there */ }
+  }
   if (focusWanted && targets.has(focusWanted)) {
     const again = root.querySelector(`[data-target="${focusWanted}"]`);
     if (again) again.focus({preventScroll: true});
