@@ -49,6 +49,7 @@ const STYLE = `
 .em-sum .em-total { color: var(--accent); }
 .em-sum .em-so-far { color: var(--muted); font-size: .95rem; font-weight: 400; }
 .em-detail { margin: 0; color: var(--muted); font-size: .95rem; }
+.em-note { color: var(--fg); margin-top: .25rem; }
 .em-roll { flex: none; display: flex; flex-direction: column; align-items: center; gap: .15rem;
   border: 2px solid transparent; border-radius: .9rem; padding: .3rem .5rem; background: none;
   color: var(--fg); font-weight: 700; font-size: .95rem; }
@@ -252,6 +253,12 @@ function panel(board, ctx, targets) {
       const six = `Roll a 6 and you move only ${turn.six_moves}.`;
       lines.push(h("p", {class: "em-detail", text: `${stop} ${six}`}));
     }
+  }
+  const across = runners.filter((r) => r.finished);
+  if (board.finish === "same_round" && board.phase !== "over" && across.length) {
+    const names = across.map((r) => nameOf(ctx, r.seat));
+    lines.push(h("p", {class: "em-detail em-note", text: `${joinNames(names)} crossed the finish! ` +
+      "The round is played to its end: every runner past the finish by then shares the win."}));
   }
   const left = h("div", {class: "em-who"}, badge(current),
     h("div", {}, h("p", {class: "em-head", text: head}), ...lines));
