@@ -134,7 +134,7 @@ function cell(index, cols) {
   return {x: PAD + col * PITCH, y: TOP + row * ROW, row, col};
 }
 
-/** A runner's disc with its letter; `scale` shrinks it when a square is crowded. */
+/** A runner's disc of radius `r` with its letter (and a star for a winner). */
 function pawn(runner, cx, cy, r) {
   const group = s("g", {class: "em-pawn"});
   group.append(s("ellipse", {cx, cy: cy + r * 0.85, rx: r * 0.9, ry: r * 0.3, fill: "#0003"}));
@@ -165,7 +165,7 @@ function cluster(count) {
   return {r: 9, spots};
 }
 
-/** A die face as SVG (the big "roll again" die and the turn panel). */
+/** A die face as SVG: the big "roll again" die. */
 function dieFace(face, size = 64) {
   const box = s("svg", {viewBox: `0 0 ${size} ${size}`, "aria-hidden": "true"});
   const u = size / 64;
@@ -179,12 +179,11 @@ function dieFace(face, size = 64) {
 }
 
 /** A small disc with a runner's letter, for the panel and the legend. */
-function badge(runner, ghost = false) {
+function badge(runner) {
   const box = s("svg", {viewBox: "0 0 40 40", "aria-hidden": "true"});
-  box.append(s("circle", {cx: 20, cy: 20, r: 17, fill: ghost ? "none" : runner.colour,
-    stroke: ghost ? runner.colour : "#fff", "stroke-width": 3, "stroke-dasharray": ghost ? "5 4" : null}));
+  box.append(s("circle", {cx: 20, cy: 20, r: 17, fill: runner.colour, stroke: "#fff", "stroke-width": 3}));
   box.append(t(20, 21, runner.letter, {"font-size": 20, "font-weight": 800, "text-anchor": "middle",
-    "dominant-baseline": "central", fill: ghost ? runner.colour : "#fff"}));
+    "dominant-baseline": "central", fill: "#fff"}));
   return box;
 }
 
