@@ -26,6 +26,7 @@ from dicegames.core.model import (
     TERMINAL,
     BotLevel,
     GameSpec,
+    JsonObject,
     Node,
     Result,
     Seat,
@@ -33,6 +34,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec
 from dicegames.games.extra_meters import render as text
+from dicegames.games.extra_meters import view as web
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.heuristics import threshold_policy
 from dicegames.games.extra_meters.solver import optimal_policy
@@ -152,6 +154,17 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a roll or a decision, for logs."""
         return text.describe(state.data, move, seat, names)
+
+    def view(self, state: State[ExtraMetersData, Decision, int]) -> JsonObject:
+        """The track, the runners and the turn's dice for the SVG board (see view.py)."""
+        finish = self.options["finish"]
+        assert isinstance(finish, str)
+        return web.view(state.data, self.track_length, finish, self.players, self.spec.id)
+
+    def action_hints(self, state: State[ExtraMetersData, Decision, int],
+                     seat: Seat) -> list[JsonObject]:
+        """Roll (on the big die) and stop (on the ghost runner), with friendly labels."""
+        return web.hints(state.data, state.legal_actions(seat), seat, self.track_length)
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random; medium: the threshold rule; hard: the exact race solution."""
