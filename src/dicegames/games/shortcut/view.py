@@ -132,8 +132,9 @@ def _signs(game: Shortcut, data: ShortcutData) -> list[JsonObject]:
         steps = board.push_targets(here, blocked)
         if not board.is_grey(here):
             ahead = board.road_target(here, 1)
+            anchor = here if ahead is None else ahead
             signs.append({"id": sign_id("road"), "move": str(Declaration.ROAD),
-                          "text": "Road", "cell": cell_id(board, ahead or here),
+                          "text": "Road", "cell": cell_id(board, anchor),
                           "preview": _road_preview(board, here)})
         entrance = here if board.is_grey(here) else _entrance(board, here, blocked)
         signs.append({"id": sign_id("shortcut"), "move": str(Declaration.SHORTCUT),
