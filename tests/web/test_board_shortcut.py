@@ -92,7 +92,7 @@ def test_glowing_square_moves_the_car_with_known_dice(server: Server, page: Page
     targets = page.locator(f"{BOARD} .cell.target")
     expect(targets).to_have_count(3)
     expect(page.locator("#sc-sign-press")).to_be_visible()
-    expect(page.locator(f"{BOARD} .panel")).to_contain_text("2 = 2")
+    expect(page.locator(f"{BOARD} .panel")).to_contain_text("Shortcut dice: 2")
     page.screenshot(path=str(SHOTS / "shortcut-board-choose.png"), full_page=True)
     page.click("#sc-cell-a11")
     expect(page.locator("#log")).to_contain_text("Ann moves to a11 (road 2)")

@@ -33,7 +33,7 @@ const STYLE = `
 .sc .sign text { fill: var(--accent-fg); font-weight: 700; }
 .sc .sign:hover rect.pill, .sc .sign:focus-visible rect.pill { stroke: var(--fg); stroke-width: 3.5; }
 .sc .maybe { fill: none; stroke: var(--accent); stroke-width: 3; stroke-dasharray: 7 5; }
-.sc .preview { display: none; }
+.sc .preview { display: none; pointer-events: none; }
 .sc .preview.show { display: inline; }
 .sc .preview circle { fill: var(--accent); stroke: var(--card); stroke-width: 2; }
 .sc .preview text { fill: var(--accent-fg); font-weight: 700; }
@@ -141,18 +141,19 @@ function message(board, ctx, interactive) {
   if (board.winner !== null && board.winner !== undefined) {
     return `${ctx.names[board.winner] || "A car"} reached the finish and wins!`;
   }
-  const dice = turn.rolls.length ? `${turn.rolls.join(" + ")} = ${turn.total}` : "";
+  const dice = turn.rolls.length > 1 ? `${turn.rolls.join(" + ")} = ${turn.total}` : `${turn.total}`;
+  const squares = `${turn.total} square${turn.total === 1 ? "" : "s"}`;
   switch (turn.phase) {
     case "declare":
       return interactive ? "Pick a sign on the board: Road, Shortcut or Push."
         : `${who} picks: road, shortcut or push.`;
     case "road-roll": return `${who} rolls the die for the road…`;
     case "shortcut-roll":
-      return dice ? `Shortcut: ${dice} so far. Rolling again: 4-6 loses it all!`
+      return turn.rolls.length ? `Shortcut: ${dice} so far. Rolling again: 4-6 loses it all!`
         : "Shortcut! Rolling: 1-3 to go, 4-6 stuck.";
     case "choose":
-      return interactive ? `Shortcut dice ${dice}: tap a glowing square, or roll again.`
-        : `Shortcut dice ${dice}: ${who} may move up to ${turn.total}.`;
+      return interactive ? `Shortcut dice: ${dice}. Tap a glowing square (up to ${squares}), or roll again.`
+        : `Shortcut dice: ${dice}. ${who} may move up to ${squares}.`;
     case "push-to":
       return interactive ? "Push: tap the square to push to." : `${who} pushes one square.`;
     default: return "";
@@ -228,7 +229,7 @@ export function render(container, view, ctx) {
       rx: 9, fill, stroke: cell.kind === "grey" ? "#0004" : "var(--tile-line)", "stroke-width": 2}));
     const busy = occupied.has(cell.id);
     if (cell.kind === "road") {
-      group.append(busy ? text(x - C / 2 + 13, y - C / 2 + 13, cell.text, {class: "num", "font-size": 13})
+      group.append(busy ? text(x - C / 2 + 12, y - C / 2 + 12, cell.text, {class: "num", "font-size": 13})
         : text(x, y, cell.text, {class: "num", "font-size": 22}));
     } else if (cell.kind === "start" || cell.kind === "finish") {
       const label = cell.kind === "start" ? "START" : "FINISH";
@@ -263,10 +264,12 @@ export function render(container, view, ctx) {
     const places = spots[Math.min(cars.length, 4)];
     const r = cars.length === 1 ? 18 : cars.length === 2 ? 13 : 11;
     const kind = cells.get(id).kind;
-    const low = (kind === "start" || kind === "finish" ? 0.1 : 0) + (cars.length === 1 ? 0.05 : 0);
+    // Leave the square's number or label readable: cars sit a little low (and right).
+    const low = (kind === "start" || kind === "finish" ? 0.1 : 0) + (cars.length === 1 ? 0.07 : 0);
+    const right = kind === "road" && cars.length === 1 ? 0.07 : 0;
     cars.forEach((car, i) => {
       const [dx, dy] = places[i % places.length];
-      root.append(carToken(x + dx * C, y + (dy + low) * C, r, car,
+      root.append(carToken(x + (dx + right) * C, y + (dy + low) * C, r, car,
         colours[car.seat] || "var(--muted)", car.seat === mover, true));
     });
   }
@@ -274,7 +277,7 @@ export function render(container, view, ctx) {
   // The signs of the declarations, on the square where each leads (stacked when they share
   // one), with the squares each may reach shown while it is hovered or focused.
   const anchored = new Map();
-  const previews = root.appendChild(svg("g", {class: "previews"}));
+  const previews = svg("g", {class: "previews"});
   const signLayer = svg("g", {class: "signs"});
   for (const sign of board.signs) {
     const hint = byTarget.get(sign.id);
@@ -296,6 +299,8 @@ export function render(container, view, ctx) {
       const preview = previews.appendChild(svg("g", {class: "preview"}));
       for (const spot of sign.preview) {
         const [px, py] = centre(cells.get(spot.cell));
+        preview.append(svg("rect", {class: "maybe", x: px - C / 2 + 5, y: py - C / 2 + 5,
+          width: C - 10, height: C - 10, rx: 8}));
         preview.append(svg("circle", {cx: px + C / 2 - 12, cy: py + C / 2 - 12, r: 10}),
           text(px + C / 2 - 12, py + C / 2 - 11, spot.text, {"font-size": 13}));
       }
@@ -308,7 +313,7 @@ export function render(container, view, ctx) {
       signLayer.append(group);
     });
   }
-  root.append(signLayer);
+  root.append(signLayer, previews);
 
   // The panel: whose turn, what to do, the cars, and a key to the squares.
   let y = panelY + 4;
