@@ -73,7 +73,7 @@ def test_declarations_are_signs_where_they_lead() -> None:
     assert plain(list(hints.values())) == list(hints.values())
     assert list(hints) == ["road", "shortcut", "push"]
     assert hints["road"]["targets"] == ["sign-road"]
-    assert hints["push"]["label"] == "Push one square, to a9 (road 4)"
+    assert hints["push"]["label"] == "Push one square to a9 (road 4)"
     signs = {sign["move"]: sign for sign in game.view(state)["board"]["signs"]}
     assert [hint["targets"] for hint in hints.values()] == [[signs[m]["id"]] for m in hints]
     # Road: on the next road square, previewing where each die value lands.
@@ -119,7 +119,7 @@ def test_shortcut_choice_dice_destinations_and_press() -> None:
     board = view["board"]
     assert board["turn"]["phase"] == "choose" and board["turn"]["total"] == 2
     hints = game.action_hints(state, 0)
-    assert hints[0] == {"move": "press", "label": "Roll again (you have 2; 4-6 loses it all)",
+    assert hints[0] == {"move": "press", "label": "Roll again (2 so far; 4-6 loses it)",
                         "targets": ["sign-press"]}
     assert board["signs"] == [{"id": "sign-press", "move": "press", "text": "Roll again",
                                "cell": None, "preview": []}]

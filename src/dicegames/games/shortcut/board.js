@@ -12,6 +12,7 @@ const C = 60; // one grid square, in viewBox units
 const EDGE = 26; // room for the column letters and row numbers
 const PANEL = 290; // the side (or bottom) panel: turn, cars, key
 const NARROW = 560; // below this container width (px), a narrower panel with larger text
+let keyboard = false; // the last pick was made with the keyboard: keep the focus on the board
 
 const STYLE = `
 .sc { font-family: inherit; --grass: #cfe8c4; --grass-line: #a9cf9a; --tile: #fffdf6;
@@ -83,10 +84,11 @@ function actionable(node, label, move, ctx) {
   node.setAttribute("data-move", move);
   node.classList.add("target");
   node.append(svg("title", {}, label));
-  node.addEventListener("click", () => ctx.pick(move));
+  node.addEventListener("click", () => { keyboard = false; ctx.pick(move); });
   node.addEventListener("keydown", (event) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
+      keyboard = true;
       ctx.pick(move);
     }
   });
@@ -183,7 +185,7 @@ export function render(container, view, ctx) {
   const panelX = side ? ox + gridW + 24 : ox;
   const panelY = side ? oy : oy + gridH + EDGE;
   const carsH = 46 * board.cars.length;
-  const width = side ? panelX + pw : Math.max(ox + gridW + 8, pw * 2);
+  const width = side ? panelX + pw : Math.max(ox + gridW + 8, pw * 2 + 30);
   const centre = (cell) => [ox + cell.col * C + C / 2, oy + cell.row * C + C / 2];
 
   const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
@@ -317,7 +319,7 @@ export function render(container, view, ctx) {
 
   // The panel: whose turn, what to do, the cars, and a key to the squares.
   let y = panelY + 4;
-  const px = panelX;
+  let px = panelX;
   const panel = svg("g", {class: "panel"});
   const seat = board.winner ?? board.turn.seat;
   const who = names[seat] || `Player ${seat + 1}`;
@@ -350,7 +352,10 @@ export function render(container, view, ctx) {
     panel.append(group);
     y += 56;
   }
-  y += 10;
+  // Below a wide board, the cars and the key make a second column.
+  const firstColumn = y;
+  if (side) y += 10;
+  else { px += pw + 30; y = panelY + 4; }
   for (const car of board.cars) {
     const cell = cells.get(car.cell);
     const current = car.seat === seat;
@@ -380,12 +385,14 @@ export function render(container, view, ctx) {
   }
   root.append(panel);
 
-  const height = Math.max(oy + gridH + 10, y + 4);
+  const height = Math.max(oy + gridH + 10, y + 4, firstColumn + 4);
   root.setAttribute("viewBox", `0 0 ${width} ${height}`);
   container.replaceChildren(root);
-  if (hadFocus) {
-    const first = root.querySelector(".target");
-    if (first) first.focus();
+  // A keyboard player keeps the focus on the board, on its first target, turn after turn.
+  const first = root.querySelector(".target");
+  if (first && (hadFocus || keyboard)) {
+    first.focus({preventScroll: true});
+    keyboard = false;
   }
   return {ownsChoices: false};
 }

@@ -217,15 +217,15 @@ def hints(game: Shortcut, data: ShortcutData, seat: Seat,
                           "targets": [cell_id(board, action.index)]})
             continue
         if action is Declaration.ROAD:
-            label = "Road: roll the die and drive exactly that far"
+            label = "Road: roll the die and drive"
         elif action is Declaration.SHORTCUT:
-            label = "Shortcut: roll 1-3 to go, 4-6 and you are stuck"
+            label = "Shortcut: 1-3 go, 4-6 stuck"
         elif action is Declaration.PUSH:
             steps = board.push_targets(data.cars[seat], _blocked(board, data))
-            label = (f"Push one square, to {where(board, steps[0])}" if len(steps) == 1
+            label = (f"Push one square to {where(board, steps[0])}" if len(steps) == 1
                      else "Push one square")
         else:
             total = sum(data.rolls)
-            label = f"Roll again (you have {total}; 4-6 loses it all)"
+            label = f"Roll again ({total} so far; 4-6 loses it)"
         found.append({"move": move, "label": label, "targets": [sign_id(move)]})
     return found
