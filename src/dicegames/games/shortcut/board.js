@@ -13,6 +13,7 @@ const EDGE = 26; // room for the column letters and row numbers
 const PANEL = 290; // the side (or bottom) panel: turn, cars, key
 const NARROW = 560; // below this container width (px), a narrower panel with larger text
 let keyboard = false; // the last pick was made with the keyboard: keep the focus on the board
+const drawnAt = new Map(); // each car's last drawn place, to slide it to its new square
 
 const STYLE = `
 .sc { font-family: inherit; --grass: #cfe8c4; --grass-line: #a9cf9a; --tile: #fffdf6;
@@ -162,6 +163,19 @@ function message(board, ctx, interactive) {
   }
 }
 
+/** Slide each car that changed square from where it was drawn last (not for reduced motion). */
+function slide(moved, board) {
+  const still = globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  for (const [token, car, x, y] of moved) {
+    const key = `${board.name}/${board.width}x${board.height}/${car.id}`;
+    const before = drawnAt.get(key);
+    drawnAt.set(key, [x, y, car.cell]);
+    if (still || !before || before[2] === car.cell || !token.animate) continue;
+    token.animate([{transform: `translate(${before[0] - x}px, ${before[1] - y}px)`},
+      {transform: "translate(0px, 0px)"}], {duration: 500, easing: "ease-in-out"});
+  }
+}
+
 /** Draw the board; see the header. ``ctx`` = {hints, pick, names, seat, deciding}. */
 export function render(container, view, ctx) {
   const board = view.board;
@@ -230,6 +244,7 @@ export function render(container, view, ctx) {
     group.append(svg("rect", {x: x - C / 2 + 3, y: y - C / 2 + 3, width: C - 6, height: C - 6,
       rx: 9, fill, stroke: cell.kind === "grey" ? "#0004" : "var(--tile-line)", "stroke-width": 2}));
     const busy = occupied.has(cell.id);
+    if (!byTarget.has(cell.id)) group.append(svg("title", {}, cell.where));
     if (cell.kind === "road") {
       group.append(busy ? text(x - C / 2 + 12, y - C / 2 + 12, cell.text, {class: "num", "font-size": 13})
         : text(x, y, cell.text, {class: "num", "font-size": 22}));
@@ -261,6 +276,7 @@ export function render(container, view, ctx) {
   const spots = {1: [[0, 0]], 2: [[-0.22, 0.06], [0.22, 0.06]],
     3: [[-0.2, -0.15], [0.2, -0.15], [0, 0.2]], 4: [[-0.2, -0.15], [0.2, -0.15], [-0.2, 0.22], [0.2, 0.22]]};
   const mover = board.winner === null || board.winner === undefined ? board.turn.seat : board.winner;
+  const moved = [];
   for (const [id, cars] of occupied) {
     const [x, y] = centre(cells.get(id));
     const places = spots[Math.min(cars.length, 4)];
@@ -271,8 +287,11 @@ export function render(container, view, ctx) {
     const right = kind === "road" && cars.length === 1 ? 0.07 : 0;
     cars.forEach((car, i) => {
       const [dx, dy] = places[i % places.length];
-      root.append(carToken(x + (dx + right) * C, y + (dy + low) * C, r, car,
-        colours[car.seat] || "var(--muted)", car.seat === mover, true));
+      const [cx, cy] = [x + (dx + right) * C, y + (dy + low) * C];
+      const token = carToken(cx, cy, r, car, colours[car.seat] || "var(--muted)",
+        car.seat === mover, true);
+      root.append(token);
+      moved.push([token, car, cx, cy]);
     });
   }
 
@@ -388,6 +407,7 @@ export function render(container, view, ctx) {
   const height = Math.max(oy + gridH + 10, y + 4, firstColumn + 4);
   root.setAttribute("viewBox", `0 0 ${width} ${height}`);
   container.replaceChildren(root);
+  slide(moved, board);
   // A keyboard player keeps the focus on the board, on its first target, turn after turn.
   const first = root.querySelector(".target");
   if (first && (hadFocus || keyboard)) {
