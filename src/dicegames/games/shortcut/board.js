@@ -199,7 +199,7 @@ export function render(container, view, ctx) {
   const panelX = side ? ox + gridW + 24 : ox;
   const panelY = side ? oy : oy + gridH + EDGE;
   const carsH = 46 * board.cars.length;
-  const width = side ? panelX + pw : Math.max(ox + gridW + 8, pw * 2 + 30);
+  const width = side ? panelX + pw + 4 : Math.max(ox + gridW + 8, pw * 2 + 34);
   const centre = (cell) => [ox + cell.col * C + C / 2, oy + cell.row * C + C / 2];
 
   const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
