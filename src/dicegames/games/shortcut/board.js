@@ -1,0 +1,418 @@
+// Shortcut's board for the web app: the grid of road and grey squares as inline SVG.
+//
+// Everything comes from view.board (games/shortcut/view.py), so any board file draws:
+// road squares with their numbers, the grey shortcut field (hatched, so it reads without
+// colour), the start, the chequered finish, the cars (a letter on each), whose turn it is,
+// and the legal choices: declarations as labelled signs on the square where they lead,
+// destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
+// choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
+
+const NS = "http://www.w3.org/2000/svg";
+const C = 60; // one grid square, in viewBox units
+const EDGE = 26; // room for the column letters and row numbers
+const PANEL = 290; // the side (or bottom) panel: turn, cars, key
+const NARROW = 560; // below this container width (px), a narrower panel with larger text
+let keyboard = false; // the last pick was made with the keyboard: keep the focus on the board
+const drawnAt = new Map(); // each car's last drawn place, to slide it to its new square
+
+const STYLE = `
+.sc { font-family: inherit; --grass: #cfe8c4; --grass-line: #a9cf9a; --tile: #fffdf6;
+  --tile-line: #b9b09b; --grey: #a7a39b; --start: #bfe6ff; }
+@media (prefers-color-scheme: dark) {
+  .sc { --grass: #22392a; --grass-line: #2f4d38; --tile: #39352e; --tile-line: #5b5448;
+    --grey: #6d6a64; --start: #1f4460; }
+}
+.sc text { pointer-events: none; }
+.sc .num { font-weight: 700; fill: var(--fg); }
+.sc .small { fill: var(--muted); }
+.sc .target { cursor: pointer; outline: none; }
+.sc .focus { fill: none; stroke: none; }
+.sc .target .ring { fill: none; stroke: var(--accent); stroke-width: 5;
+  animation: sc-glow 1.4s ease-in-out infinite; }
+.sc .target:hover .ring, .sc .target:focus-visible .ring { stroke-width: 8; animation: none; }
+.sc .target:focus-visible .focus { stroke: var(--fg); stroke-width: 3; stroke-dasharray: 6 4; fill: none; }
+.sc .sign rect.pill { fill: var(--accent); stroke: var(--card); stroke-width: 2.5; }
+.sc .sign text { fill: var(--accent-fg); font-weight: 700; }
+.sc .sign:hover rect.pill, .sc .sign:focus-visible rect.pill { stroke: var(--fg); stroke-width: 3.5; }
+.sc .maybe { fill: none; stroke: var(--accent); stroke-width: 3; stroke-dasharray: 7 5; }
+.sc .preview { display: none; pointer-events: none; }
+.sc .preview.show { display: inline; }
+.sc .preview circle { fill: var(--accent); stroke: var(--card); stroke-width: 2; }
+.sc .preview text { fill: var(--accent-fg); font-weight: 700; }
+.sc .mover { fill: none; stroke: var(--fg); stroke-width: 3; stroke-dasharray: 5 4;
+  animation: sc-spin 6s linear infinite; transform-box: fill-box; transform-origin: center; }
+@keyframes sc-glow { 50% { stroke-opacity: .35; } }
+@keyframes sc-spin { to { transform: rotate(360deg); } }
+@media (prefers-reduced-motion: reduce) { .sc .target .ring, .sc .mover { animation: none; } }
+`;
+
+function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(NS, tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
+  return node;
+}
+
+function text(x, y, content, attrs = {}) {
+  const node = svg("text", {x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attrs});
+  node.textContent = content;
+  return node;
+}
+
+/** Split text into lines of at most ``width`` characters, on spaces. */
+function wrap(content, width) {
+  const lines = [];
+  let line = "";
+  for (const word of content.split(" ")) {
+    if (line && (line + " " + word).length > width) { lines.push(line); line = word; }
+    else line = line ? line + " " + word : word;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+function shorten(name, width) {
+  return name.length > width ? name.slice(0, width - 1) + "…" : name;
+}
+
+/** Make ``node`` act like a button: click, Enter and Space call pick(move). */
+function actionable(node, label, move, ctx) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.setAttribute("data-move", move);
+  node.classList.add("target");
+  node.append(svg("title", {}, label));
+  node.addEventListener("click", () => { keyboard = false; ctx.pick(move); });
+  node.addEventListener("keydown", (event) => {
+    if (event.key === "Enter" || event.key === " ") {
+      event.preventDefault();
+      keyboard = true;
+      ctx.pick(move);
+    }
+  });
+}
+
+/** A car token: a coloured disc with the seat's letter (reads without colour). */
+function carToken(x, y, r, car, colour, current, piece = false) {
+  const group = svg("g", {class: piece ? "car piece" : "car", "data-seat": car.seat,
+    id: piece ? car.id : null});
+  group.append(svg("circle", {cx: x, cy: y + r * 0.12, r, fill: "#0003"}));
+  group.append(svg("circle", {cx: x, cy: y, r, fill: colour, stroke: "#222", "stroke-width": 2}));
+  group.append(text(x, y + 1, car.letter, {"font-size": r * 1.15, "font-weight": 800,
+    fill: "#fff", stroke: "#0006", "stroke-width": 0.8}));
+  if (current) group.append(svg("circle", {class: "mover", cx: x, cy: y, r: r + 5}));
+  return group;
+}
+
+function defs() {
+  const hatch = svg("pattern", {id: "sc-hatch", width: 12, height: 12,
+    patternUnits: "userSpaceOnUse", patternTransform: "rotate(45)"},
+  svg("rect", {width: 12, height: 12, fill: "var(--grey)"}),
+  svg("line", {x1: 0, y1: 0, x2: 0, y2: 12, stroke: "#0000002e", "stroke-width": 5}));
+  const flag = svg("pattern", {id: "sc-chequer", width: 20, height: 20, patternUnits: "userSpaceOnUse"},
+    svg("rect", {width: 20, height: 20, fill: "#fff"}),
+    svg("rect", {width: 10, height: 10, fill: "#222"}),
+    svg("rect", {x: 10, y: 10, width: 10, height: 10, fill: "#222"}));
+  return svg("defs", {}, hatch, flag);
+}
+
+/** Where a car is, in a few words for the panel. */
+function whereShort(car, cell, narrow) {
+  if (cell.kind === "finish") return "on the finish!";
+  if (cell.kind === "grey") return narrow ? `shortcut ${cell.name}` : `shortcut field (${cell.name})`;
+  if (cell.kind === "start") return narrow ? `start, ${car.to_go} to go` : `at the start, ${car.to_go} to go`;
+  return narrow ? `sq. ${cell.road}, ${car.to_go} to go` : `square ${cell.road}, ${car.to_go} to go`;
+}
+
+/** A small white die showing five, for the "Roll again" button. */
+function dieIcon(x, y) {
+  const group = svg("g", {"aria-hidden": "true"},
+    svg("rect", {x: x - 12, y: y - 12, width: 24, height: 24, rx: 5, fill: "#fffdf6", stroke: "#333", "stroke-width": 1.5}));
+  for (const [dx, dy] of [[-6, -6], [6, -6], [0, 0], [-6, 6], [6, 6]]) {
+    group.append(svg("circle", {cx: x + dx, cy: y + dy, r: 2.4, fill: "#222"}));
+  }
+  return group;
+}
+
+/** The panel's message: what is happening now and what the viewer can do. */
+function message(board, ctx, interactive) {
+  const turn = board.turn;
+  const who = ctx.names[turn.seat] || `Player ${turn.seat + 1}`;
+  if (board.winner !== null && board.winner !== undefined) {
+    return `${ctx.names[board.winner] || "A car"} reached the finish and wins!`;
+  }
+  const dice = turn.rolls.length > 1 ? `${turn.rolls.join(" + ")} = ${turn.total}` : `${turn.total}`;
+  const squares = `${turn.total} square${turn.total === 1 ? "" : "s"}`;
+  switch (turn.phase) {
+    case "declare":
+      return interactive ? "Pick a sign on the board: Road, Shortcut or Push."
+        : `${who} picks: road, shortcut or push.`;
+    case "road-roll": return `${who} rolls the die for the road…`;
+    case "shortcut-roll":
+      return turn.rolls.length ? `Shortcut: ${dice} so far. Rolling again: 4-6 loses it all!`
+        : "Shortcut! Rolling: 1-3 to go, 4-6 stuck.";
+    case "choose":
+      return interactive ? `Shortcut dice: ${dice}. Tap a glowing square (up to ${squares}), or roll again.`
+        : `Shortcut dice: ${dice}. ${who} may move up to ${squares}.`;
+    case "push-to":
+      return interactive ? "Push: tap the square to push to." : `${who} pushes one square.`;
+    default: return "";
+  }
+}
+
+/** Slide each car that changed square from where it was drawn last (not for reduced motion). */
+function slide(moved, board) {
+  const still = globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  for (const [token, car, x, y] of moved) {
+    const key = `${board.name}/${board.width}x${board.height}/${car.id}`;
+    const before = drawnAt.get(key);
+    drawnAt.set(key, [x, y, car.cell]);
+    if (still || !before || before[2] === car.cell || !token.animate) continue;
+    token.animate([{transform: `translate(${before[0] - x}px, ${before[1] - y}px)`},
+      {transform: "translate(0px, 0px)"}], {duration: 500, easing: "ease-in-out"});
+  }
+}
+
+/** Draw the board; see the header. ``ctx`` = {hints, pick, names, seat, deciding}. */
+export function render(container, view, ctx) {
+  const board = view.board;
+  const hadFocus = container.contains(document.activeElement);
+  const hints = ctx.hints || [];
+  const byTarget = new Map();
+  for (const hint of hints) for (const id of hint.targets) if (!byTarget.has(id)) byTarget.set(id, hint);
+  const interactive = hints.length > 0;
+  const colours = view.seat_colours || [];
+  const names = ctx.names || [];
+  const cells = new Map(board.cells.map((cell) => [cell.id, cell]));
+  const gridW = board.width * C;
+  const gridH = board.height * C;
+  const side = board.height >= board.width; // tall boards: the panel on the right
+  const narrow = side && container.clientWidth > 0 && container.clientWidth < NARROW;
+  const pw = narrow ? 200 : PANEL; // the panel's width
+  const big = narrow ? 1.15 : 1; // its text, larger when the whole drawing is scaled down
+  const chars = narrow ? 17 : 27; // characters per line of its message
+  const ox = EDGE;
+  const oy = EDGE;
+  const panelX = side ? ox + gridW + 24 : ox;
+  const panelY = side ? oy : oy + gridH + EDGE;
+  const carsH = 46 * board.cars.length;
+  const width = side ? panelX + pw + 4 : Math.max(ox + gridW + 8, pw * 2 + 34);
+  const centre = (cell) => [ox + cell.col * C + C / 2, oy + cell.row * C + C / 2];
+
+  const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
+    "aria-label": `Shortcut board, ${board.width} by ${board.height} squares`,
+    style: "width: 100%; height: auto; max-height: 80vh; display: block; margin: 0 auto;"});
+  root.append(svg("style", {}, STYLE), defs());
+
+  // The field: grass under the whole grid, column letters and row numbers round it.
+  root.append(svg("rect", {x: ox - 6, y: oy - 6, width: gridW + 12, height: gridH + 12, rx: 16,
+    fill: "var(--grass)", stroke: "var(--grass-line)", "stroke-width": 3}));
+  for (let c = 0; c < board.width; c++) {
+    const letter = String.fromCharCode(97 + c);
+    root.append(text(ox + c * C + C / 2, oy - 16, letter, {class: "small", "font-size": 15}));
+  }
+  for (let r = 0; r < board.height; r++) {
+    root.append(text(ox - 16, oy + r * C + C / 2, String(board.height - r), {class: "small", "font-size": 15}));
+  }
+
+  // The road as one ribbon through the squares in order, so its direction reads at a glance.
+  const road = board.cells.filter((cell) => cell.kind !== "grey")
+    .sort((a, b) => rank(a) - rank(b));
+  function rank(cell) {
+    return cell.kind === "start" ? 0 : cell.kind === "finish" ? 1e6 : cell.road;
+  }
+  root.append(svg("polyline", {points: road.map((cell) => centre(cell).join(",")).join(" "),
+    fill: "none", stroke: "var(--tile-line)", "stroke-width": 30, "stroke-linejoin": "round",
+    "stroke-linecap": "round"}));
+
+  const occupied = new Map();
+  for (const car of board.cars) {
+    if (!occupied.has(car.cell)) occupied.set(car.cell, []);
+    occupied.get(car.cell).push(car);
+  }
+  const destinations = new Set(board.destinations);
+
+  // The squares.
+  for (const cell of board.cells) {
+    const [x, y] = centre(cell);
+    const group = svg("g", {id: `sc-${cell.id}`, class: `cell ${cell.kind}`, "data-cell": cell.name});
+    const fill = {road: "var(--tile)", grey: "url(#sc-hatch)", start: "var(--start)",
+      finish: "url(#sc-chequer)"}[cell.kind];
+    group.append(svg("rect", {x: x - C / 2 + 3, y: y - C / 2 + 3, width: C - 6, height: C - 6,
+      rx: 9, fill, stroke: cell.kind === "grey" ? "#0004" : "var(--tile-line)", "stroke-width": 2}));
+    const busy = occupied.has(cell.id);
+    if (!byTarget.has(cell.id)) group.append(svg("title", {}, cell.where));
+    if (cell.kind === "road") {
+      group.append(busy ? text(x - C / 2 + 12, y - C / 2 + 12, cell.text, {class: "num", "font-size": 13})
+        : text(x, y, cell.text, {class: "num", "font-size": 22}));
+    } else if (cell.kind === "start" || cell.kind === "finish") {
+      const label = cell.kind === "start" ? "START" : "FINISH";
+      const size = cell.kind === "start" ? 12 : 10.5;
+      const ly = busy ? y - C / 2 + 12 : y;
+      group.append(svg("rect", {x: x - 26, y: ly - 8, width: 52, height: 16, rx: 5,
+        fill: "var(--card)", opacity: 0.92}));
+      group.append(text(x, ly, label, {"font-size": size, "font-weight": 800, fill: "var(--fg)"}));
+    }
+    if (destinations.has(cell.id)) {
+      const hint = byTarget.get(cell.id);
+      if (hint) {
+        group.append(svg("rect", {class: "ring", x: x - C / 2 + 3, y: y - C / 2 + 3,
+          width: C - 6, height: C - 6, rx: 9}));
+        group.append(svg("rect", {class: "focus", x: x - C / 2 - 2, y: y - C / 2 - 2,
+          width: C + 4, height: C + 4, rx: 12, fill: "none"}));
+        actionable(group, hint.label, hint.move, ctx);
+      } else {
+        group.append(svg("rect", {class: "maybe", x: x - C / 2 + 5, y: y - C / 2 + 5,
+          width: C - 10, height: C - 10, rx: 8}));
+      }
+    }
+    root.append(group);
+  }
+
+  // The cars, up to four on a square.
+  const spots = {1: [[0, 0]], 2: [[-0.22, 0.06], [0.22, 0.06]],
+    3: [[-0.2, -0.15], [0.2, -0.15], [0, 0.2]], 4: [[-0.2, -0.15], [0.2, -0.15], [-0.2, 0.22], [0.2, 0.22]]};
+  const mover = board.winner === null || board.winner === undefined ? board.turn.seat : board.winner;
+  const moved = [];
+  for (const [id, cars] of occupied) {
+    const [x, y] = centre(cells.get(id));
+    const places = spots[Math.min(cars.length, 4)];
+    const r = cars.length === 1 ? 18 : cars.length === 2 ? 13 : 11;
+    const kind = cells.get(id).kind;
+    // Leave the square's number or label readable: cars sit a little low (and right).
+    const low = (kind === "start" || kind === "finish" ? 0.1 : 0) + (cars.length === 1 ? 0.07 : 0);
+    const right = kind === "road" && cars.length === 1 ? 0.07 : 0;
+    cars.forEach((car, i) => {
+      const [dx, dy] = places[i % places.length];
+      const [cx, cy] = [x + (dx + right) * C, y + (dy + low) * C];
+      const token = carToken(cx, cy, r, car, colours[car.seat] || "var(--muted)",
+        car.seat === mover, true);
+      root.append(token);
+      moved.push([token, car, cx, cy]);
+    });
+  }
+
+  // The signs of the declarations, on the square where each leads (stacked when they share
+  // one), with the squares each may reach shown while it is hovered or focused.
+  const anchored = new Map();
+  const previews = svg("g", {class: "previews"});
+  const signLayer = svg("g", {class: "signs"});
+  for (const sign of board.signs) {
+    const hint = byTarget.get(sign.id);
+    if (!hint || !sign.cell) continue;
+    if (!anchored.has(sign.cell)) anchored.set(sign.cell, []);
+    anchored.get(sign.cell).push([sign, hint]);
+  }
+  for (const [id, signs] of anchored) {
+    const [cx, cy] = centre(cells.get(id));
+    const shift = occupied.has(id) ? -C * 0.42 : 0;
+    signs.forEach(([sign, hint], i) => {
+      const w = sign.text.length * 9.6 + 22;
+      const x = Math.min(Math.max(cx, ox + w / 2 - 4), ox + gridW - w / 2 + 4);
+      const y = Math.max(cy + shift + (i - (signs.length - 1) / 2) * 30, oy + 10);
+      const group = svg("g", {id: `sc-${sign.id}`, class: "sign"},
+        svg("rect", {class: "pill", x: x - w / 2, y: y - 13, width: w, height: 26, rx: 13}),
+        text(x, y + 1, sign.text, {"font-size": 16}),
+        svg("rect", {class: "focus", x: x - w / 2 - 4, y: y - 17, width: w + 8, height: 34, rx: 16}));
+      const preview = previews.appendChild(svg("g", {class: "preview"}));
+      for (const spot of sign.preview) {
+        const [px, py] = centre(cells.get(spot.cell));
+        preview.append(svg("rect", {class: "maybe", x: px - C / 2 + 5, y: py - C / 2 + 5,
+          width: C - 10, height: C - 10, rx: 8}));
+        preview.append(svg("circle", {cx: px + C / 2 - 12, cy: py + C / 2 - 12, r: 10}),
+          text(px + C / 2 - 12, py + C / 2 - 11, spot.text, {"font-size": 13}));
+      }
+      const show = (on) => preview.classList.toggle("show", on);
+      group.addEventListener("mouseenter", () => show(true));
+      group.addEventListener("mouseleave", () => show(false));
+      group.addEventListener("focus", () => show(true));
+      group.addEventListener("blur", () => show(false));
+      actionable(group, hint.label, hint.move, ctx);
+      signLayer.append(group);
+    });
+  }
+  root.append(signLayer, previews);
+
+  // The panel: whose turn, what to do, the cars, and a key to the squares.
+  let y = panelY + 4;
+  let px = panelX;
+  const panel = svg("g", {class: "panel"});
+  const seat = board.winner ?? board.turn.seat;
+  const who = names[seat] || `Player ${seat + 1}`;
+  const won = board.winner !== null && board.winner !== undefined;
+  const fit = narrow ? 9 : 15;
+  const headline = won ? `${shorten(who, fit)} wins!` : `${shorten(who, fit)}'s turn`;
+  panel.append(svg("rect", {x: px, y, width: pw, height: 44, rx: 12,
+    fill: won ? "var(--ok)" : "var(--card)", stroke: won ? "var(--ok)" : "var(--accent)",
+    "stroke-width": 3}));
+  panel.append(carToken(px + 24, y + 22, 14, board.cars[seat], colours[seat] || "var(--muted)", false));
+  panel.append(text(px + 46, y + 23, headline, {"text-anchor": "start", "font-size": 20 * big,
+    "font-weight": 800, fill: won ? "#fff" : "var(--fg)"}));
+  y += 60;
+  for (const line of wrap(message(board, ctx, interactive), chars)) {
+    panel.append(text(px + 4, y, line, {"text-anchor": "start", "font-size": 17.5 * big,
+      fill: "var(--fg)"}));
+    y += 23 * big;
+  }
+  const press = board.signs.find((sign) => !sign.cell && byTarget.has(sign.id));
+  if (press) {
+    y += 8;
+    const hint = byTarget.get(press.id);
+    const bw = Math.min(pw, 190);
+    const group = svg("g", {id: `sc-${press.id}`, class: "sign"},
+      svg("rect", {class: "pill", x: px, y, width: bw, height: 44, rx: 22}),
+      dieIcon(px + 24, y + 22),
+      text(px + 24 + (bw - 24) / 2, y + 23, press.text, {"font-size": 19 * big}),
+      svg("rect", {class: "focus", x: px - 4, y: y - 4, width: bw + 8, height: 52, rx: 26}));
+    actionable(group, hint.label, hint.move, ctx);
+    panel.append(group);
+    y += 56;
+  }
+  // Below a wide board, the cars and the key make a second column.
+  const firstColumn = y;
+  if (side) y += 10;
+  else { px += pw + 30; y = panelY + 4; }
+  for (const car of board.cars) {
+    const cell = cells.get(car.cell);
+    const current = car.seat === seat;
+    if (current) {
+      panel.append(svg("rect", {x: px, y: y - 4, width: pw, height: 44, rx: 10,
+        fill: "var(--accent)", opacity: 0.14}));
+    }
+    panel.append(carToken(px + 20, y + 18, 14, car, colours[car.seat] || "var(--muted)", false));
+    panel.append(text(px + 42, y + 9, shorten(names[car.seat] || `Player ${car.seat + 1}`, fit + 2)
+      + (current && !won ? " ◀" : ""), {"text-anchor": "start", "font-size": 16 * big,
+      "font-weight": 700, fill: "var(--fg)"}));
+    panel.append(text(px + 42, y + 28, whereShort(car, cell, narrow), {"text-anchor": "start",
+      "font-size": 14 * big, class: "small"}));
+    y += carsH / board.cars.length;
+  }
+  y += 14;
+  const key = narrow ? [["url(#sc-hatch)", "Shortcut:", "1-3 go, 4-6 stuck"],
+    ["var(--tile)", "Road: exact", "count to finish"]]
+    : [["url(#sc-hatch)", "Shortcut field: 1-3 go,", "4-6 stuck"],
+      ["var(--tile)", "Road: roll a die,", "exact count to finish"]];
+  for (const [fill, first, second] of key) {
+    panel.append(svg("rect", {x: px + 6, y, width: 28, height: 28, rx: 6, fill,
+      stroke: "var(--tile-line)", "stroke-width": 1.5}));
+    panel.append(text(px + 42, y + 6, first, {"text-anchor": "start", "font-size": 14 * big, class: "small"}));
+    panel.append(text(px + 42, y + 23 * big, second, {"text-anchor": "start", "font-size": 14 * big, class: "small"}));
+    y += 44;
+  }
+  root.append(panel);
+
+  const height = Math.max(oy + gridH + 10, y + 4, firstColumn + 4);
+  root.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  container.replaceChildren(root);
+  slide(moved, board);
+  // A keyboard player keeps the focus on the board, on its first target, turn after turn.
+  const first = root.querySelector(".target");
+  if (first && (hadFocus || keyboard)) {
+    first.focus({preventScroll: true});
+    keyboard = false;
+  }
+  return {ownsChoices: false};
+}
