@@ -267,6 +267,10 @@ function drawSheet(state, sheet, isMine) {
       fill: "var(--card)", stroke: column.number ? "var(--fg)" : "var(--line)", "stroke-width": 2,
       "stroke-dasharray": column.number ? null : "3 3"}));
     if (column.number) root.append(label(g.head.x + g.head.w / 2, g.head.y + g.head.h / 2 + 6, column.number, {"font-size": 17, "font-weight": 800}));
+    else if (glowing.has(column.id) || chosen.has(column.id)) {
+      const fifth = extraNumber(left, column.id);
+      if (fifth) root.append(label(g.head.x + g.head.w / 2, g.head.y + g.head.h / 2 + 6, fifth, {"font-size": 17, "font-weight": 800, class: "prompt", opacity: 0.8}));
+    }
     g.boxes.forEach((b, i) => {
       const last = i === g.boxes.length - 1;
       root.append(svg("rect", {x: b.x, y: b.y, width: b.w, height: b.h, rx: 3, class: "box zero",
@@ -285,7 +289,7 @@ function drawSheet(state, sheet, isMine) {
       }
     }
     if (glowing.has(column.id)) {
-      const fifth = extraNumber(left, column.id, picked.ids);
+      const fifth = extraNumber(left, column.id);
       const text = column.number ? `EXTRA column ${column.name.toUpperCase()}: cross ${column.number}`
         : `EXTRA column ${column.name.toUpperCase()}: write ${fifth ?? "the fifth die"} at its head`;
       acts.push(actionable(svg("rect", {x: g.area.x, y: g.area.y, width: g.area.w, height: g.area.h, rx: 8, class: "hit"}),
@@ -296,11 +300,11 @@ function drawSheet(state, sheet, isMine) {
   return root;
 }
 
-/** The fifth die a column would get: the same for every choice still possible on it. */
-function extraNumber(left, columnId, ids) {
-  const hint = left.find((h) => h.targets.includes(columnId) && ids.every((id) => h.targets.includes(id)));
-  const match = hint && /x(\d)/.exec(hint.move);
-  return match ? match[1] : null;
+/** The fifth die a column would get, when every choice still possible on it agrees. */
+function extraNumber(left, columnId) {
+  const numbers = new Set(left.filter((h) => h.targets.includes(columnId))
+    .map((h) => (/x(\d)/.exec(h.move) || [])[1]).filter(Boolean));
+  return numbers.size === 1 ? [...numbers][0] : null;
 }
 
 function sheetStatus(board, sheet, ctx) {
@@ -317,6 +321,14 @@ function sheetStatus(board, sheet, ctx) {
 }
 
 function promptText(state, sheet, isMine, left) {
+  const board = state.view.board;
+  if (board.phase === "over") {
+    const names = board.winners.map((seat) => nameOf(state.ctx, seat));
+    if (board.solo) return board.winners.length ? "You won: a total of 0 or more!" : "A negative total: try again!";
+    const best = Math.max(...board.sheets.map((s) => s.score));
+    return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"} with ${signed(best)} points after ${board.rolls_done} rolls!`;
+  }
+  if (!isMine && state.hints.length) return "Tap your own sheet below to choose.";
   if (!isMine || !state.hints.length) return "";
   if (!picked.ids.length) {
     const free = state.hints.every((h) => / free$/.test(h.move));
@@ -346,38 +358,46 @@ function drawMini(state, sheet) {
   const board = view.board;
   const L = board.layout;
   const colour = (view.seat_colours || [])[sheet.seat] || "var(--muted)";
-  const name = nameOf(ctx, sheet.seat);
-  const root = svg("svg", {viewBox: "0 0 170 118", class: "xb-mini"});
+  const name = nameOf(ctx, sheet.seat) + (sheet.seat === ctx.seat ? " (you)" : "");
+  const root = svg("svg", {viewBox: "0 0 170 128", class: "xb-mini"});
   root.append(svg("rect", {x: 0, y: 0, width: 170, height: 26, class: "head", rx: 8}));
   root.append(svg("rect", {x: 0, y: 0, width: 7, height: 26, fill: colour, rx: 3}));
-  root.append(label(13, 18, name.length > 13 ? name.slice(0, 12) + "…" : name, {"text-anchor": "start", "font-size": 14, "font-weight": 700}));
+  root.append(label(13, 18, name.length > 14 ? name.slice(0, 13) + "…" : name, {"text-anchor": "start", "font-size": 13, "font-weight": 700}));
   root.append(label(164, 19, signed(sheet.score), {"text-anchor": "end", "font-size": 16, "font-weight": 800,
     class: sheet.score < 0 ? "lost" : sheet.score > 0 ? "gain" : ""}));
+  const winner = board.winners && board.winners.includes(sheet.seat);
   let status = {deciding: "choosing…", decided: "decided ✓", stopped: "finished", playing: ""}[sheet.status];
-  if (board.winners && board.winners.includes(sheet.seat)) status = "winner!";
-  if (board.winners && board.winners.includes(sheet.seat)) root.append(star(150, 104, 9));
-  root.append(label(8, 112, status + (sheet.child ? " · child" : ""), {"text-anchor": "start", "font-size": 11, class: "muted"}));
+  if (winner) status = "winner!";
+  if (winner) root.append(star(156, 118, 8));
+  root.append(label(8, 122, status + (sheet.child ? " · children's rules" : ""), {"text-anchor": "start", "font-size": 10.5, class: "muted"}));
   // One little bar per row: its crosses against its boxes, the -200 zone shaded.
   sheet.rows.forEach((row, i) => {
-    const bx = 8 + i * 14;
-    const full = 52;
+    const bx = 8 + i * 14.2;
+    const full = 44;
     const top = 32;
     const h = full * L.negative[i] / L.boxes[i];
     root.append(svg("rect", {x: bx, y: top, width: 11, height: full, class: "pos box", rx: 2}));
     root.append(svg("rect", {x: bx, y: top + full - h, width: 11, height: h, class: "neg", rx: 2}));
     const filled = full * row.crosses / L.boxes[i];
-    if (row.crosses) root.append(svg("rect", {x: bx + 2, y: top + full - filled, width: 7, height: filled, fill: "var(--fg)", rx: 1.5}));
-    root.append(label(bx + 5.5, top + full + 10, row.sum, {"font-size": 8, class: "muted"}));
+    if (row.crosses) root.append(svg("rect", {x: bx + 2.5, y: top + full - filled, width: 6, height: filled, fill: "var(--fg)", rx: 1.5}));
+    root.append(label(bx + 5.5, top + full + 9, row.sum, {"font-size": 7.5, class: "muted"}));
   });
-  // EXTRA columns: number and filling.
+  // The EXTRA columns: the number and how full the column is.
   sheet.extras.forEach((column, j) => {
     const ex = 8 + j * 54;
-    root.append(label(ex, 105 - 6, `${column.name.toUpperCase()}:${column.number ?? "–"}`, {"text-anchor": "start", "font-size": 9, "font-weight": 700}));
-    root.append(svg("rect", {x: ex + 24, y: 92, width: 26, height: 6, class: "box zero", rx: 2}));
-    root.append(svg("rect", {x: ex + 24, y: 92, width: 26 * Math.min(1, column.marks / column.size), height: 6, fill: "var(--fg)", rx: 2}));
+    root.append(label(ex, 104, `${column.name.toUpperCase()} ${column.number ?? "–"}`, {"text-anchor": "start", "font-size": 10, "font-weight": 700}));
+    root.append(svg("rect", {x: ex + 22, y: 96, width: 26, height: 8, class: "box zero", rx: 2}));
+    root.append(svg("rect", {x: ex + 22, y: 96, width: 26 * Math.min(1, column.marks / column.size), height: 8, fill: "var(--fg)", rx: 2}));
   });
   const summary = `${name}: ${sheet.score} points${status ? ", " + status : ""}. Show this sheet large.`;
-  return actionable(root, summary, () => { shownSeat = sheet.seat; render(state.container, state.view, state.ctx); });
+  const item = document.createElement("div");
+  item.setAttribute("role", "listitem");
+  item.append(actionable(root, summary, (keyboard) => {
+    shownSeat = sheet.seat;
+    refocus = keyboard;
+    render(state.container, state.view, state.ctx);
+  }));
+  return item;
 }
 
 // ------------------------------------------------------------------------- entry point
@@ -387,12 +407,14 @@ export function render(container, view, ctx) {
   const board = view.board;
   const hints = ctx.hints || [];
   const key = `${board.turn}|${ctx.seat}|${hints.map((h) => h.move).join(",")}`;
-  if (picked.key !== key) picked = {key, ids: []};
+  if (picked.key !== key) {
+    picked = {key, ids: []};
+    if (hints.length) shownSeat = null;  // a new choice: show the viewer's own sheet
+  }
   const seats = board.sheets.map((s) => s.seat);
   let main = ctx.seat !== null && ctx.seat !== undefined && seats.includes(ctx.seat) ? ctx.seat : null;
-  if (hints.length) shownSeat = null;
-  else if (shownSeat !== null && seats.includes(shownSeat)) main = shownSeat;
-  if (main === null) main = (board.winners && board.winners[0]) ?? board.roller ?? 0;
+  if (shownSeat !== null && seats.includes(shownSeat)) main = shownSeat;
+  if (main === null) main = (board.winners && board.winners[0]) ?? 0;
   const narrow = (container.clientWidth || 600) < 560;
   const state = {container, view, ctx, hints, narrow};
 
@@ -415,7 +437,7 @@ export function render(container, view, ctx) {
   container.replaceChildren(wrap);
   if (refocus) {
     refocus = false;
-    const first = wrap.querySelector(".xb-main .hit, .xb-main .btn");
+    const first = wrap.querySelector(".xb-main .hit, .xb-main .btn, .xb-mini");
     if (first) first.focus();
   }
   return {ownsChoices: false};
