@@ -77,7 +77,8 @@ function nameOf(ctx, seat) {
 }
 
 /** A clickable, keyboard-reachable SVG element: Enter and Space act like a click. */
-function actionable(node, name, act) {
+function actionable(node, name, act, target) {
+  if (target) node.dataset.target = target;  // the id it picks (tests find targets by it)
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
   node.setAttribute("aria-label", name);
@@ -238,7 +239,8 @@ function drawSheet(state, sheet, isMine) {
     }
     if (row.full) root.append(label(x.score - 46, y + ROW_H / 2 + 3, "full", {"font-size": 9, class: "muted"}));
     // Highlights: the boxes the choices still possible would cross; the picked ones dashed.
-    const ids = [];
+    // The row itself (a cross lost, or only noted) comes first: it is what a first tap does.
+    const ids = glowing.has(row.id) ? [row.id] : [];
     for (const cell of row.cells || []) {
       const bx = cells[cell.box];
       if (glowing.has(cell.id)) { root.append(svg("rect", {x: bx - 1, y, width: BOX + 2, height: BOX + 1, rx: 5, class: "target"})); ids.push(cell.id); }
@@ -246,14 +248,13 @@ function drawSheet(state, sheet, isMine) {
     }
     if (glowing.has(row.id)) {
       root.append(svg("rect", {x: x.zone - 4, y: y - 1, width: x.score - x.zone + 6, height: ROW_H, rx: 6, class: "target", "fill-opacity": 0.25}));
-      ids.push(row.id);
     }
     if (chosen.has(row.id)) root.append(label(x.score - 40, y + ROW_H / 2 + 4, "✓", {class: "prompt"}));
     if (ids.length) {
       const what = ids[0] === row.id ? (row.full ? "the row is full, the cross is lost" : "noted, no cross yet")
         : `cross box ${Number(ids[0].split("-").at(-1)) + 1}`;
       acts.push(actionable(svg("rect", {x: 4, y: y - 1, width: x.score, height: ROW_H, rx: 6, class: "hit"}),
-        `Row ${row.sum}: ${what}`, (keyboard) => choose(ids[0], state, keyboard)));
+        `Row ${row.sum}: ${what}`, (keyboard) => choose(ids[0], state, keyboard), ids[0]));
     }
   });
 
@@ -293,7 +294,7 @@ function drawSheet(state, sheet, isMine) {
       const text = column.number ? `EXTRA column ${column.name.toUpperCase()}: cross ${column.number}`
         : `EXTRA column ${column.name.toUpperCase()}: write ${fifth ?? "the fifth die"} at its head`;
       acts.push(actionable(svg("rect", {x: g.area.x, y: g.area.y, width: g.area.w, height: g.area.h, rx: 8, class: "hit"}),
-        text, (keyboard) => choose(column.id, state, keyboard)));
+        text, (keyboard) => choose(column.id, state, keyboard), column.id));
     }
   });
   root.append(...acts);
@@ -312,7 +313,7 @@ function sheetStatus(board, sheet, ctx) {
     if (board.solo) return sheet.score >= 0 ? "Game over: you beat the sheet, well done!" : "Game over: below zero, try again!";
     return board.winners.includes(sheet.seat) ? "Game over: winner!" : "Game over";
   }
-  const child = sheet.child ? " · children's rules" : "";
+  const child = (sheet.child ? " · children's rules" : "") + (board.solo ? " · goal: 0 or more" : "");
   if (sheet.done) return "Finished: an EXTRA column is full" + child;
   if (sheet.status === "deciding") return (sheet.seat === ctx.seat ? "Your choice" : "Choosing…") + child;
   if (sheet.status === "decided") return "Decided ✓ waiting for the others" + child;
