@@ -19,9 +19,11 @@ let refocus = false;
 const STYLE = `
 .xb { display: grid; gap: .6rem; }
 .xb svg { display: block; width: 100%; height: auto; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
-.xb-main { background: var(--card); border: 1px solid var(--line); border-radius: .8rem; }
+.xb-main { background: var(--card); border: 1px solid var(--line); border-radius: .8rem;
+  clip-path: inset(0 round .8rem); }
 .xb-minis { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem; }
-.xb-mini { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; cursor: pointer; }
+.xb-mini { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; cursor: pointer;
+  clip-path: inset(-4px round .6rem); }
 .xb-mini:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
 .xb text { fill: var(--fg); }
 .xb .muted { fill: var(--muted); }
@@ -127,14 +129,14 @@ const ROW_H = 27;
 const BOX = 24;
 const STEP = 25;
 
-function layoutFor(board, narrow) {
+function layoutFor(board, narrow, prompt) {
   const zoneBoxes = Math.max(...board.layout.negative);
   const x = {sum: 26, value: 62, zone: 80};
   x.zero = x.zone + zoneBoxes * STEP;
   x.mult = x.zero + STEP;
   x.score = x.mult + board.layout.factors.length * STEP + 56;
   x.extra = x.score + 18;
-  const top = 84;
+  const top = prompt ? 84 : 62;
   const gridTop = top + 26;
   const gridBottom = gridTop + board.layout.sums.length * ROW_H;
   const width = narrow ? x.score + 10 : x.extra + 3 * 30 + 4;
@@ -173,19 +175,20 @@ function drawSheet(state, sheet, isMine) {
   const {view, ctx} = state;
   const board = view.board;
   const L = board.layout;
-  const geo = layoutFor(board, state.narrow);
+  const hints = isMine ? state.hints : [];
+  const left = candidates(hints, picked.ids);
+  const prompt = promptText(state, sheet, isMine, left);
+  const geo = layoutFor(board, state.narrow, Boolean(prompt));
   const {x} = geo;
   const root = svg("svg", {viewBox: `0 0 ${geo.width} ${geo.height}`, class: "xb-main",
     role: "group", "aria-label": `${nameOf(ctx, sheet.seat)}'s score sheet: ${sheet.score} points`});
-  const hints = isMine ? state.hints : [];
-  const left = candidates(hints, picked.ids);
   const glowing = new Set(left.flatMap((hint) => hint.targets).filter((id) => !picked.ids.includes(id)));
   const chosen = new Set(picked.ids);
   const colour = (view.seat_colours || [])[sheet.seat] || "var(--muted)";
 
   // Header: whose sheet, its total, where the player stands.
-  root.append(svg("rect", {x: 0, y: 0, width: geo.width, height: 50, class: "head", rx: 12}));
-  root.append(svg("rect", {x: 0, y: 0, width: 10, height: 50, fill: colour, rx: 4}));
+  root.append(svg("rect", {x: 0, y: 0, width: geo.width, height: 50, class: "head"}));
+  root.append(svg("rect", {x: 0, y: 0, width: 10, height: 50, fill: colour}));
   const who = nameOf(ctx, sheet.seat) + (ctx.seat === sheet.seat ? " (you)" : "");
   root.append(label(22, 22, who, {"text-anchor": "start", "font-size": 19, "font-weight": 700}));
   root.append(label(22, 42, sheetStatus(board, sheet, ctx), {"text-anchor": "start", "font-size": 13, class: "muted"}));
@@ -195,7 +198,6 @@ function drawSheet(state, sheet, isMine) {
   if (board.winners && board.winners.includes(sheet.seat)) root.append(star(geo.width - 112, 25, 14));
 
   // The prompt: what to tap now.
-  const prompt = promptText(state, sheet, isMine, left);
   if (prompt) root.append(label(14, 70, prompt, {"text-anchor": "start", "font-size": 14, class: "prompt"}));
   if (isMine && picked.ids.length) {
     const btn = svg("g", {class: "btn"});
@@ -337,7 +339,7 @@ function promptText(state, sheet, isMine, left) {
   }
   const rows = left.length && left.every((h) => h.targets.filter((t) => !t.includes("-x")).every((t) => picked.ids.includes(t)));
   if (rows) return `${left[0].label.split(",")[0]}: now tap an EXTRA column.`;
-  return picked.ids.some((id) => id.includes("-x")) ? "Now tap the rows to cross." : "Now tap the other row.";
+  return picked.ids.some((id) => id.includes("-x")) ? "Now tap the rows to cross." : "Now tap a second glowing row.";
 }
 
 function star(cx, cy, r) {
@@ -361,8 +363,8 @@ function drawMini(state, sheet) {
   const colour = (view.seat_colours || [])[sheet.seat] || "var(--muted)";
   const name = nameOf(ctx, sheet.seat) + (sheet.seat === ctx.seat ? " (you)" : "");
   const root = svg("svg", {viewBox: "0 0 170 128", class: "xb-mini"});
-  root.append(svg("rect", {x: 0, y: 0, width: 170, height: 26, class: "head", rx: 8}));
-  root.append(svg("rect", {x: 0, y: 0, width: 7, height: 26, fill: colour, rx: 3}));
+  root.append(svg("rect", {x: 0, y: 0, width: 170, height: 26, class: "head"}));
+  root.append(svg("rect", {x: 0, y: 0, width: 7, height: 26, fill: colour}));
   root.append(label(13, 18, name.length > 14 ? name.slice(0, 13) + "…" : name, {"text-anchor": "start", "font-size": 13, "font-weight": 700}));
   root.append(label(164, 19, signed(sheet.score), {"text-anchor": "end", "font-size": 16, "font-weight": 800,
     class: sheet.score < 0 ? "lost" : sheet.score > 0 ? "gain" : ""}));
