@@ -201,8 +201,8 @@ function drawSheet(state, sheet, isMine) {
   if (prompt) root.append(label(14, 70, prompt, {"text-anchor": "start", "font-size": 14, class: "prompt"}));
   if (isMine && picked.ids.length) {
     const btn = svg("g", {class: "btn"});
-    btn.append(svg("rect", {x: geo.width - 104, y: 55, width: 96, height: 24, rx: 8}));
-    btn.append(label(geo.width - 56, 72, "↺ Start again", {"font-size": 12}));
+    btn.append(svg("rect", {x: geo.width - 104, y: 54, width: 96, height: 22, rx: 8}));
+    btn.append(label(geo.width - 56, 69.5, "↺ Start again", {"font-size": 12}));
     root.append(actionable(btn, "Start the choice again", (keyboard) => startAgain(state, keyboard)));
   }
 
@@ -261,7 +261,7 @@ function drawSheet(state, sheet, isMine) {
   });
 
   // The EXTRA columns: the number at the head, then the boxes; the last one ends the game.
-  root.append(label(geo.narrow ? 30 : x.extra + 44, geo.narrow ? geo.gridBottom + 8 : geo.top + 4, "EXTRA",
+  root.append(label(geo.narrow ? 30 : x.extra + 44, geo.narrow ? geo.gridBottom + 8 : geo.gridTop - 21, "EXTRA",
     {"font-size": 11, "font-weight": 700, class: "muted", "text-anchor": geo.narrow ? "start" : "middle"}));
   sheet.extras.forEach((column, j) => {
     const g = extraGeometry(geo, column, j);
@@ -405,6 +405,24 @@ function drawMini(state, sheet) {
 
 // ------------------------------------------------------------------------- entry point
 
+/** The last drawing's arguments, to redraw when the width crosses the phone layout's limit. */
+let last = null;
+let watched = null;
+
+function watch(container) {
+  if (watched === container || typeof ResizeObserver === "undefined") return;
+  watched = container;
+  new ResizeObserver(() => {
+    if (last && last.container === container && isNarrow(container) !== last.narrow) {
+      render(last.container, last.view, last.ctx);
+    }
+  }).observe(container);
+}
+
+function isNarrow(container) {
+  return (container.clientWidth || 600) < 560;
+}
+
 /** Draw every sheet of ``view`` into ``container`` (a full redraw each call). */
 export function render(container, view, ctx) {
   const board = view.board;
@@ -418,8 +436,10 @@ export function render(container, view, ctx) {
   let main = ctx.seat !== null && ctx.seat !== undefined && seats.includes(ctx.seat) ? ctx.seat : null;
   if (shownSeat !== null && seats.includes(shownSeat)) main = shownSeat;
   if (main === null) main = (board.winners && board.winners[0]) ?? 0;
-  const narrow = (container.clientWidth || 600) < 560;
+  const narrow = isNarrow(container);
   const state = {container, view, ctx, hints, narrow};
+  last = state;
+  watch(container);
 
   const wrap = document.createElement("div");
   wrap.className = "xb";
