@@ -156,7 +156,7 @@ function extraGeometry(geo, column, j) {
       boxes.push({x: x0 + 2, y: head.y + head.h + 4 + i * (h + 2), w: 22, h});
     }
     const last = boxes.at(-1);
-    return {head, boxes, area: {x: x0 - 2, y: head.y - 20, w: 30, h: last.y + last.h - head.y + 22},
+    return {head, boxes, area: {x: x0 - 2, y: head.y - 17, w: 30, h: last.y + last.h - head.y + 19},
       letter: {x: x0 + 13, y: head.y - 6}};
   }
   const y0 = geo.gridBottom + 14 + j * 34;
@@ -261,7 +261,7 @@ function drawSheet(state, sheet, isMine) {
   });
 
   // The EXTRA columns: the number at the head, then the boxes; the last one ends the game.
-  root.append(label(geo.narrow ? 30 : x.extra + 44, geo.narrow ? geo.gridBottom + 8 : geo.gridTop - 21, "EXTRA",
+  root.append(label(geo.narrow ? 30 : x.extra + 44, geo.narrow ? geo.gridBottom + 8 : geo.gridTop - 22, "EXTRA",
     {"font-size": 11, "font-weight": 700, class: "muted", "text-anchor": geo.narrow ? "start" : "middle"}));
   sheet.extras.forEach((column, j) => {
     const g = extraGeometry(geo, column, j);
