@@ -27,6 +27,7 @@ from dicegames.core.model import (
     TERMINAL,
     BotLevel,
     GameSpec,
+    JsonObject,
     Node,
     Result,
     Seat,
@@ -34,6 +35,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.extra import render as text
+from dicegames.games.extra import view as web
 from dicegames.games.extra.data import (
     COLUMN_NAMES,
     Decision,
@@ -251,6 +253,15 @@ class Extra(Game[ExtraData, Decision, Roll]):
         if seat is not None and isinstance(move, Decision):
             after = self.record(seat, state.data.sheets[seat], move)
         return text.describe(state.data, move, seat, names, after)
+
+    def view(self, state: State[ExtraData, Decision, Roll]) -> JsonObject:
+        """Every score sheet and the shared roll as JSON for the web board (see view.py)."""
+        return web.view(self, state)
+
+    def action_hints(self, state: State[ExtraData, Decision, Roll],
+                     seat: Seat) -> list[JsonObject]:
+        """The decisions with friendly labels and the sheet cells they write in."""
+        return web.action_hints(self, state, seat)
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random; medium: one-step heuristic; hard: a value function tuned by play."""
