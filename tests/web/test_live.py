@@ -55,3 +55,31 @@ def test_viewer_message_is_the_viewer_state() -> None:
     assert set(message["state"]["hints"]) == {"0", "1"}
     spectator = match.viewer_state(())
     assert spectator["hints"] == {} and not spectator["can_undo"]
+
+
+def test_choices_on_a_shared_roll_stay_sealed_until_everyone_has_chosen() -> None:
+    game = dicegames.make("extra", players=3)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben"), PlayerInfo("Cy")], 5)
+    match = LiveMatch("m2", session, "auto", {0: "t0", 1: "t1", 2: "t2"}, None)
+
+    def play(move: object, seat: int | None = None) -> None:
+        match.note(session.apply(move, seat))
+
+    def log() -> list[str]:
+        return [event["description"] for event in match.viewer_state((1,))["log"]]
+
+    play(sample(session.state.chance_outcomes(), random.Random(2)))
+    play(session.state.legal_actions(0)[0], 0)
+    assert log()[-1] == "Ann has chosen"
+    assert all(event["text"] == "" for event in match.viewer_state(())["log"][-1:])
+    play(session.state.legal_actions(2)[0], 2)
+    assert log()[-2:] == ["Ann has chosen", "Cy has chosen"]
+    play(session.state.legal_actions(1)[0], 1)
+    settled = log()
+    assert not any("has chosen" in line for line in settled)
+    assert settled[1].startswith("Ann records") and any(
+        line.startswith("Cy records") for line in settled)
+    # Undoing the last choice seals the others again.
+    session.undo()
+    match.forget_last()
+    assert log()[-2:] == ["Ann has chosen", "Cy has chosen"]

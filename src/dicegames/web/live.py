@@ -161,7 +161,7 @@ class LiveMatch:
         game = session.game
         node = state.node
         turn = state.turn
-        log = [event for events in self.move_events[:step] for event in events]
+        log = self._log(step)
         data: dict[str, Any] = {
             "id": self.id,
             "game": {"id": game.spec.id, "name": game.spec.name,
@@ -187,6 +187,39 @@ class LiveMatch:
             if len(outcomes) <= FEW_OUTCOMES:
                 data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
         return data
+
+    def _log(self, step: int) -> list[dict[str, Any]]:
+        """The log after ``step`` moves, with the choices of an unfinished shared roll sealed.
+
+        When several seats decide on the same roll (EXTRA!), a choice already made must not
+        show to those still deciding, so until the last of them has decided the log says only
+        who has chosen; the full sentences appear as soon as the roll is settled.
+        """
+        sealed = self._sealed_moves(step)
+        names = [player.name for player in self.session.players]
+        log: list[dict[str, Any]] = []
+        for index, events in enumerate(self.move_events[:step]):
+            if index not in sealed:
+                log.extend(events)
+                continue
+            log.extend({**event, "text": "", "description": f"{names[event['seat']]} has chosen"}
+                       if event["kind"] == "move" and event["seat"] is not None else event
+                       for event in events)
+        return log
+
+    def _sealed_moves(self, step: int) -> set[int]:
+        """The moves (by index) made on a shared roll whose other seats are still deciding."""
+        states = self.session.states
+        sealed: set[int] = set()
+        index = step - 1
+        while index >= 0:
+            before, after = states[index].node, states[index + 1].node
+            if (before.kind is not NodeKind.DECISION or after.kind is not NodeKind.DECISION
+                    or not set(after.players) < set(before.players)):
+                break
+            sealed.add(index)
+            index -= 1
+        return sealed
 
     def hints(self, seat: Seat) -> list[dict[str, Any]]:
         """The action hints of ``seat`` now ([] when it does not decide), cached per version."""
