@@ -208,14 +208,15 @@ def _label(game: PetitsChevaux, data: ChevauxData, action: Action, horse: int,
     seat = data.player
     colour = colours[seat]
     name = horse_label(colour, horse)
+    steps = f"{data.roll} square" + ("" if data.roll == 1 else "s")
     if action is Action.OUT:
         said = f"Bring {name} out"
     elif target > ENTRANCE:
         said = f"Move {name} into the stable, square {target - ENTRANCE}"
     elif target == ENTRANCE:
-        said = f"Move {name} {data.roll} to the stable door"
+        said = f"Move {name} {steps} to the stable entrance"
     else:
-        said = f"Move {name} {data.roll}" + (" square" if data.roll == 1 else " squares")
+        said = f"Move {name} {steps}"
     horses, captured = moved(colours, data.horses, seat, horse, target)
     if captured:
         victims = " and ".join(horse_label(colours[s], h) for s, h in captured)
