@@ -99,7 +99,9 @@ def test_board_draws_and_plays_by_click_and_keyboard(server: Server, page: Page)
 
 
 def test_phone_width_has_no_horizontal_scroll(server: Server, browser: Browser) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2)
+    # A phone in dark mode: the board takes the page's colours.
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
+                                  color_scheme="dark")
     try:
         page = context.new_page()
         start_against_bots(page, server.url, "petits-chevaux")

@@ -23,7 +23,6 @@ const STYLE = `
 .pc-disc { stroke: #000; stroke-opacity: .55; stroke-width: 2.5; }
 .pc-label { font-weight: 800; }
 .pc-wall { stroke: #000; stroke-opacity: .7; stroke-width: 3.5; }
-.pc-turn { stroke: var(--accent); stroke-width: 5; fill: none; }
 .pc-target { cursor: pointer; pointer-events: all; outline: none; }
 .pc-glow { fill: none; stroke: var(--accent); stroke-width: 5; pointer-events: none;
   animation: pc-pulse 1.3s ease-in-out infinite; }
@@ -112,8 +111,13 @@ function drawStable(layer, stable, board, ctx) {
     fill: stable.css, "fill-opacity": playing ? 0.24 : 0.08, stroke: stable.css,
     "stroke-opacity": playing ? 0.9 : 0.3, "stroke-width": 4, class: "pc-shape"}));
   if (turn || won) {
-    g.append(svg("rect", {x: x + 13, y: y + 13, width: size - 26, height: size - 26,
-      rx: 16, class: "pc-turn"}));
+    // Whose turn: a thick band of the player's colour and a marker line.
+    g.append(svg("rect", {x: x + 12, y: y + 12, width: size - 24, height: size - 24, rx: 17,
+      fill: "none", stroke: stable.css, "stroke-width": 9}));
+  }
+  if (!playing) {
+    g.append(svg("text", {x: x + size / 2, y: y + size / 2 + 38, "text-anchor": "middle",
+      "font-size": 110, fill: stable.css, opacity: 0.2}, "♞"));
   }
   const name = playing ? (ctx.names && ctx.names[stable.seat]) || `Player ${stable.seat + 1}` : "";
   const short = name.length > 14 ? name.slice(0, 13) + "…" : name;
@@ -152,7 +156,7 @@ function drawTrack(layer, board) {
     const stable = board.stables.find((s) => s.colour === (square.start || square.entrance));
     if (square.start) {
       g.append(squareShape(square.cell, {class: "pc-sq pc-shape",
-        style: `fill: ${stable.css}; fill-opacity: .9`}));
+        style: `fill: ${stable.css}; fill-opacity: ${stable.seat === null ? 0.35 : 0.9}`}));
       const next = board.track[(index + 1) % count].cell;
       const [cx, cy] = mid(square.cell);
       g.append(arrow(cx, cy, next[1] - square.cell[1], next[0] - square.cell[0], 11,
@@ -160,11 +164,12 @@ function drawTrack(layer, board) {
       g.dataset.label = `${square.start}'s start square`;
     } else if (square.entrance) {
       g.append(squareShape(square.cell, {class: "pc-sq pc-shape",
-        style: `stroke: ${stable.css}; stroke-opacity: 1; stroke-width: 4`}));
+        style: `stroke: ${stable.css}; stroke-opacity: ${stable.seat === null ? 0.4 : 1};
+          stroke-width: 4`}));
       const first = stable.column[0].cell;
       const [cx, cy] = mid(square.cell);
       g.append(arrow(cx, cy, first[1] - square.cell[1], first[0] - square.cell[0], 9,
-        {fill: stable.css}));
+        {fill: stable.css, "fill-opacity": stable.seat === null ? 0.4 : 1}));
       g.dataset.label = `${square.entrance}'s stable entrance`;
     } else {
       g.append(squareShape(square.cell, {class: "pc-sq pc-shape"}));
