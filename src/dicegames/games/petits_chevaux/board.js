@@ -335,6 +335,10 @@ export function render(container, view, ctx) {
   drawGhosts(layers[2], board, hints);
   drawHorses(layers[3], board);
   wireTargets(root, hints, pick);
+  // Keep the keyboard focus on the same element across redraws when it is still a choice.
+  const focused = container.contains(document.activeElement)
+    ? document.activeElement.getAttribute("data-id") : null;
   container.replaceChildren(root);
+  if (focused) root.querySelector(`.pc-target[data-id="${focused}"]`)?.focus();
   return {ownsChoices: false};
 }
