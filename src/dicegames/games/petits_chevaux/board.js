@@ -316,6 +316,24 @@ function describe(board, ctx) {
   return "Petits Chevaux board. " + parts.join(". ") + ".";
 }
 
+/** A folded key under the board saying what the marks mean, for newcomers. */
+function legend() {
+  const box = document.createElement("details");
+  box.className = "pc-legend";
+  box.setAttribute("style", "margin: .3rem auto 0; max-width: 40rem; font-size: .85rem; "
+    + "color: var(--muted);");
+  const title = document.createElement("summary");
+  title.textContent = "What the board shows";
+  const text = document.createElement("p");
+  text.setAttribute("style", "margin: .2rem 0 0;");
+  text.textContent = "Filled arrow: a start square. Framed arrow: the way into the stable. "
+    + "1 to 6: the stable; fill squares 3 to 6 to win. Two horses of one colour on a square "
+    + "make a barrage that nobody can pass. The moves you can play glow: click or tap the "
+    + "horse, or the square where it would land (dashed).";
+  box.append(title, text);
+  return box;
+}
+
 /** Draw the board into ``container``; the page keeps its choice buttons. */
 export function render(container, view, ctx) {
   const board = view.board;
@@ -338,7 +356,9 @@ export function render(container, view, ctx) {
   // Keep the keyboard focus on the same element across redraws when it is still a choice.
   const focused = container.contains(document.activeElement)
     ? document.activeElement.getAttribute("data-id") : null;
-  container.replaceChildren(root);
+  const key = legend();
+  key.open = Boolean(container.querySelector("details.pc-legend")?.open);  // stays as left
+  container.replaceChildren(root, key);
   if (focused) root.querySelector(`.pc-target[data-id="${focused}"]`)?.focus();
   return {ownsChoices: false};
 }
