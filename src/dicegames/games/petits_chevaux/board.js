@@ -19,7 +19,7 @@ const STYLE = `
 .pc-sub { fill: var(--fg); opacity: .8; }
 .pc-slot { fill: var(--card); stroke: var(--fg); stroke-opacity: .35; stroke-width: 2;
   stroke-dasharray: 5 4; }
-.pc-horse { pointer-events: none; }
+.pc-horse, .pc-barrage { pointer-events: none; }
 .pc-disc { stroke: #000; stroke-opacity: .55; stroke-width: 2.5; }
 .pc-label { font-weight: 800; }
 .pc-wall { stroke: #000; stroke-opacity: .7; stroke-width: 3.5; }
@@ -84,14 +84,14 @@ function barrageBlock(pair, cell) {
   const group = svg("g", {class: "pc-barrage"});
   group.append(svg("rect", {x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 5,
     fill: pair[0].css, class: "pc-wall"}));
-  group.append(svg("rect", {x: x + 5, y: y + 5, width: CELL - 10, height: CELL - 10, rx: 3,
-    fill: "none", stroke: "#fff", "stroke-width": 1.5, "stroke-dasharray": "3 2"}));
+  group.append(svg("line", {x1: x + 6, x2: x + CELL - 6, y1: y + CELL / 2, y2: y + CELL / 2,
+    stroke: INK[pair[0].colour] || "#fff", "stroke-width": 1.5, "stroke-opacity": 0.8}));
   pair.forEach((horse, half) => {
     const g = svg("g", {class: "pc-horse", "data-id": horse.id});
     g.append(svg("rect", {x: x + 1, y: y + 1 + half * (CELL / 2 - 1), width: CELL - 2,
       height: CELL / 2 - 1, rx: 4, fill: "transparent", class: "pc-shape"}));
-    g.append(svg("text", {x: x + CELL / 2, y: y + 17 + half * 16, "text-anchor": "middle",
-      "font-size": 14, class: "pc-label", fill: INK[horse.colour] || "#fff"}, horse.label));
+    g.append(svg("text", {x: x + CELL / 2, y: y + 16 + half * 17, "text-anchor": "middle",
+      "font-size": 15, class: "pc-label", fill: INK[horse.colour] || "#fff"}, horse.label));
     g.dataset.label = `horse ${horse.label}, in a barrage with ${pair[1 - half].label}`;
     group.append(g);
   });
