@@ -27,6 +27,7 @@ from dicegames.core.model import (
     TERMINAL,
     BotLevel,
     GameSpec,
+    JsonObject,
     Node,
     Result,
     Seat,
@@ -35,6 +36,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.petits_chevaux import render as text
+from dicegames.games.petits_chevaux import view as web
 from dicegames.games.petits_chevaux.board import ENTRANCE, HOME, SEATING, Colour
 from dicegames.games.petits_chevaux.data import (
     HORSE_ACTIONS,
@@ -211,6 +213,15 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a draw, a roll, a move or a pass, for logs."""
         return text.describe(self, state.data, move, seat, names)
+
+    def view(self, state: State[ChevauxData, Move, Outcome]) -> JsonObject:
+        """The cross board, the die and the colours for the web app (see :mod:`.view`)."""
+        return web.view(self, state.data)
+
+    def action_hints(self, state: State[ChevauxData, Move, Outcome],
+                     seat: Seat) -> list[JsonObject]:
+        """Button labels and board targets of the legal moves (see :mod:`.view`)."""
+        return web.hints(self, state.data, state.deciding_seat(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random; medium: the heuristic player; hard: the risk-aware look-ahead."""
