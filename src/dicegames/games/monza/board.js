@@ -52,7 +52,7 @@ const CSS = `
   animation: mz-march 1s linear infinite; }
 .mz-track .mz-pick:hover .mz-glow, .mz-track .mz-pick:focus-visible .mz-glow { stroke: var(--accent); stroke-width: .7; }
 .mz-track .mz-pick:focus .mz-glow { stroke: var(--accent); stroke-width: .7; }
-.mz-track .mz-dim { opacity: .5; }
+.mz-track .mz-dim { opacity: .6; }
 @keyframes mz-march { to { stroke-dashoffset: -.95; } }
 .mz-track .mz-turn-ring { fill: none; stroke: var(--fg); stroke-width: .2; stroke-dasharray: .5 .35;
   animation: mz-spin 6s linear infinite; transform-box: fill-box; transform-origin: center; }
@@ -305,8 +305,10 @@ function drawTrack(board, ctx, width) {
     const centre = centres.get(at);
     if (!centre) continue;
     group.forEach((c, i) => {
-      const s = group.length > 1 ? 0.7 : 0.95;
-      place.push({c, x: centre.x + (i - (group.length - 1) / 2) * 2.1 * s, y: centre.y + (group.length > 1 ? 0.2 * (i % 2 ? 1 : -1) : 0), s});
+      // Low in the square, so its colour letter (top left) stays readable.
+      const s = group.length > 1 ? 0.62 : Math.min(0.82, centre.w / 3.1);
+      place.push({c, x: centre.x + (i - (group.length - 1) / 2) * 1.9 * s + (group.length > 1 ? 0 : 0.15),
+        y: centre.y + 0.45 + (group.length > 1 ? 0.25 * (i % 2 ? 1 : -1) : 0), s});
     });
   }
   const carsLayer = svg("g");

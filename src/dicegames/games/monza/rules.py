@@ -26,11 +26,11 @@ from dicegames.core.errors import IllegalAction, OptionError
 from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
-    JsonObject,
     PASS,
     TERMINAL,
     BotLevel,
     GameSpec,
+    JsonObject,
     Node,
     Result,
     Seat,
