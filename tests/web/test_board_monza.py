@@ -40,14 +40,14 @@ def wait_for_pick(page: Page) -> bool:
 
 def test_the_board_is_drawn_clicked_and_played_by_keyboard(server: Server, page: Page) -> None:
     SHOTS.mkdir(exist_ok=True)
-    match = new_match(server, seed=3)
+    match = new_match(server, seed=3, bots=1)
     page.goto(match["link"])
     expect(page.locator("svg.mz-track")).to_be_visible()
     expect(page.locator("pre.text-board")).to_have_count(0)
     # Every square of the default circuit is drawn, lettered, and the cars are there.
     expect(page.locator("svg.mz-track g[data-colour]")).to_have_count(67)
     expect(page.locator("svg.mz-track [data-id=car-0]")).to_have_count(1)
-    expect(page.locator(".monza-cars li")).to_have_count(3)
+    expect(page.locator(".monza-cars li")).to_have_count(2)
     assert wait_for_pick(page)
     expect(page.locator("#dice svg.die")).to_have_count(6)
     # The marked squares are exactly the offered moves; the buttons stay.
@@ -121,3 +121,38 @@ def test_phone_width_has_no_horizontal_scroll(server: Server, browser: Browser) 
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_real_dice_are_entered_and_the_last_colour_step_is_declined_on_the_car(
+        server: Server, page: Page) -> None:
+    match = server.post("/api/matches", {
+        "game": "monza", "seed": 5, "dice": "manual", "options": {"variant_last_colour": True},
+        "players": [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    tokens = [seat["token"] for seat in match["seats"]]
+    page.goto(server.url + "/")
+    # Both seats on this device, as the home page keeps them for a hot-seat game.
+    page.evaluate("([key, tokens]) => localStorage.setItem(key, "
+                  "JSON.stringify({tokens, invites: []}))", [f"dicegames:{match['id']}", tokens])
+    page.goto(server.url + f"/m/{match['id']}")
+    expect(page.locator(".monza-turn")).to_contain_text("Ann rolls")
+    pickers = page.locator("#entry .picker")
+    expect(pickers).to_have_count(6)
+    for die, face in enumerate("rygbbw"):
+        pickers.nth(die).locator(f"button[data-value={face}]").click()
+    page.locator("#entry button.primary").click()
+    expect(page.locator("#log")).to_contain_text("Ann rolls red, yellow, green, blue, blue, white")
+    expect(page.locator("#dice svg.die")).to_have_count(6)
+    # Step on until the move ends; the last die's car (red: Ann's own) may then move one square.
+    for _ in range(6):
+        if "free square" in page.locator(".monza-turn").inner_text():
+            break
+        count = page.locator("#log li").count()
+        page.locator(RING).first.click()
+        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {count}")
+    expect(page.locator(".monza-turn")).to_contain_text("free square")
+    expect(page.locator("#dice svg.die.used")).to_have_count(4)
+    car = page.locator("svg.mz-track [data-id=car-0].mz-pick")
+    expect(car).to_have_attribute("aria-label", "Keep your car where it is")
+    car.locator(".mz-glow").click()
+    expect(page.locator("#log")).to_contain_text("Ann stays put")
+    expect(page.locator(".monza-turn")).to_contain_text("Ben rolls")

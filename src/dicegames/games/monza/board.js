@@ -55,8 +55,7 @@ const CSS = `
 .mz-track .mz-dim { opacity: .6; }
 @keyframes mz-march { to { stroke-dashoffset: -.95; } }
 .mz-track .mz-turn-ring { fill: none; stroke: var(--fg); stroke-width: .2; stroke-dasharray: .5 .35;
-  animation: mz-spin 6s linear infinite; transform-box: fill-box; transform-origin: center; }
-@keyframes mz-spin { to { transform: rotate(360deg); } }
+  animation: mz-march 1.6s linear infinite; }
 @media (prefers-reduced-motion: reduce) {
   .mz-track .mz-ants, .mz-track .mz-turn-ring { animation: none; } }
 `;
@@ -290,16 +289,18 @@ function drawTrack(board, ctx, width) {
     }
   }
   const place = [];
-  const twoCols = inStart.length > 3;
-  const perCol = twoCols ? Math.ceil(inStart.length / 2) : 3;
+  // A grid in the zone below its title: as many rows as the lanes leave room for.
   const zoneW = START_W - 1.45;
   const top = row0.y + 1.15;
-  const slot = (lanesH - 1.25) / perCol;
+  const fit = Math.max(1, Math.min(3, Math.floor((lanesH - 1.15) / 1.4)));
+  const cols = Math.max(1, Math.ceil(inStart.length / fit));
+  const perCol = Math.ceil(inStart.length / cols) || 1;
+  const slot = (lanesH - 1.25) / Math.max(perCol, Math.min(fit, 3));
+  const scale = Math.min(0.8, zoneW / cols / 3.2, slot / 1.75);
   inStart.forEach((c, i) => {
-    const col = twoCols ? Math.floor(i / perCol) : 0;
-    const k = twoCols ? i % perCol : i + (inStart.length === 1 ? 1 : 0);
-    place.push({c, x: 0.3 + (twoCols ? zoneW * (col + 0.5) / 2 : zoneW / 2),
-      y: top + slot * (k + 0.5), s: twoCols ? 0.58 : 0.8});
+    const col = Math.floor(i / perCol);
+    const k = i % perCol + (cols === 1 && inStart.length < fit ? (fit - inStart.length) / 2 : 0);
+    place.push({c, x: 0.3 + zoneW * (col + 0.5) / cols, y: top + slot * (k + 0.5), s: scale});
   });
   for (const [at, group] of elsewhere) {
     const centre = centres.get(at);
