@@ -7,11 +7,15 @@ Screenshots go to ``test-output/monza-board-*.png``.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser, Page, expect
 
+import dicegames
 from web.browser import READY, SHOTS, play_to_the_end
 from web.server import Server
 
@@ -19,6 +23,20 @@ PICK = "svg.mz-track .mz-pick"
 RING = PICK + " .mz-glow"
 """The ring drawn on each part of a marked element: a square cut where a row ends has two
 parts on two rows, and clicking the middle of the whole would hit another square."""
+
+TWO_LANES: dict[str, Any] = {
+    "name": "two lanes",
+    "lanes": [
+        {"name": "a", "squares": [[0, 3, "white"], [3, 6, "red"], [6, 9, "yellow"],
+                                  [9, 12, "red"], [12, 15, "green"], [15, 18, "blue"],
+                                  [18, 21, "purple"]]},
+        {"name": "b", "squares": [[1, 4, "purple"], [4, 8, "purple"], [8, 11, "tyre"],
+                                  [11, 14, "white"], [14, 17, "blue"], [17, 20, "red"]]}],
+    "entries": ["a1", "b1"],
+    "targets": ["a7", "b6"],
+}
+"""A user's circuit file with two lanes (the web app plays the shipped one only, so this
+one is drawn by calling the module directly)."""
 
 
 def new_match(server: Server, seed: int, bots: int = 2) -> dict[str, str]:
@@ -156,3 +174,29 @@ def test_real_dice_are_entered_and_the_last_colour_step_is_declined_on_the_car(
     car.locator(".mz-glow").click()
     expect(page.locator("#log")).to_contain_text("Ann stays put")
     expect(page.locator(".monza-turn")).to_contain_text("Ben rolls")
+
+
+def test_a_users_own_circuit_is_drawn_from_its_data(server: Server, page: Page,
+                                                    tmp_path: Path) -> None:
+    path = tmp_path / "two-lanes.json"
+    path.write_text(json.dumps(TWO_LANES), encoding="utf-8")
+    game = dicegames.make("monza", players=4, circuit=str(path))
+    state = game.new_state().apply("wwpppr")
+    view, hints = game.view(state), game.action_hints(state, 0)
+    page.goto(server.url + "/static/replay.html")
+    page.evaluate("""async ([view, hints]) => {
+      const board = await import('/games/monza/board.js');
+      const box = document.createElement('div');
+      box.id = 'own';
+      document.body.replaceChildren(box);
+      window.picked = [];
+      window.answer = board.render(box, view, {hints, pick: (move) => window.picked.push(move),
+        names: ['Ann', 'Ben', 'Cy', 'Di'], seat: 0, deciding: [0]});
+    }""", [view, hints])
+    expect(page.locator("#own svg.mz-track g[data-colour]")).to_have_count(13)
+    expect(page.locator("#own g[data-colour=tyre]")).to_have_count(1)
+    expect(page.locator("#own .monza-cars li")).to_have_count(4)
+    assert page.evaluate("window.answer") == {"ownsChoices": False}
+    page.locator(f"#own {RING.removeprefix('svg')}").first.click()
+    assert page.evaluate("window.picked") == [hints[0]["move"]]
+    page.screenshot(path=str(SHOTS / "monza-board-own-circuit.png"), full_page=True)

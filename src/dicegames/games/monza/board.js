@@ -173,7 +173,9 @@ function makePick(node, hints, ctx) {
 
 function drawTrack(board, ctx, width) {
   const {rows, width: w, height} = layout(board, width);
+  // Short circuits on wide screens: no bigger than about 30 px per unit.
   const root = svg("svg", {class: "mz-track", viewBox: `0 0 ${r2(w)} ${r2(height)}`,
+    style: `max-width: ${Math.round(w * 30)}px`,
     role: "group", "aria-label": `${board.name}: the circuit`});
   const byTarget = new Map();
   for (const hint of ctx.hints || []) {
@@ -250,21 +252,21 @@ function drawTrack(board, ctx, width) {
       }
       const ink = INK[sq.colour] || "#fff";
       if (sq.letter) {
-        body.append(text(main.x0 + 0.3, main.y0 + 1.2, sq.letter, {"font-size": 1.15,
+        body.append(text(main.x0 + 0.5, main.y0 + 1.42, sq.letter, {"font-size": 1.15,
           "font-weight": 800, fill: ink}));
       }
-      body.append(text(sq.target ? main.x1 - 0.85 : main.x1 - 0.22, main.y1 - 0.25, sq.id,
-        {"font-size": 0.66, "text-anchor": "end", fill: ink, "fill-opacity": 0.85}));
+      body.append(text(sq.target ? main.x1 - 0.9 : main.x1 - 0.4, main.y1 - 0.4, sq.id,
+        {"font-size": 0.62, "text-anchor": "end", fill: ink, "fill-opacity": 0.85}));
       if (sq.entry) {
-        body.append(svg("path", {d: `M${r2(main.x0 + 0.1)} ${r2((main.y0 + main.y1) / 2 - 0.45)} l0.55 0.45 l-0.55 0.45 Z`,
+        body.append(svg("path", {d: `M${r2(main.x0 + 0.12)} ${r2(main.y0 + 1.75)} l0.5 0.4 l-0.5 0.4 Z`,
           fill: ink, "fill-opacity": 0.8, "aria-hidden": "true"}));
       }
       group.append(body);
       if (hints) {
         for (const p of parts) {
           for (const cls of ["mz-glow", "mz-ants"]) {
-            group.append(svg("rect", {class: cls, x: r2(p.x0 + 0.2), y: r2(p.y0 + 0.2),
-              width: r2(p.x1 - p.x0 - 0.4), height: r2(p.y1 - p.y0 - 0.4), rx: 0.35}));
+            group.append(svg("rect", {class: cls, x: r2(p.x0 + 0.14), y: r2(p.y0 + 0.14),
+              width: r2(p.x1 - p.x0 - 0.28), height: r2(p.y1 - p.y0 - 0.28), rx: 0.38}));
           }
         }
         makePick(group, hints, ctx);
@@ -309,7 +311,7 @@ function drawTrack(board, ctx, width) {
       // Low in the square, so its colour letter (top left) stays readable.
       const s = group.length > 1 ? 0.62 : Math.min(0.82, centre.w / 3.1);
       place.push({c, x: centre.x + (i - (group.length - 1) / 2) * 1.9 * s + (group.length > 1 ? 0 : 0.15),
-        y: centre.y + 0.45 + (group.length > 1 ? 0.25 * (i % 2 ? 1 : -1) : 0), s});
+        y: centre.y + 0.55 + (group.length > 1 ? 0.25 * (i % 2 ? 1 : -1) : 0), s});
     });
   }
   const carsLayer = svg("g");
