@@ -282,11 +282,11 @@ class Monza(Game[MonzaData, Move, Roll]):
 
     def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
         """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
-        return web.view(self, state.data)
+        return web.view(self, state.data, state.current_players)
 
     def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
         """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
-        return web.action_hints(self, state.data, seat)
+        return web.action_hints(self, state.data, seat, state.legal_actions(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random steps; medium: furthest end, pushing; hard: also the next replies."""

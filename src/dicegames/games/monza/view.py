@@ -12,6 +12,7 @@ Everything here is pure and cheap: it runs at every move of every web match.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
@@ -46,7 +47,7 @@ def colour_label(index: int) -> str:
     return COLOURS[index].value.capitalize()
 
 
-def board(game: Monza, data: MonzaData) -> JsonObject:
+def board(game: Monza, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
     """The drawing data: lanes of squares, the start zone, the cars and the turn.
 
     Keys: ``name`` (the circuit's), ``first``/``length`` (the track's span in units),
@@ -82,7 +83,6 @@ def board(game: Monza, data: MonzaData) -> JsonObject:
             "letter": LETTERS[seat].upper(), "at": circuit.square_name(car),
             "target": on_target, "to_go": 0 if on_target else circuit.steps_to_finish(car),
         })
-    deciding = game._node(data).players
     return {
         "name": circuit.name,
         "first": min(s.start for s in circuit.squares),
@@ -127,12 +127,13 @@ def dice_entry(data: MonzaData) -> JsonObject | None:
     return {"count": len(COLOURS), "faces": faces, "join": ""}
 
 
-def view(game: Monza, data: MonzaData) -> JsonObject:
+def view(game: Monza, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
     """The whole view (see :meth:`dicegames.core.game.Game.view`), with the cars' colours
-    as ``seat_colours`` so the page's seat markers match the board."""
+    as ``seat_colours`` so the page's seat markers match the board; ``deciding`` are the
+    seats deciding now (none at a roll or the end)."""
     return {
         "game": game.spec.id,
-        "board": board(game, data),
+        "board": board(game, data, deciding),
         "dice": dice(data),
         "dice_entry": dice_entry(data),
         "seat_colours": [SEAT_COLOURS[COLOURS[s].value] for s in range(len(data.cars))],
@@ -159,6 +160,7 @@ def hint(game: Monza, data: MonzaData, seat: Seat, action: Move) -> JsonObject:
             "targets": [car_id(seat)]}
 
 
-def action_hints(game: Monza, data: MonzaData, seat: Seat) -> list[JsonObject]:
-    """The legal actions of ``seat`` in legal order, labelled, with their board targets."""
-    return [hint(game, data, seat, action) for action in game._legal_actions(data, seat)]
+def action_hints(game: Monza, data: MonzaData, seat: Seat,
+                 legal: Sequence[Move]) -> list[JsonObject]:
+    """The ``legal`` actions of ``seat`` in their order, labelled, with their board targets."""
+    return [hint(game, data, seat, action) for action in legal]
