@@ -171,7 +171,12 @@ function makePick(node, hints, ctx) {
   node.append(svg("title", {}, document.createTextNode(hints.map((h) => h.label).join(" / "))));
 }
 
+// Where each car was last drawn, so a car that moved glides to its new square.
+const carsAt = new Map();
+const glide = typeof matchMedia === "function" && !matchMedia("(prefers-reduced-motion: reduce)").matches;
+
 function drawTrack(board, ctx, width) {
+  const moving = [];
   const {rows, width: w, height} = layout(board, width);
   // Short circuits on wide screens: no bigger than about 30 px per unit.
   const root = svg("svg", {class: "mz-track", viewBox: `0 0 ${r2(w)} ${r2(height)}`,
@@ -318,7 +323,12 @@ function drawTrack(board, ctx, width) {
   for (const {c, x, y, s} of place) {
     const hints = byTarget.get(c.id);
     const who = names[c.seat] || `Player ${c.seat + 1}`;
-    const g = svg("g", {"data-id": c.id, class: "mz-car", transform: `translate(${r2(x)} ${r2(y)})`});
+    const g = svg("g", {"data-id": c.id, class: "mz-car"});
+    const from = glide ? carsAt.get(c.id) : null;
+    const start = from && from.rows === rows.length ? from : {x, y};
+    g.style.transform = `translate(${r2(start.x)}px, ${r2(start.y)}px)`;
+    if (start.x !== x || start.y !== y) moving.push({g, x, y});
+    carsAt.set(c.id, {x, y, rows: rows.length});
     if (board.decider === c.seat || (board.decider === null && board.phase !== "over" && board.player === c.seat)) {
       g.append(svg("ellipse", {class: "mz-turn-ring", cx: 0, cy: 0, rx: r2(1.75 * s), ry: r2(1.15 * s)}));
     }
@@ -339,7 +349,7 @@ function drawTrack(board, ctx, width) {
     carsLayer.append(g);
   }
   root.append(carsLayer);
-  return root;
+  return {root, moving};
 }
 
 function where(c, board) {
@@ -395,11 +405,19 @@ export function render(container, view, ctx) {
   const width = container.clientWidth || 700;
   last = {container, view, ctx: safe, width};
   const wrap = html("div", {class: "monza-board"});
-  wrap.append(html("style", {text: CSS}), turnLine(board, safe), drawTrack(board, safe, width),
+  const track = drawTrack(board, safe, width);
+  wrap.append(html("style", {text: CSS}), turnLine(board, safe), track.root,
     legend(board, safe),
     html("p", {class: "monza-key", text: "Squares: R red · Y yellow · G green · B blue · W white · P purple. "
       + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start."}));
   container.replaceChildren(wrap);
+  if (track.moving.length) {
+    void wrap.getBoundingClientRect();  // commit the old places, then glide to the new ones
+    for (const {g, x, y} of track.moving) {
+      g.style.transition = "transform .45s ease-in-out";
+      g.style.transform = `translate(${r2(x)}px, ${r2(y)}px)`;
+    }
+  }
   return {ownsChoices: false};
 }
 
