@@ -30,6 +30,7 @@ from dicegames.core.model import (
     TERMINAL,
     BotLevel,
     GameSpec,
+    JsonObject,
     Node,
     Result,
     Seat,
@@ -38,6 +39,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.monza import render as text
+from dicegames.games.monza import view as web
 from dicegames.games.monza.circuit import DEFAULT, Circuit, CircuitError, circuit_for, remove
 from dicegames.games.monza.data import (
     COLOURS,
@@ -277,6 +279,14 @@ class Monza(Game[MonzaData, Move, Roll]):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a roll or a decision, for logs."""
         return text.describe(self, state.data, move, seat, names)
+
+    def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
+        """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
+        return web.view(self, state.data, state.current_players)
+
+    def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
+        """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
+        return web.action_hints(self, state.data, seat, state.legal_actions(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random steps; medium: furthest end, pushing; hard: also the next replies."""
