@@ -66,13 +66,17 @@ function drawEntry() {
       onclick: () => enter(chosen.join(spec.join))});
     const rows = chosen.map((_, d) => el("div", {class: "picker", role: "radiogroup",
       "aria-label": `Die ${d + 1}`}, ...spec.faces.map((face) => {
+      // A colour die's face (Monza) gets a swatch of its colour before the name.
+      const swatch = globalThis.CSS && CSS.supports("color", String(face.label).toLowerCase())
+        ? el("span", {class: "swatch", "aria-hidden": "true",
+          style: `background: ${String(face.label).toLowerCase()}`}) : null;
       const button = el("button", {type: "button", class: "face", role: "radio",
-        "aria-checked": "false", text: face.label, "data-value": face.value,
+        "aria-checked": "false", "data-value": face.value,
         onclick: () => {
           chosen[d] = face.value;
           button.parentNode.querySelectorAll("button").forEach((b) => b.setAttribute("aria-checked", String(b === button)));
           ok.disabled = chosen.some((v) => v === null);
-        }});
+        }}, swatch, face.label);
       return button;
     })));
     box.replaceChildren(title, ...rows, ok);

@@ -36,7 +36,10 @@ export function drawDie(die) {
   let ink = "#222";
   const colour = String(die.value).toLowerCase();
   const isFace = Number.isInteger(face) && face >= 1 && face <= 6 && String(die.value) == face;
-  if (!isFace && globalThis.CSS && CSS.supports("color", colour)) { fill = colour; ink = "#fff"; }
+  if (!isFace && globalThis.CSS && CSS.supports("color", colour)) {
+    fill = colour;
+    ink = isLight(colour) ? "#222" : "#fff";
+  }
   box.append(svg("rect", {x: 2, y: 2, width: 36, height: 36, rx: 7, fill,
     stroke: "#333", "stroke-width": 2}));
   if (isFace) {
@@ -45,10 +48,22 @@ export function drawDie(die) {
     const text = svg("text", {x: 20, y: 27, "text-anchor": "middle", "font-size": 20,
       "font-weight": "bold", fill: ink, stroke: ink === "#fff" ? "#0008" : "none",
       "stroke-width": 0.6});
-    text.textContent = String(die.label || die.value).slice(0, 2);
+    // One capital letter reads best on a small die (R, Y, G, B, W, P for Monza's colours).
+    text.textContent = String(die.label || die.value).slice(0, 1).toUpperCase();
     box.append(text);
   }
   return box;
+}
+
+/** True for a light CSS colour (white, yellow), which needs dark writing on it. */
+export function isLight(colour) {
+  const probe = document.createElement("span");
+  probe.style.color = colour;
+  document.body.append(probe);
+  const rgb = getComputedStyle(probe).color.match(/\d+(\.\d+)?/g) || ["0", "0", "0"];
+  probe.remove();
+  const [r, g, b] = rgb.map(Number);
+  return 0.299 * r + 0.587 * g + 0.114 * b > 150;
 }
 
 let lastDice = "";
