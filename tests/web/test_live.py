@@ -83,3 +83,22 @@ def test_choices_on_a_shared_roll_stay_sealed_until_everyone_has_chosen() -> Non
     session.undo()
     match.forget_last()
     assert log()[-2:] == ["Ann has chosen", "Cy has chosen"]
+
+
+def test_the_last_roll_stays_in_view_spent_after_the_move() -> None:
+    game = dicegames.make("petits-chevaux", players=2)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], 1)
+    match = LiveMatch("m3", session, "auto", {0: "t0", 1: "t1"}, None)
+    assert match.viewer_state(())["view"]["dice"] == []
+    session.apply("red")
+    session.apply("6")
+    assert [die["value"] for die in match.viewer_state(())["view"]["dice"]] == [6]
+    assert not any(die.get("used") for die in match.viewer_state(())["view"]["dice"])
+    session.apply("out")
+    session.apply("3")
+    session.apply("r1")
+    # Ben is to roll: the view shows Ann's 3, spent.
+    assert session.state.is_chance
+    assert match.viewer_state(())["view"]["dice"] == [
+        {**die, "used": True} for die in game.view(session.states[-2])["dice"]]
+    assert match.viewer_state(())["view"]["dice"][0]["value"] == 3

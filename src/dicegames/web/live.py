@@ -175,7 +175,7 @@ class LiveMatch:
             "moves": self.version,
             "node": {"kind": node.kind.name.lower(), "deciding": list(node.players),
                      "turn": {"seat": turn.seat, "number": turn.number}},
-            "view": game.view(state),
+            "view": self._view(step),
             "text": plain_text(session, state) if self.board_module is None else None,
             "log": log[-LOG_TAIL:],
             "log_size": len(log),
@@ -187,6 +187,25 @@ class LiveMatch:
             if len(outcomes) <= FEW_OUTCOMES:
                 data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
         return data
+
+    def _view(self, step: int) -> dict[str, Any]:
+        """The game's view after ``step`` moves; with no dice out, the last roll, spent.
+
+        Most games keep a roll only while it is being used, so without this the die would
+        vanish the moment a bot has moved (or a forced pass was played) and a child would
+        never see what was rolled. The last roll is shown as the game drew it just after
+        it was rolled, every die marked used.
+        """
+        states = self.session.states
+        game = self.session.game
+        view = game.view(states[step])
+        if view["dice"]:
+            return view
+        for index in range(step - 1, -1, -1):
+            if states[index].is_chance:
+                dice = game.view(states[index + 1])["dice"]
+                return {**view, "dice": [{**die, "used": True} for die in dice]}
+        return view
 
     def _log(self, step: int) -> list[dict[str, Any]]:
         """The log after ``step`` moves, with the choices of an unfinished shared roll sealed.
