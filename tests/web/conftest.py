@@ -31,13 +31,24 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
+def _page(browser: Browser, width: int, height: int) -> Iterator[Page]:
     """A fresh browser context (its own storage) and page; page errors fail the test."""
-    context = browser.new_context(viewport={"width": 1000, "height": 900})
+    context = browser.new_context(viewport={"width": width, "height": height})
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
     yield opened
     context.close()
     assert not errors, errors
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    """A desktop-size page (1000 x 900) in a fresh context; page errors fail the test."""
+    yield from _page(browser, 1000, 900)
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Page]:
+    """A phone-width page (390 x 844) in a fresh context; page errors fail the test."""
+    yield from _page(browser, 390, 844)

@@ -9,28 +9,14 @@ to ``test-output/extra-meters-board*.png``.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from web.browser import SHOTS, start_against_bots
 from web.server import Server
 
 STOP = "#board [data-target=landing][role=button]"
 ROLL = "#board [data-target=roll][role=button]"
-
-
-@pytest.fixture
-def phone(browser: Browser) -> Iterator[Page]:
-    """A phone-width page (390 x 844); page errors fail the test."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda error: errors.append(str(error)))
-    yield opened
-    context.close()
-    assert not errors, errors
 
 
 def versus_bot(server: Server, seed: int, **options: object) -> dict[str, str]:

@@ -6,8 +6,8 @@
 // then the EXTRA column, and as soon as only one choice is left it is played. Nobody has to
 // read the 27 buttons of a first roll; the page's choice buttons stay as they are.
 // No library, no build step; colours come from the page's CSS variables (dark mode works).
+import {svg} from "/static/shell.js";
 
-const NS = "http://www.w3.org/2000/svg";
 
 /** The cells picked so far (ids), kept while the same choices are on offer. */
 let picked = {key: "", ids: []};
@@ -50,15 +50,6 @@ const STYLE = `
 @keyframes xb-pulse { 0%, 100% { opacity: 1; } 50% { opacity: .45; } }
 @media (prefers-reduced-motion: reduce) { .xb .target { animation: none; } }
 `;
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(key, value);
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 function label(x, y, text, attrs = {}) {
   return svg("text", {x, y, "font-size": 13, "text-anchor": "middle", ...attrs}, String(text));

@@ -10,8 +10,8 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
+import {svg as s} from "/static/shell.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const TILE = 60;          // a square's side, in SVG units
 const GAP = 8;            // road visible between two squares of a row
 const PITCH = TILE + GAP;
@@ -97,16 +97,6 @@ const STYLE = `
   .em-ring, .em-glow, .em-roll.em-live svg { animation: none; }
 }
 `;
-
-/** An SVG element with attributes and children. */
-function s(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
 
 /** An SVG text element. */
 function t(x, y, text, attrs = {}) {

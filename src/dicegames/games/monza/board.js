@@ -7,8 +7,8 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
+import {svg} from "/static/shell.js";
 
-const NS = "http://www.w3.org/2000/svg";
 
 const FILL = {red: "#e53935", yellow: "#fbc02d", green: "#43a047", blue: "#1e88e5",
   white: "#f4f4ef", purple: "#8e24aa", tyre: "#55534e"};
@@ -59,15 +59,6 @@ const CSS = `
 @media (prefers-reduced-motion: reduce) {
   .mz-track .mz-ants, .mz-track .mz-turn-ring { animation: none; } }
 `;
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(key, String(value));
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
 
 function html(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);

@@ -2,8 +2,8 @@
 // render(container, view, ctx) redraws everything on each call. The legal moves of
 // ctx.hints glow on the board: a horse and the square it would land on are clickable and
 // keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice buttons.
+import {svg} from "/static/shell.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const CELL = 40;
 const PAD = 10;
 const INK = {yellow: "#241c00"};  // text on a horse: dark on yellow, white on the others
@@ -34,15 +34,6 @@ const STYLE = `
 @keyframes pc-pulse { 50% { stroke-opacity: .35; } }
 @media (prefers-reduced-motion: reduce) { .pc-glow { animation: none; } }
 `;
-
-function svg(tag, attrs = {}, text) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null) node.setAttribute(key, value);
-  }
-  if (text !== undefined) node.textContent = text;
-  return node;
-}
 
 const x0 = (col) => PAD + col * CELL;
 const y0 = (row) => PAD + row * CELL;

@@ -6,8 +6,8 @@
 // and the legal choices: declarations as labelled signs on the square where they lead,
 // destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
+import {svg} from "/static/shell.js";
 
-const NS = "http://www.w3.org/2000/svg";
 const C = 60; // one grid square, in viewBox units
 const EDGE = 26; // room for the column letters and row numbers
 const PANEL = 290; // the side (or bottom) panel: turn, cars, key
@@ -45,15 +45,6 @@ const STYLE = `
 @keyframes sc-spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .sc .target .ring, .sc .mover { animation: none; } }
 `;
-
-function svg(tag, attrs = {}, ...children) {
-  const node = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
 
 function text(x, y, content, attrs = {}) {
   const node = svg("text", {x, y, "text-anchor": "middle", "dominant-baseline": "central", ...attrs});

@@ -17,9 +17,14 @@ export function el(tag, attrs = {}, ...children) {
 }
 
 const SVG = "http://www.w3.org/2000/svg";
-function svg(tag, attrs) {
+/** Create an SVG element: attributes (undefined, null and false are left out) and children
+ *  (nodes or text). Shared by the page and the games' board modules. */
+export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
-  for (const [key, value] of Object.entries(attrs)) node.setAttribute(key, value);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+  }
+  for (const child of children) if (child != null) node.append(child);
   return node;
 }
 
