@@ -10,13 +10,18 @@ turns of its own; the position reached at the start of its next turn is then sco
 injected ``evaluator`` (terminal positions too). This module imports no game: the policies
 and the evaluator carry the game knowledge.
 
-Two devices make a small budget go far:
+Four devices make a small budget go far:
 
 * **common random numbers**: continuation ``i`` of every candidate draws its dice from the
   same seed, so in games whose dice do not depend on the moves (most race games) every
   candidate meets exactly the same rolls, and the comparison between candidates is paired;
 * **successive halving**: the budget is spent in rounds, and after each round the worse
-  half of the candidates is dropped, so the close contenders get most of the continuations.
+  half of the candidates is dropped, so the close contenders get most of the continuations;
+* an optional **shortlist**: the game names the moves worth simulating (for example those a
+  fast policy scores close to its best); when one is left it is played at once;
+* an optional **default** policy: its move stands unless another beats it by more than
+  ``confidence`` standard errors of the paired difference, so that a noisy estimate does
+  not override good judgement by chance (the search then only corrects that policy).
 
 The choice depends only on the position, the bot's generator, and the budget (when no time
 limit is set): the same seed gives the same moves.
