@@ -194,6 +194,15 @@ def test_rollout_bot_spends_exactly_its_budget() -> None:
     assert bot.last_rollouts == 50  # two candidates, 25 continuations each
 
 
+def test_rollout_bot_stops_at_its_time_limit_after_one_shared_continuation() -> None:
+    # A limit already passed still compares the candidates on one shared continuation.
+    bot = RolloutBot(random.Random(0), policy=random_policy, evaluator=race_value,
+                     rollouts=10_000, horizon=30, time_limit_ms=0.0)
+    state = deciding(extra_meters(), (10, 20), (3,))
+    assert bot.choose(state, 0) in (Decision.ROLL, Decision.STOP)
+    assert bot.last_rollouts == 2
+
+
 @pytest.mark.parametrize("seed", range(3))
 def test_rollout_bot_stops_when_stopping_wins_and_rolling_might_not(seed: int) -> None:
     state = deciding(extra_meters(), (48, 49), (5,))
@@ -204,6 +213,19 @@ def test_rollout_bot_stops_when_stopping_wins_and_rolling_might_not(seed: int) -
 def test_rollout_bot_looks_through_the_dice_to_take_the_only_chance(seed: int) -> None:
     state = deciding(extra_meters(), (40, 49), (1,))
     assert rollout_bot(seed).choose(state, 0) is Decision.ROLL
+
+
+def test_rollout_bot_overrules_its_default_only_on_clear_evidence() -> None:
+    def always_roll(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
+        return Decision.ROLL
+
+    state = deciding(extra_meters(), (48, 49), (5,))  # stopping wins at once
+    def bot(confidence: float) -> RolloutBot:
+        return RolloutBot(random.Random(3), policy=random_policy, evaluator=race_value,
+                          rollouts=60, horizon=30, default=always_roll, confidence=confidence)
+
+    assert bot(2.0).choose(state, 0) is Decision.STOP
+    assert bot(1e9).choose(state, 0) is Decision.ROLL  # no evidence is that clear
 
 
 def test_rollout_scores_depend_only_on_the_seed() -> None:
