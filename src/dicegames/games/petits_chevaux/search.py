@@ -15,8 +15,9 @@ simulated continuations. This module gives it what it needs to know about the ga
   progress against the opponents' mean progress (a horse waiting in its corner counts
   :data:`.WAITING`), plus or minus :data:`WIN_VALUE` once somebody has won.
 
-Measured against ``medium`` bots it is as strong as ``hard`` within the intervals, not
-measurably stronger (see rules.md, "Strategy and the bots").
+Measured against ``medium`` bots (rules.md, "Strategy and the bots"): at 60 continuations a
+move it is level with ``hard``; at 200 it beats ``hard`` 1-on-1 (63.2% against 57.1% on the
+same 1,000 games); in 4-player games a gain is not established.
 """
 
 from __future__ import annotations
