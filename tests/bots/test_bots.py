@@ -16,6 +16,8 @@ import pytest
 import dicegames
 from dicegames import NotYourTurn, OptionError, Session, State
 from dicegames.bots import GENERIC, MCTSBot, PolicyBot, RandomBot, bot_levels, make_bot
+from dicegames.bots.basic import random_policy
+from dicegames.bots.rollout import RolloutBot, mean_scores
 from dicegames.games.extra_meters import Decision, ExtraMetersData, Phase
 
 
@@ -154,6 +156,94 @@ def test_mcts_beats_random_play() -> None:
         assert result is not None
         wins += seat in result.winners
     assert wins >= 40, f"MCTS won only {wins} of 60 games against random play"
+
+
+# ----------------------------------------------------------------------- rollouts
+
+
+def race_value(state: State[Any, Any, Any], seat: int) -> float:
+    """1 for a win, 0 for a loss, else the share of the track covered (extra-meters)."""
+    if state.is_terminal:
+        return 1.0 if seat in state.result.winners else 0.0
+    length = int(state.game.options["track_length"])
+    return float(state.data.positions[seat]) / (length + 1)
+
+
+def rollout_bot(seed: int, rollouts: int = 60, horizon: int = 30) -> RolloutBot:
+    """A rollout bot with random continuations, scored by :func:`race_value`."""
+    return RolloutBot(random.Random(seed), policy=random_policy, evaluator=race_value,
+                      rollouts=rollouts, horizon=horizon)
+
+
+def test_rollout_bot_plays_legal_moves_through_whole_games() -> None:
+    for seed in range(3):
+        made = choices_in_a_game(lambda seed=seed: rollout_bot(seed, rollouts=20), seed)
+        assert made
+
+
+def test_rollout_bot_is_deterministic_for_a_fixed_seed_and_budget() -> None:
+    first = choices_in_a_game(lambda: rollout_bot(8, rollouts=30, horizon=2), 2)
+    again = choices_in_a_game(lambda: rollout_bot(8, rollouts=30, horizon=2), 2)
+    assert first == again
+
+
+def test_rollout_bot_spends_exactly_its_budget() -> None:
+    game = extra_meters()
+    bot = rollout_bot(0, rollouts=50)
+    assert bot.choose(deciding(game, (10, 20), (3,)), 0) in (Decision.ROLL, Decision.STOP)
+    assert bot.last_rollouts == 50  # two candidates, 25 continuations each
+
+
+def test_rollout_bot_stops_at_its_time_limit_after_one_shared_continuation() -> None:
+    # A limit already passed still compares the candidates on one shared continuation.
+    bot = RolloutBot(random.Random(0), policy=random_policy, evaluator=race_value,
+                     rollouts=10_000, horizon=30, time_limit_ms=0.0)
+    state = deciding(extra_meters(), (10, 20), (3,))
+    assert bot.choose(state, 0) in (Decision.ROLL, Decision.STOP)
+    assert bot.last_rollouts == 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rollout_bot_stops_when_stopping_wins_and_rolling_might_not(seed: int) -> None:
+    state = deciding(extra_meters(), (48, 49), (5,))
+    assert rollout_bot(seed).choose(state, 0) is Decision.STOP
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_rollout_bot_looks_through_the_dice_to_take_the_only_chance(seed: int) -> None:
+    state = deciding(extra_meters(), (40, 49), (1,))
+    assert rollout_bot(seed).choose(state, 0) is Decision.ROLL
+
+
+def test_rollout_bot_overrules_its_default_only_on_clear_evidence() -> None:
+    def always_roll(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
+        return Decision.ROLL
+
+    state = deciding(extra_meters(), (48, 49), (5,))  # stopping wins at once
+    def bot(confidence: float) -> RolloutBot:
+        return RolloutBot(random.Random(3), policy=random_policy, evaluator=race_value,
+                          rollouts=60, horizon=30, default=always_roll, confidence=confidence)
+
+    assert bot(2.0).choose(state, 0) is Decision.STOP
+    assert bot(1e9).choose(state, 0) is Decision.ROLL  # no evidence is that clear
+
+
+def test_rollout_scores_depend_only_on_the_seed() -> None:
+    # Candidates are compared on continuations drawn from the same seeds: the same seed
+    # gives the same means; a different one other means.
+    state = deciding(extra_meters(), (10, 20), (3,))
+    actions = [Decision.ROLL, Decision.STOP]
+    scores = mean_scores(rollout_bot(5), state, 0, actions, 40)
+    assert scores == mean_scores(rollout_bot(5), state, 0, actions, 40)
+    assert scores != mean_scores(rollout_bot(6), state, 0, actions, 40)
+    assert all(0.0 <= score <= 1.0 for score in scores.values())
+
+
+def test_rollout_bot_checks_its_budget() -> None:
+    with pytest.raises(ValueError, match="at least one continuation"):
+        rollout_bot(0, rollouts=0)
+    with pytest.raises(ValueError, match="horizon"):
+        rollout_bot(0, horizon=-1)
 
 
 # ----------------------------------------------------------------------- looking bots up

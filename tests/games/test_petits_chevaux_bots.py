@@ -10,6 +10,7 @@ import pytest
 import dicegames
 from dicegames import State
 from dicegames.bots import make_bot
+from dicegames.bots.rollout import RolloutBot
 from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevaux, Phase
 from dicegames.games.petits_chevaux.board import ENTRANCE, PATHS, START, TRACK_LENGTH
 from dicegames.games.petits_chevaux.heuristics import (
@@ -20,6 +21,7 @@ from dicegames.games.petits_chevaux.heuristics import (
     heuristic_scores,
 )
 from dicegames.games.petits_chevaux.moves import DEFAULT_BLOCKING, Blocking, Board
+from dicegames.games.petits_chevaux.search import evaluation, search_bot
 
 RED, BLUE, YELLOW = Colour.RED, Colour.BLUE, Colour.YELLOW
 COLOURS = (RED, YELLOW)
@@ -186,3 +188,123 @@ def test_hard_brings_its_horse_home_into_the_stable_out_of_reach() -> None:
 def test_hard_brings_a_horse_out_on_a_6() -> None:
     state = position([(30, 0, 0, 0), (0, 0, 0, 0)], 6)
     assert hard_policy(state, 0, random.Random(0)) == "out"
+
+
+# ----------------------------------------------------------------------- the search bot
+
+
+def search(seed: int = 0, rollouts: int = 120, horizon: int = 0) -> RolloutBot:
+    """The pure rollout search (no pruning, no deference to ``hard``) with a small budget
+    and no time limit, so that its choices are reproducible."""
+    return search_bot(random.Random(seed), rollouts=rollouts, horizon=horizon, prune=False,
+                      confidence=None)
+
+
+def test_search_plays_legal_moves_through_a_whole_game() -> None:
+    game = game_of(2)
+    bot = search(3, rollouts=8)
+    made: list[object] = []
+
+    class Checked:
+        def choose(self, state: State[Any, Any, Any], seat: int) -> object:
+            choice = bot.choose(state, seat)
+            assert choice in state.legal_actions(seat)
+            made.append(choice)
+            return choice
+
+    session = dicegames.Session(game, seed=3)
+    result = dicegames.play(session, [Checked(), make_bot(game, "medium", random.Random(1))],
+                            dicegames.RandomDice(random.Random(3)))
+    assert result is not None and made
+
+
+def test_search_answers_a_forced_move_without_simulating() -> None:
+    # Only horse 1 can move a 3 (the others wait for a 6): no continuation is played.
+    calls: list[int] = []
+
+    def counting(state: State[Any, Any, Any], seat: int) -> float:
+        calls.append(seat)
+        return 0.0
+
+    state = position([(10, 0, 0, 0), (0, 0, 0, 0)], 3)
+    assert state.legal_actions(0) == ("r1",)
+    bot = RolloutBot(random.Random(0), policy=hard_policy, evaluator=counting, rollouts=500)
+    assert bot.choose(state, 0) == "r1"
+    assert bot.last_rollouts == 0 and calls == []
+
+
+def test_search_is_deterministic_for_a_seed_and_a_budget() -> None:
+    states = [position([(20, 40, 5, 0), (on(YELLOW, PATHS[RED][24]) - 1, 30, 0, 0)], roll)
+              for roll in range(1, 7)]
+    first = [search(11, rollouts=40, horizon=1).choose(state, 0) for state in states]
+    again = [search(11, rollouts=40, horizon=1).choose(state, 0) for state in states]
+    assert first == again
+
+
+def test_search_spends_its_budget_and_no_more() -> None:
+    state = position([(20, 40, 5, 0), (0, 0, 0, 0)], 3)  # three horses can move
+    for rollouts in (9, 30, 61):
+        bot = search(2, rollouts=rollouts)
+        bot.choose(state, 0)
+        assert rollouts - 3 <= bot.last_rollouts <= rollouts
+
+
+def test_search_captures_the_horse_that_threatens_it() -> None:
+    yellow = PATHS[RED][28]
+    state = position([(26, 30, 0, 0), (on(YELLOW, yellow), 0, 0, 0)], 2)
+    assert search().choose(state, 0) == "r1"
+
+
+def test_search_flees_with_a_threatened_horse() -> None:
+    threatened = PATHS[RED][20]
+    state = position([(20, 35, 0, 0), (on(YELLOW, threatened) - 2, 0, 0, 0)], 5)
+    assert search().choose(state, 0) == "r1"
+
+
+def test_search_brings_its_horse_into_the_stable_out_of_reach() -> None:
+    near_home = ENTRANCE - 3
+    square = PATHS[RED][near_home]
+    state = position([(near_home, ENTRANCE + 2, 0, 0), (on(YELLOW, square) - 1, 0, 0, 0)], 4)
+    assert search().choose(state, 0) == "r1"
+
+
+@pytest.mark.parametrize("horizon", [0, 1])
+def test_search_captures_rather_than_run_its_leader(horizon: int) -> None:
+    target = PATHS[RED][14]
+    state = position([(10, 30, 0, 0), (on(YELLOW, target), 50, 50, 0)], 4)
+    assert search(5, rollouts=60, horizon=horizon).choose(state, 0) == "r1"
+
+
+def test_the_search_level_keeps_hards_move_unless_clearly_beaten() -> None:
+    # A default policy that never captures is overruled on a capture worth 50 squares;
+    # between two quiet moves (no opponent on the board) it is followed.
+    def timid(state: State[Any, Any, Any], seat: int, rng: random.Random) -> object:
+        legal = state.legal_actions(seat)
+        return legal[-1]
+
+    target = PATHS[RED][14]
+    capture = position([(10, 30, 0, 0), (on(YELLOW, target), 50, 50, 0)], 4)
+    assert capture.legal_actions(0) == ("r1", "r2")
+    bot = RolloutBot(random.Random(1), policy=hard_policy, opponent_policy=heuristic_policy,
+                     evaluator=evaluation, rollouts=80, horizon=0, default=timid)
+    assert bot.choose(capture, 0) == "r1"
+    # A 1 moves horse 1 (20 to 21) or horse 3 (stable square 2 to 3): both gain one square.
+    calm = position([(20, 57, 58, 0), (0, 0, 0, 0)], 1)
+    assert bot.choose(calm, 0) == calm.legal_actions(0)[-1]
+
+
+def test_the_search_level_prunes_moves_hard_rules_out() -> None:
+    # With a capture on offer, hard's other moves score far lower: nothing is simulated.
+    target = PATHS[RED][14]
+    state = position([(10, 30, 0, 0), (on(YELLOW, target), 50, 50, 0)], 4)
+    bot = search_bot(random.Random(0), rollouts=50)
+    assert bot.choose(state, 0) == "r1" and bot.last_rollouts == 0
+    assert make_bot(game_of(), "search", random.Random(0)).choose(state, 0) == "r1"
+
+
+def test_search_scores_a_won_game_above_any_lead() -> None:
+    game = game_of(2)
+    won = game.state_from(ChevauxData(((59, 60, 61, 62), (0, 0, 0, 0)), 0, 9, Phase.OVER,
+                                      winner=0))
+    ahead = game.state_from(ChevauxData(((56, 56, 55, 55), (0, 0, 0, 0)), 1, 9, Phase.ROLL))
+    assert evaluation(won, 0) > evaluation(ahead, 0) > 0 > evaluation(won, 1)

@@ -1,14 +1,27 @@
-"""The bots of Petits Chevaux: random, the rule-of-thumb player, and the risk-weighing player."""
+"""The bots of Petits Chevaux: random, rules of thumb, the risk-weighing player, and a search.
+
+The search bot (``search``) tries each close candidate move on simulated continuations (see
+:mod:`.search`); its budget is a constructor argument, so simulations can run it at a few
+milliseconds a move while people play against it at about one second a move.
+"""
 
 from __future__ import annotations
 
 from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.model import BotLevel
 from dicegames.games.petits_chevaux.heuristics import hard_policy, heuristic_policy
+from dicegames.games.petits_chevaux.search import (
+    DEFAULT_ROLLOUTS,
+    DEFAULT_TIME_LIMIT_MS,
+    MEASURED_ROLLOUTS,
+    search_bot,
+)
 
 
 def levels() -> tuple[BotLevel, ...]:
-    """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights."""
+    """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
+    search: ``hard`` corrected by simulated continuations, about 1 s a move; search-60: the
+    same on the small budget its measurements use."""
     return (
         BotLevel("easy", "a random legal move", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "
@@ -17,4 +30,13 @@ def levels() -> tuple[BotLevel, ...]:
                  "its next turn, captures, runs its leading horse home (weights tuned by "
                  "simulation; well under 1 ms a move)",
                  lambda g, rng: PolicyBot(hard_policy, rng)),
+        BotLevel("search", "plays hard's move unless simulated continuations (every opponent "
+                 "playing medium) show another close move clearly better; up to about 1 s a "
+                 "move, at once when the move is forced or obvious",
+                 lambda g, rng: search_bot(rng, rollouts=DEFAULT_ROLLOUTS,
+                                           time_limit_ms=DEFAULT_TIME_LIMIT_MS)),
+        BotLevel("search-60", "the search bot on a small budget: 60 continuations a move "
+                 "(about 10 ms a move with two players, 45 ms with four), no time limit, so "
+                 "simulations are reproducible",
+                 lambda g, rng: search_bot(rng, rollouts=MEASURED_ROLLOUTS)),
     )

@@ -224,7 +224,8 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
         return web.hints(self, state.data, state.deciding_seat(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: the heuristic player; hard: the risk-aware look-ahead."""
+        """easy: random; medium: the heuristic player; hard: the risk-aware policy; search:
+        hard corrected by simulated continuations (and search-60, its small-budget form)."""
         from dicegames.games.petits_chevaux.bots import levels
 
         return levels()
