@@ -42,10 +42,12 @@ from dicegames.terminal.seats import (
 )
 
 HELP_WORDS = frozenset({"?", "help"})
-HINT_WORDS = frozenset({"hint"})
-HINT_LEVELS = ("hard", "medium")
-"""The bot asked for a hint: the game's strongest level that exists."""
 """What a person types to see the choices again."""
+HINT_WORDS = frozenset({"hint"})
+"""What a person types to hear what the strongest bot would play."""
+HINT_LEVELS = ("hard", "medium")
+"""The bot asked for a hint: the first of these levels the game has (``hard`` answers at
+once; slower search levels would keep a person waiting)."""
 
 CHOICES_INLINE = 8
 """Up to this many choices are listed on one line; more go one per line."""
