@@ -137,3 +137,17 @@ def test_replay_steps_through_and_uploads(server: Server, page: Page, tmp_path: 
     page.goto(server.url + "/")
     page.set_input_files("#record-file", str(path))
     expect(page.locator("#replay-error")).to_contain_text("move 0")
+
+
+def test_the_board_is_drawn_again_when_the_screen_width_changes(server: Server,
+                                                                  page: Page) -> None:
+    # Two people and no bot: nothing changes the match while the phone is turned.
+    match = server.post("/api/matches", {"game": "monza", "seed": 2, "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    page.goto(server.url + match["seats"][0]["link"])
+    expect(page.locator("#status")).to_contain_text("Your turn, Ann")
+    page.evaluate("document.querySelector('#board > *').dataset.drawing = 'first'")
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.wait_for_function(
+        "() => document.querySelector('#board > *')?.dataset.drawing === undefined")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

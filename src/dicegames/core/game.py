@@ -48,6 +48,12 @@ def _listing(items: tuple[Hashable, ...], limit: int = 30) -> str:
     return shown + (f", ... ({len(items)} in all)" if len(items) > limit else "")
 
 
+SEAT_COLOURS = ("#d33", "#2a6fd6", "#e0a800", "#2e9d4f", "#8e44ad", "#e67e22", "#16a0a0",
+                "#7a5230")
+"""The web page's seat colours (``--seat-0`` .. ``--seat-7`` in style.css), for views whose
+seats have no colours of their own."""
+
+
 class Game(ABC, Generic[D, A, Out]):
     """A configured game: its frozen spec, player count and option values.
 
@@ -137,7 +143,8 @@ class Game(ABC, Generic[D, A, Out]):
           or None when the outcomes are best offered as a plain list.
 
         A game may add ``"seat_colours"``: one CSS colour per seat, when its pieces have
-        colours of their own (the page's seat markers then match the board).
+        colours of their own (the page's seat markers then match the board); a game whose
+        seats have no colours of their own uses :data:`SEAT_COLOURS`.
 
         The default has no board; games override it (see ``games/<game>/view.py``).
         """

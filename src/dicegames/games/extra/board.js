@@ -396,20 +396,6 @@ function drawMini(state, sheet) {
 
 // ------------------------------------------------------------------------- entry point
 
-/** The last drawing's arguments, to redraw when the width crosses the phone layout's limit. */
-let last = null;
-let watched = null;
-
-function watch(container) {
-  if (watched === container || typeof ResizeObserver === "undefined") return;
-  watched = container;
-  new ResizeObserver(() => {
-    if (last && last.container === container && isNarrow(container) !== last.narrow) {
-      render(last.container, last.view, last.ctx);
-    }
-  }).observe(container);
-}
-
 function isNarrow(container) {
   return (container.clientWidth || 600) < 560;
 }
@@ -429,8 +415,6 @@ export function render(container, view, ctx) {
   if (main === null) main = (board.winners && board.winners[0]) ?? 0;
   const narrow = isNarrow(container);
   const state = {container, view, ctx, hints, narrow};
-  last = state;
-  watch(container);
 
   const wrap = document.createElement("div");
   wrap.className = "xb";

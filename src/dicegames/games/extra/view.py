@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from dicegames.core.game import SEAT_COLOURS
 from dicegames.core.model import JsonObject, NodeKind, Seat
 from dicegames.games.extra.data import (
     BOXES,
@@ -35,11 +36,6 @@ from dicegames.games.extra.data import (
 if TYPE_CHECKING:
     from dicegames.core.game import State
     from dicegames.games.extra.rules import Extra, Roll
-
-SEAT_COLOURS = ("#d33", "#2a6fd6", "#e0a800", "#2e9d4f", "#8e44ad", "#e67e22")
-"""One colour per seat (the page's seat dots for seats 1-4, then two more): each sheet's
-header stripe and the dot by its player's name match. Names and letters carry the same
-information, so nothing depends on telling colours apart."""
 
 FACES = tuple({"value": str(face), "label": str(face)} for face in range(1, 7))
 """The faces a person with real dice picks from, five times (``dice_entry``)."""
@@ -99,8 +95,9 @@ def view(game: Extra, state: State[ExtraData, Decision, Roll]) -> JsonObject:
         "dice": [{"value": face, "label": str(face)} for face in data.roll],
         "dice_entry": ({"count": 5, "faces": [dict(face) for face in FACES], "join": " "}
                        if phase == "roll" else None),
-        "seat_colours": [SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-                         for seat in range(game.players)],
+        # Each sheet's header stripe and its player's dot match; names and letters carry
+        # the same information, so nothing depends on telling colours apart.
+        "seat_colours": list(SEAT_COLOURS[:game.players]),
     }
 
 

@@ -383,8 +383,6 @@ function legend(board, ctx) {
       html("span", {class: "mz-where", text: `${c.colour} · ${where(c, board)}`}))));
 }
 
-let last = null;
-
 /** Draw the board; returns {ownsChoices: false}: the page's choice buttons stay. */
 export function render(container, view, ctx) {
   const board = view && view.board;
@@ -394,7 +392,6 @@ export function render(container, view, ctx) {
   }
   const safe = {hints: [], names: [], seat: null, pick: () => {}, ...ctx};
   const width = container.clientWidth || 700;
-  last = {container, view, ctx: safe, width};
   const wrap = html("div", {class: "monza-board"});
   const track = drawTrack(board, safe, width);
   wrap.append(html("style", {text: CSS}), turnLine(board, safe), track.root,
@@ -410,17 +407,4 @@ export function render(container, view, ctx) {
     }
   }
   return {ownsChoices: false};
-}
-
-// Redraw when the width changes enough to change the rows (a phone turned sideways).
-if (typeof window !== "undefined") {
-  let timer = null;
-  window.addEventListener("resize", () => {
-    clearTimeout(timer);
-    timer = setTimeout(() => {
-      if (!last || !last.container.isConnected) return;
-      const width = last.container.clientWidth;
-      if (width && Math.abs(width - last.width) > 40) render(last.container, last.view, last.ctx);
-    }, 150);
-  });
 }

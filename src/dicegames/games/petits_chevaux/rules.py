@@ -221,7 +221,7 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
     def action_hints(self, state: State[ChevauxData, Move, Outcome],
                      seat: Seat) -> list[JsonObject]:
         """Button labels and board targets of the legal moves (see :mod:`.view`)."""
-        return web.hints(self, state.data, state.deciding_seat(seat))
+        return web.hints(self, state.data, seat, state.legal_actions(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random; medium: the heuristic player; hard: the risk-aware policy; search:

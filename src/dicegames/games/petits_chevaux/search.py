@@ -43,24 +43,21 @@ WIN_VALUE = 150.0
 """What winning is worth on top of the progress (in squares)."""
 
 
-CONVEXITY = 0.0
-"""Extra worth of a horse per square of progress squared (0: worth is linear in progress;
-0.02, which favours the leading horse as ``hard`` does, measured no better)."""
+def worth(row: tuple[int, ...]) -> float:
+    """A colour's progress: the sum over its horses, a waiting horse counting WAITING.
+
+    Linear in progress: a convex worth (0.02 p² more per horse, favouring the leader as
+    ``hard`` does) measured no better (rules.md)."""
+    return sum(WAITING if progress == HOME else progress for progress in row)
 
 
-def worth(row: tuple[int, ...], convexity: float = CONVEXITY) -> float:
-    """A colour's progress: the sum over its horses, a waiting horse counting WAITING."""
-    return sum(WAITING if progress == HOME else progress + convexity * progress * progress
-               for progress in row)
-
-
-def evaluation(state: State[Any, Any, Any], seat: Seat, convexity: float = CONVEXITY) -> float:
+def evaluation(state: State[Any, Any, Any], seat: Seat) -> float:
     """How well ``seat`` stands: its worth minus the opponents' mean worth, and the win."""
     data = state.data
     assert isinstance(data, ChevauxData)
     horses = data.horses
-    mine = worth(horses[seat], convexity)
-    others = sum(worth(row, convexity) for other, row in enumerate(horses) if other != seat)
+    mine = worth(horses[seat])
+    others = sum(worth(row) for other, row in enumerate(horses) if other != seat)
     score = mine - others / (len(horses) - 1)
     if data.phase is Phase.OVER:
         score += WIN_VALUE if data.winner == seat else -WIN_VALUE

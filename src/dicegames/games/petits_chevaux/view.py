@@ -17,6 +17,7 @@ so a front end draws the cross without knowing the rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
@@ -38,7 +39,7 @@ from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, P
 from dicegames.games.petits_chevaux.moves import WINNING, moved
 
 if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.rules import PetitsChevaux
+    from dicegames.games.petits_chevaux.rules import Move, PetitsChevaux
 
 COLOURS: dict[Colour, str] = {
     Colour.RED: "#d6333a",
@@ -229,28 +230,31 @@ def _label(game: PetitsChevaux, data: ChevauxData, action: Action, horse: int,
     return said
 
 
-def hints(game: PetitsChevaux, data: ChevauxData, seat: Seat) -> list[JsonObject]:
-    """The legal moves of ``seat`` as buttons, in legal order (see ``Game.action_hints``).
+def hints(game: PetitsChevaux, data: ChevauxData, seat: Seat,
+          legal: Sequence[Move]) -> list[JsonObject]:
+    """The ``legal`` moves of ``seat`` as buttons, in legal order (see ``Game.action_hints``).
 
     A horse move is picked on the horse or on the square it would land on; ``out`` on the
     corner stable, on any waiting horse (they are interchangeable) or on the start square.
+    The landing squares come from :meth:`PetitsChevaux.moves`, the rules' own list.
     """
     found: list[JsonObject] = []
     colour = game.colours[seat]
     row = data.horses[seat]
-    for action in game._legal_actions(data, seat):
-        if action is PASS:
+    landing = dict(game.moves(data, data.roll)) if data.roll else {}
+    for action in legal:
+        if action == PASS:
             found.append({"move": str(PASS), "label": "Pass (no move)"
-                          if not game.moves(data, data.roll) else "Pass", "targets": []})
+                          if not landing else "Pass", "targets": []})
             continue
         assert isinstance(action, Action)
+        target = landing[action]
         if action is Action.OUT:
-            horse, target = row.index(HOME), 1
+            horse = row.index(HOME)
             targets = [stable_id(colour)]
             targets += [horse_id(colour, h) for h, p in enumerate(row) if p == HOME]
         else:
             horse = HORSE_OF[action]
-            target = row[horse] + data.roll
             targets = [horse_id(colour, horse)]
         targets.append(square_id(colour, target))
         found.append({"move": str(action), "label": _label(game, data, action, horse, target),

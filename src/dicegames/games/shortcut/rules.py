@@ -39,7 +39,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.shortcut import render as text
-from dicegames.games.shortcut import view as board_view
+from dicegames.games.shortcut import view as web
 from dicegames.games.shortcut.board import Board, load_board
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 
@@ -208,12 +208,12 @@ class Shortcut(Game[ShortcutData, Action, int]):
 
     def view(self, state: State[ShortcutData, Action, int]) -> JsonObject:
         """The grid, cars, turn, signs and dice for the web board (see :mod:`.view`)."""
-        return board_view.view(self, state.data, state.is_chance)
+        return web.view(self, state.data, state.is_chance)
 
     def action_hints(self, state: State[ShortcutData, Action, int],
                      seat: Seat) -> list[JsonObject]:
         """Each legal choice with a friendly label and the cell or sign it is clicked on."""
-        return board_view.hints(self, state.data, seat, state.legal_actions(seat))
+        return web.hints(self, state.data, seat, state.legal_actions(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random; medium: a fixed rule; hard: expectimax over the turn."""

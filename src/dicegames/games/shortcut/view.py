@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
+from dicegames.core.game import SEAT_COLOURS
 from dicegames.core.model import JsonObject, Seat
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
@@ -29,9 +30,6 @@ from dicegames.games.shortcut.render import letter, where
 
 if TYPE_CHECKING:
     from dicegames.games.shortcut.rules import Shortcut
-
-SEAT_COLOURS = ("#d33", "#2a6fd6", "#e0a800", "#2e9d4f")
-"""One colour per seat, the page's ``--seat-N`` colours (the cars also carry a letter)."""
 
 KIND_NAMES = {Kind.START: "start", Kind.ROAD: "road", Kind.GREY: "grey", Kind.FINISH: "finish"}
 """The ``kind`` of a cell in the view."""
@@ -53,12 +51,6 @@ def cell_id(board: Board, cell: int) -> str:
 def sign_id(move: str) -> str:
     """The element id of the sign for a declaration or ``press``: ``sign-road``."""
     return f"sign-{move}"
-
-
-def _blocked(board: Board, data: ShortcutData) -> frozenset[int]:
-    """The grey cells the current car may not enter (other cars stand there)."""
-    seat = data.player
-    return frozenset(c for s, c in enumerate(data.cars) if s != seat and board.is_grey(c))
 
 
 def _cells(board: Board) -> list[JsonObject]:
@@ -126,7 +118,7 @@ def _signs(game: Shortcut, data: ShortcutData) -> list[JsonObject]:
     the board shows it beside the dice total instead)."""
     board = game.board
     here = data.cars[data.player]
-    blocked = _blocked(board, data)
+    blocked = game.blocked(data, data.player)
     signs: list[JsonObject] = []
     if data.phase is Phase.DECLARE:
         steps = board.push_targets(here, blocked)
@@ -187,7 +179,8 @@ def view(game: Shortcut, data: ShortcutData, chance: bool) -> JsonObject:
         entry = {"count": 1, "join": " ",
                  "faces": [{"value": str(face), "label": str(face)} for face in range(1, 7)]}
     return {"game": game.spec.id, "board": board_view(game, data), "dice": dice,
-            "dice_entry": entry, "seat_colours": list(SEAT_COLOURS[:game.players])}
+            "dice_entry": entry,
+            "seat_colours": list(SEAT_COLOURS[:game.players])}  # cars also carry a letter
 
 
 def _destination_label(board: Board, data: ShortcutData, cell: Cell) -> str:
@@ -221,7 +214,7 @@ def hints(game: Shortcut, data: ShortcutData, seat: Seat,
         elif action is Declaration.SHORTCUT:
             label = "Shortcut: 1-3 go, 4-6 stuck"
         elif action is Declaration.PUSH:
-            steps = board.push_targets(data.cars[seat], _blocked(board, data))
+            steps = board.push_targets(data.cars[seat], game.blocked(data, data.player))
             label = (f"Push one square to {where(board, steps[0])}" if len(steps) == 1
                      else "Push one square")
         else:

@@ -60,8 +60,14 @@ export function drawDie(die) {
   return box;
 }
 
+const lightness = new Map();
 /** True for a light CSS colour (white, yellow), which needs dark writing on it. */
-export function isLight(colour) {
+function isLight(colour) {
+  if (!lightness.has(colour)) lightness.set(colour, measureLight(colour));
+  return lightness.get(colour);
+}
+
+function measureLight(colour) {
   const probe = document.createElement("span");
   probe.style.color = colour;
   document.body.append(probe);
@@ -90,6 +96,30 @@ async function loadBoard(url) {
   return boardModules.get(url);
 }
 
+// A board module lays itself out for its container's width (rows of a track, a sheet's
+// columns), so the shell draws it again when that width changes by a phone's turn or a
+// window's resize; the modules need no resize handling of their own.
+const RESIZE_PX = 24;
+const drawn = new WeakMap();  // board container -> {state, ctx, width} of its last drawing
+let resizing = null;
+let resizeTimer = null;
+
+function redrawOnResize(container) {
+  if (typeof ResizeObserver === "undefined") return;
+  resizing = resizing || new ResizeObserver((entries) => {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(() => {
+      for (const {target} of entries) {
+        const last = drawn.get(target);
+        if (last && Math.abs(target.clientWidth - last.width) >= RESIZE_PX) {
+          drawBoard(target, last.state, last.ctx);
+        }
+      }
+    }, 150);
+  });
+  resizing.observe(container);
+}
+
 /** Draw the board with the game's module; plain text when there is none (or it fails).
  *  Returns true when the module drew the choices itself ({ownsChoices: true}). */
 export async function drawBoard(container, state, ctx) {
@@ -98,6 +128,8 @@ export async function drawBoard(container, state, ctx) {
   if (module && typeof module.render === "function") {
     try {
       const answer = module.render(container, state.view, ctx);
+      drawn.set(container, {state, ctx, width: container.clientWidth});
+      redrawOnResize(container);
       return Boolean(answer && answer.ownsChoices);
     } catch (error) {
       console.error("board module failed", error);
