@@ -146,6 +146,8 @@ def test_the_board_is_drawn_again_when_the_screen_width_changes(server: Server,
         {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
     page.goto(server.url + match["seats"][0]["link"])
     expect(page.locator("#status")).to_contain_text("Your turn, Ann")
+    # The status line is written before the board module has loaded and drawn.
+    page.wait_for_selector("#board svg", state="attached")
     page.evaluate("document.querySelector('#board > *').dataset.drawing = 'first'")
     page.set_viewport_size({"width": 390, "height": 844})
     page.wait_for_function(
