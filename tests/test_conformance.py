@@ -249,7 +249,16 @@ def check_chance(state: AnyState, rng: random.Random, thorough: bool) -> Move:
     with pytest.raises(GameNotOver):
         state.result  # noqa: B018  (the property raises)
     check_refuses_nonsense(state, None, thorough)
-    return sample(distribution, rng), None
+    drawn = sample(distribution, rng)
+    if thorough:
+        # What the table shows of the roll once spent: the view's own dice when it has
+        # some (a draw for the first player may show none).
+        dice = game.roll_dice(state, drawn)
+        shown = game.view(state.apply(drawn))["dice"]
+        assert dice == shown or (not shown and dice), (drawn, dice, shown)
+        assert json.loads(json.dumps(dice)) == dice, "rolled dice must be plain JSON"
+        assert all({"value", "label"} <= set(die) for die in dice), dice
+    return drawn, None
 
 
 def check_decision(state: AnyState, rng: random.Random, thorough: bool) -> Move:

@@ -160,3 +160,15 @@ def test_physical_dice_are_offered_as_the_list_of_legal_faces() -> None:
     assert [str(o) for o, _ in state.chance_outcomes()] == ["1", "2", "3", "4", "5", "6"]
     assert game.parse(state, "6") == 6
     assert state.apply("6").data.positions == (2, 0)
+
+
+def test_a_six_that_ends_the_turn_is_still_shown_with_the_turns_dice() -> None:
+    game = make(2)
+    state = game.state_from(ExtraMetersData(positions=(4, 12), player=1, turn=4,
+                                            phase=Phase.DECIDE, dice=(5, 2, 3)))
+    rolling = state.apply("roll")
+    assert game.view(rolling.apply("6"))["dice"] == []  # the position forgets the turn
+    assert plain(game.roll_dice(rolling, 6)) == [
+        {"value": value, "label": str(value)} for value in (5, 2, 3, 6)]
+    # A roll the turn goes on with is drawn as the view draws it.
+    assert game.roll_dice(rolling, 4) == game.view(rolling.apply("4"))["dice"]

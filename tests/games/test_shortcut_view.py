@@ -175,3 +175,10 @@ def test_a_board_file_of_its_own_is_drawn_from_its_data(tmp_path: Path) -> None:
     ids = {cell["id"] for cell in board["cells"]} | {sign["id"] for sign in board["signs"]}
     for hint in game.action_hints(state, 0):
         assert set(hint["targets"]) <= ids
+
+
+def test_a_road_roll_is_shown_although_the_turn_ends_with_it() -> None:
+    game = dicegames.make("shortcut", players=2)
+    rolling = game.new_state().apply("road")
+    assert game.view(rolling.apply("5"))["dice"] == []
+    assert game.roll_dice(rolling, 5) == [{"value": 5, "label": "5"}]

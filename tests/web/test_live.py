@@ -102,3 +102,19 @@ def test_the_last_roll_stays_in_view_spent_after_the_move() -> None:
     assert match.viewer_state(())["view"]["dice"] == [
         {**die, "used": True} for die in game.view(session.states[-2])["dice"]]
     assert match.viewer_state(())["view"]["dice"][0]["value"] == 3
+
+
+def test_a_roll_that_ends_the_turn_at_once_still_shows_spent() -> None:
+    # Shortcut's road roll moves the car and ends the turn: the game keeps no die, yet the
+    # table shows the roll until the next one.
+    game = dicegames.make("shortcut", players=2)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], 1)
+    match = LiveMatch("m4", session, "auto", {0: "t0", 1: "t1"}, None)
+    session.apply("road", 0)
+    session.apply("4")
+    assert game.view(session.state)["dice"] == []
+    assert match.viewer_state(())["view"]["dice"] == [{"value": 4, "label": "4", "used": True}]
+    # A shortcut roll the car can use stays the game's own die, spent once the car moved.
+    session.apply("shortcut", 1)
+    session.apply("2")
+    assert [die["value"] for die in match.viewer_state(())["view"]["dice"]] == [2]

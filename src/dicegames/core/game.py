@@ -150,6 +150,17 @@ class Game(ABC, Generic[D, A, Out]):
         """
         return {"game": self.spec.id, "board": None, "dice": [], "dice_entry": None}
 
+    def roll_dice(self, state: State[D, A, Out], outcome: Out) -> list[JsonObject]:
+        """The dice a roll shows, drawn as in :meth:`view` (``state`` is the chance node).
+
+        Front ends keep the last roll on the table after the game has spent it. The default
+        is the dice of the view just after the roll; a game whose roll takes effect at once
+        and leaves nothing on the table (a road roll in Shortcut moves the car and ends the
+        turn) overrides this to show the faces anyway.
+        """
+        dice: list[JsonObject] = self.view(state.apply_unchecked(outcome))["dice"]
+        return dice
+
     def action_hints(self, state: State[D, A, Out], seat: Seat) -> list[JsonObject]:
         """The legal actions of ``seat`` for graphical front ends, in legal order.
 

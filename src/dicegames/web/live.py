@@ -193,8 +193,8 @@ class LiveMatch:
 
         Most games keep a roll only while it is being used, so without this the die would
         vanish the moment a bot has moved (or a forced pass was played) and a child would
-        never see what was rolled. The last roll is shown as the game drew it just after
-        it was rolled, every die marked used.
+        never see what was rolled. The last roll is shown as the game draws it
+        (:meth:`~dicegames.core.game.Game.roll_dice`), every die marked used.
         """
         states = self.session.states
         game = self.session.game
@@ -202,8 +202,10 @@ class LiveMatch:
         if view["dice"]:
             return view
         for index in range(step - 1, -1, -1):
-            if states[index].is_chance:
-                dice = game.view(states[index + 1])["dice"]
+            before = states[index]
+            if before.is_chance:
+                outcome = game.parse(before, self.session.moves[index].text)
+                dice = game.roll_dice(before, outcome)
                 return {**view, "dice": [{**die, "used": True} for die in dice]}
         return view
 

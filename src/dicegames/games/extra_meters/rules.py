@@ -155,6 +155,13 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
         """One sentence about a roll or a decision, for logs."""
         return text.describe(state.data, move, seat, names)
 
+    def roll_dice(self, state: State[ExtraMetersData, Decision, int],
+                  outcome: int) -> list[JsonObject]:
+        """The turn's dice with this roll; a roll that ends the turn at once (the runner
+        falls, or the game is over) clears them from the position, so they are kept here."""
+        dice = super().roll_dice(state, outcome)
+        return dice or [*web.dice(state.data), {"value": outcome, "label": str(outcome)}]
+
     def view(self, state: State[ExtraMetersData, Decision, int]) -> JsonObject:
         """The track, the runners and the turn's dice for the SVG board (see view.py)."""
         finish = self.options["finish"]
