@@ -52,6 +52,11 @@ def test_games_and_rules(server: Server) -> None:
     assert [g["id"] for g in games] == ["extra-meters", "shortcut", "petits-chevaux", "monza",
                                         "extra"]
     assert all(g["bots"] and g["pitch"] for g in games)
+    # The picker's levels: the game's own, less those kept for simulations.
+    listed = {g["id"]: [b["name"] for b in g["bots"] if b["listed"]] for g in games}
+    assert listed["petits-chevaux"] == ["easy", "medium", "hard", "search"]
+    assert listed["extra-meters"] == ["easy", "medium", "hard", "optimal"]
+    assert all("mcts" in [b["name"] for b in g["bots"]] for g in games)
     detail = server.get("/api/games/extra-meters")
     assert detail["rules_markdown"] == rules_page("extra-meters")
     assert "<h2>Options</h2>" in detail["rules_html"] and "<table>" in detail["rules_html"]

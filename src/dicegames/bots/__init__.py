@@ -16,10 +16,14 @@ from dicegames.core.game import Game
 from dicegames.core.model import Agent, BotLevel
 
 GENERIC: tuple[BotLevel, ...] = (
-    BotLevel("random", "a uniformly random legal move", lambda game, rng: RandomBot(rng)),
+    BotLevel("random", "a uniformly random legal move", lambda game, rng: RandomBot(rng),
+             listed=False),
     BotLevel("mcts", "Monte Carlo tree search with random playouts, about 0.5 s a move",
-             lambda game, rng: MCTSBot(rng, simulations=100_000, time_limit_ms=500)),
+             lambda game, rng: MCTSBot(rng, simulations=100_000, time_limit_ms=500),
+             listed=False),
 )
+"""Bots every game has; not listed in the web app's picker (each game's ``easy`` is random
+too, and random playouts make ``mcts`` weaker than the games' own ``hard``)."""
 
 
 def bot_levels(game: Game[Any, Any, Any]) -> tuple[BotLevel, ...]:

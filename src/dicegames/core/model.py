@@ -171,8 +171,15 @@ BotFactory = Callable[["Game[Any, Any, Any]", random.Random], Agent]
 
 @dataclass(frozen=True, slots=True)
 class BotLevel:
-    """A named bot a game offers (``easy``, ``medium``, ``hard``...) and how to build it."""
+    """A named bot a game offers (``easy``, ``medium``, ``hard``...) and how to build it.
+
+    ``listed`` is False for bots meant for simulations and research (a fixed-budget search
+    whose figures can be reproduced, the generic ``random`` and ``mcts``): every front end
+    and the API accept them by name, but the web app's player picker offers only the listed
+    ones, so a family chooses among a few levels that say what they do.
+    """
 
     name: str
     doc: str
     factory: BotFactory = field(repr=False, compare=False)
+    listed: bool = True

@@ -63,7 +63,8 @@ def game_summary(game_id: str) -> dict[str, Any]:
         "options": [{"name": o.name, "kind": o.kind, "default": o.default, "doc": o.doc,
                      "minimum": o.minimum, "maximum": o.maximum, "choices": list(o.choices),
                      "allowed": o.allowed()} for o in spec.options],
-        "bots": [{"name": level.name, "doc": level.doc} for level in bot_levels(make(spec.id))],
+        "bots": [{"name": level.name, "doc": level.doc, "listed": level.listed}
+                 for level in bot_levels(make(spec.id))],
     }
 
 

@@ -38,5 +38,5 @@ def levels() -> tuple[BotLevel, ...]:
         BotLevel("search-60", "the search bot on a small budget: 60 continuations a move "
                  "(about 10 ms a move with two players, 45 ms with four), no time limit, so "
                  "simulations are reproducible",
-                 lambda g, rng: search_bot(rng, rollouts=MEASURED_ROLLOUTS)),
+                 lambda g, rng: search_bot(rng, rollouts=MEASURED_ROLLOUTS), listed=False),
     )

@@ -7,9 +7,11 @@ let current = null;
 
 function playerRow(game, index, kind = "here") {
   const kinds = [["here", "Person here"], ["invited", "Invited (link)"],
-    ...game.bots.map((b) => [`bot:${b.name}`, `Bot: ${b.name}`])];
+    ...game.bots.filter((b) => b.listed || `bot:${b.name}` === kind)
+      .map((b) => [`bot:${b.name}`, `Bot: ${b.name}`, b.doc])];
   const select = el("select", {"aria-label": `Player ${index + 1} kind`, class: "kind"},
-    ...kinds.map(([value, label]) => el("option", {value, selected: value === kind, text: label})));
+    ...kinds.map(([value, label, doc]) => el("option", {value, selected: value === kind,
+      text: label, title: doc || null})));
   const name = el("input", {type: "text", maxlength: 40, class: "name",
     "aria-label": `Player ${index + 1} name`, value: kind.startsWith("bot:") ? "" : `Player ${index + 1}`,
     placeholder: "name"});
