@@ -24,16 +24,17 @@ the package::
         --seed 9100 --jobs 2 --out /tmp/value4.json
     PYTHONPATH=src python scripts/train_petits_chevaux.py --players 2 --games 12000 \\
         --rate 0.15 --seed 9400 --jobs 1 --out /tmp/value2.json
+    PYTHONPATH=src python scripts/train_petits_chevaux.py --players 3 --games 12000 \\
+        --seed 9700 --jobs 1 --out /tmp/value3.json
     PYTHONPATH=src python scripts/train_petits_chevaux.py --merge /tmp/value2.json \\
-        /tmp/value4.json
+        /tmp/value3.json /tmp/value4.json
 
 The last one validates the models and writes
-``src/dicegames/games/petits_chevaux/value_weights.json``; three players then use the
-4-player model. Time on two shared cores (November 2026): the 4-player run about 5 minutes
-(3 to play 12,000 games of ``hard`` and ``medium``, 1 to compute the features of 775,000
-positions at about 40 µs each, 1 to fit), the 2-player run (one process) about 2
-minutes. The seeds are kept apart from the evaluation seeds of rules.md (2026, and 555 for
-the trials).
+``src/dicegames/games/petits_chevaux/value_weights.json``. Time on two shared cores
+(November 2026): the 4-player run about 5 minutes (3 to play 12,000 games of ``hard`` and
+``medium``, 1 to compute the features of 775,000 positions at about 40 µs each, 1 to fit),
+the 3-player and 2-player runs (one process) about 4 and 2 minutes. The seeds are kept
+apart from the evaluation seeds of rules.md (2026, and 555 for the trials).
 """
 
 from __future__ import annotations

@@ -170,10 +170,11 @@ def shipped_text() -> str:
         WEIGHTS_FILE).read_text(encoding="utf-8")
 
 
-def test_the_shipped_weights_load_for_two_and_four_players() -> None:
+def test_the_shipped_weights_load_for_every_player_count() -> None:
     models = shipped_models()
-    assert set(models) >= {2, 4}
-    assert model_for(3) is models.get(3, models[4])
+    assert set(models) == {2, 3, 4}
+    assert all(model_for(players) is models[players] for players in (2, 3, 4))
+    assert model_for(3, {2: models[2], 4: models[4]}) is models[4]
     for model in models.values():
         assert model.weight > 0
         assert len(model.mean) == FEATURES

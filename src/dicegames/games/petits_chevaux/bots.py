@@ -35,7 +35,7 @@ def levels() -> tuple[BotLevel, ...]:
                  lambda g, rng: PolicyBot(hard_policy, rng)),
         BotLevel("expert", "hard's judgement of each move plus the chance to win the position "
                  "it leaves, as a small network fitted on thousands of simulated games "
-                 "estimates it (about 1 ms a move)",
+                 "estimates it (about 0.3 ms a move)",
                  lambda g, rng: PolicyBot(expert_policy, rng)),
         BotLevel("search", "plays hard's move unless simulated continuations (every opponent "
                  "playing medium) show another close move clearly better; up to about 1 s a "

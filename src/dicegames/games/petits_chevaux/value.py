@@ -205,7 +205,8 @@ VALUE_WEIGHT = 1000.0
 """Default points of :func:`.hard_scores` that one unit of win chance is worth in
 :func:`expert_scores` (a model's ``weight`` entry overrides it): 10 points a percentage
 point (a capture is worth about 100 + half the victim's progress to ``hard``). The shipped
-4-player model uses 1000, the 2-player one 300 (measured against 150-2500, rules.md)."""
+4-player model uses 1000, the 2- and 3-player ones 300 (measured against 150-2500,
+rules.md)."""
 
 
 class WeightsError(DiceGamesError, ValueError):
@@ -284,8 +285,9 @@ def _floats(values: object, length: int, what: str) -> list[float]:
 
 
 WEIGHTS_FILE = "value_weights.json"
-"""The fitted weights, next to this module: ``{"models": {"2": model, "4": model}}``, one model
-per player count it was fitted on (see :class:`ValueModel` for a model's entries)."""
+"""The fitted weights, next to this module: ``{"models": {"2": model, "3": model, "4": model}}``,
+one model per player count it was fitted on (see :class:`ValueModel` for a model's
+entries)."""
 
 
 def parse_weights(text: str) -> dict[int, ValueModel]:
