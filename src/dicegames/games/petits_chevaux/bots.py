@@ -1,4 +1,5 @@
-"""The bots of Petits Chevaux: random, rules of thumb, the risk-weighing player, and a search.
+"""The bots of Petits Chevaux: random, rules of thumb, the risk-weighing player, the same with
+a learned win chance (``expert``, see :mod:`.value`), and a search.
 
 The search bot (``search``) tries each close candidate move on simulated continuations (see
 :mod:`.search`); its budget is a constructor argument, so simulations can run it at a few
@@ -16,12 +17,14 @@ from dicegames.games.petits_chevaux.search import (
     MEASURED_ROLLOUTS,
     search_bot,
 )
+from dicegames.games.petits_chevaux.value import expert_policy
 
 
 def levels() -> tuple[BotLevel, ...]:
     """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
-    search: ``hard`` corrected by simulated continuations, about 1 s a move; search-60: the
-    same on the small budget its measurements use."""
+    expert: hard plus a win chance learned from simulated games; search: ``hard``
+    corrected by simulated continuations, about 1 s a move; search-60: the same on the
+    small budget its measurements use."""
     return (
         BotLevel("easy", "a random legal move", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "
@@ -30,6 +33,10 @@ def levels() -> tuple[BotLevel, ...]:
                  "its next turn, captures, runs its leading horse home (weights tuned by "
                  "simulation; well under 1 ms a move)",
                  lambda g, rng: PolicyBot(hard_policy, rng)),
+        BotLevel("expert", "hard's judgement of each move plus the chance to win the position "
+                 "it leaves, as a small network fitted on thousands of simulated games "
+                 "estimates it (about 0.3 ms a move)",
+                 lambda g, rng: PolicyBot(expert_policy, rng)),
         BotLevel("search", "plays hard's move unless simulated continuations (every opponent "
                  "playing medium) show another close move clearly better; up to about 1 s a "
                  "move, at once when the move is forced or obvious",

@@ -224,8 +224,9 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
         return web.hints(self, state.data, seat, state.legal_actions(seat))
 
     def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: the heuristic player; hard: the risk-aware policy; search:
-        hard corrected by simulated continuations (and search-60, its small-budget form)."""
+        """easy: random; medium: the heuristic player; hard: the risk-aware policy; expert:
+        hard plus a learned win chance; search: hard corrected by simulated continuations
+        (and search-60, its small-budget form)."""
         from dicegames.games.petits_chevaux.bots import levels
 
         return levels()
