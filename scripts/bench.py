@@ -10,8 +10,9 @@ For each game in the registry, with its default options:
 * bot matches: games per second of ``bot:medium`` against itself through
   :func:`dicegames.analysis.simulate`, for games that offer a ``medium`` bot;
 * thinking time: milliseconds per decision of the game's ``hard`` bot (and of its
-  ``search`` bot where it has one), and of the generic Monte Carlo tree search with a fixed
-  budget of 1000 playouts, on a few positions taken from a random playout;
+  ``expert`` and ``search`` bots where it has them), and of the generic Monte Carlo tree
+  search with a fixed budget of 1000 playouts, on a few positions taken from a random
+  playout;
 * web load (``scripts/web_bench.py``): 100 concurrent games through a real server's
   websocket API, moves per second and p50/p99 latency from send to acknowledgement.
 
@@ -231,9 +232,10 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     medium = [spec for spec in specs if "medium" in own_levels(spec)]
     hard = [spec for spec in specs if "hard" in own_levels(spec)]
     searching = [spec for spec in specs if "search" in own_levels(spec)]
+    learned = [spec for spec in specs if "expert" in own_levels(spec)]
     slots = sum(len(player_counts(s)) for s in specs) + len(specs) + len(medium)
     # A bot may think ~0.5 s a decision (search bots ~1 s), five decisions per bot and game.
-    thinking = 2.5 * (len(hard) + len(specs)) + 5.0 * len(searching)
+    thinking = 2.5 * (len(hard) + len(learned) + len(specs)) + 5.0 * len(searching)
     per = seconds if seconds is not None else min(2.0, max(0.2, (BUDGET_S - thinking)
                                                            / max(1, slots)))
 
@@ -259,6 +261,9 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     for spec in hard:
         note(f"search: {spec.id}, hard")
         figures["search"].append(search_speed(spec, "hard"))
+    for spec in learned:
+        note(f"search: {spec.id}, expert")
+        figures["search"].append(search_speed(spec, "expert"))
     for spec in searching:
         note(f"search: {spec.id}, search")
         figures["search"].append(search_speed(spec, "search"))
@@ -311,7 +316,7 @@ def show(figures: dict[str, Any]) -> None:
           [("game", "game"), ("players", "players"), ("bots", "bots"), ("games", "games"),
            ("games_per_s", "games/s"), ("mean_turns", "turns/game")],
           figures["bot_matches"], {"games_per_s": ",.0f", "mean_turns": ".1f"})
-    table("Thinking time per decision (the hard and search bots; generic MCTS at 1000 "
+    table("Thinking time per decision (the hard, expert and search bots; MCTS at 1000 "
           "playouts)",
           [("game", "game"), ("bots", "bots"), ("decisions", "decisions"),
            ("ms_first", "ms first"), ("ms_mean", "ms mean (rest)"), ("ms_max", "ms max (rest)")],

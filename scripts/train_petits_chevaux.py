@@ -76,7 +76,7 @@ def _numpy() -> Any:
     try:
         return importlib.import_module("numpy")
     except ImportError:
-        sys.exit("train_petits_chevaux.py needs numpy to fit: pip install numpy")
+        sys.exit("train_petits_chevaux.py needs numpy to fit: pip install -e '.[train]'")
 
 
 # ------------------------------------------------------------------------------ games

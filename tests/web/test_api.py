@@ -54,7 +54,7 @@ def test_games_and_rules(server: Server) -> None:
     assert all(g["bots"] and g["pitch"] for g in games)
     # The picker's levels: the game's own, less those kept for simulations.
     listed = {g["id"]: [b["name"] for b in g["bots"] if b["listed"]] for g in games}
-    assert listed["petits-chevaux"] == ["easy", "medium", "hard", "search"]
+    assert listed["petits-chevaux"] == ["easy", "medium", "hard", "expert", "search"]
     assert listed["extra-meters"] == ["easy", "medium", "hard", "optimal"]
     assert all("mcts" in [b["name"] for b in g["bots"]] for g in games)
     detail = server.get("/api/games/extra-meters")
