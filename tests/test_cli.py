@@ -386,3 +386,12 @@ def test_hint_suggests_the_strongest_bot_move_without_changing_the_game(
     assert "Hint: the hard bot would play stop" in done.stdout
     assert "Ann wins" in done.stdout
     assert record_moves(save) == ["5", "roll", "4", "roll", "2", "stop"]
+
+
+def test_hint_asks_the_learned_bot_where_a_game_has_one(env: dict[str, str],
+                                                        tmp_path: Path) -> None:
+    save = tmp_path / "hinted.json"
+    done = run(env, "play", "petits-chevaux", "--players", "Ann,Ben", "--dice", "manual",
+               "--save", str(save), stdin="red\n6\nhint\nout\n")
+    assert "Hint: the expert bot would play out" in done.stdout, done.stdout[-2000:]
+    assert record_moves(save) == ["red", "6", "out"]

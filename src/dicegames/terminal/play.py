@@ -45,9 +45,9 @@ HELP_WORDS = frozenset({"?", "help"})
 """What a person types to see the choices again."""
 HINT_WORDS = frozenset({"hint"})
 """What a person types to hear what the strongest bot would play."""
-HINT_LEVELS = ("hard", "medium")
-"""The bot asked for a hint: the first of these levels the game has (``hard`` answers at
-once; slower search levels would keep a person waiting)."""
+HINT_LEVELS = ("expert", "hard", "medium")
+"""The bot asked for a hint: the first of these levels the game has (``expert`` and ``hard``
+answer at once; slower search levels would keep a person waiting)."""
 
 CHOICES_INLINE = 8
 """Up to this many choices are listed on one line; more go one per line."""
