@@ -21,7 +21,12 @@ from dicegames.games.petits_chevaux.heuristics import (
     heuristic_scores,
 )
 from dicegames.games.petits_chevaux.moves import DEFAULT_BLOCKING, Blocking, Board
-from dicegames.games.petits_chevaux.search import evaluation, search_bot
+from dicegames.games.petits_chevaux.search import (
+    evaluation,
+    search_bot,
+    value_evaluation,
+    value_search_bot,
+)
 
 RED, BLUE, YELLOW = Colour.RED, Colour.BLUE, Colour.YELLOW
 COLOURS = (RED, YELLOW)
@@ -308,3 +313,57 @@ def test_search_scores_a_won_game_above_any_lead() -> None:
                                       winner=0))
     ahead = game.state_from(ChevauxData(((56, 56, 55, 55), (0, 0, 0, 0)), 1, 9, Phase.ROLL))
     assert evaluation(won, 0) > evaluation(ahead, 0) > 0 > evaluation(won, 1)
+
+
+# ------------------------------------------------------- the search built on expert's knowledge
+
+
+def test_value_search_plays_legal_moves_through_a_whole_game() -> None:
+    game = game_of(2)
+    bot = value_search_bot(random.Random(4), rollouts=6)
+    made: list[object] = []
+
+    class Checked:
+        def choose(self, state: State[Any, Any, Any], seat: int) -> object:
+            choice = bot.choose(state, seat)
+            assert choice in state.legal_actions(seat)
+            made.append(choice)
+            return choice
+
+    session = dicegames.Session(game, seed=4)
+    result = dicegames.play(session, [Checked(), make_bot(game, "medium", random.Random(1))],
+                            dicegames.RandomDice(random.Random(4)))
+    assert result is not None and made
+
+
+def test_value_search_answers_a_forced_move_without_simulating() -> None:
+    state = position([(10, 0, 0, 0), (0, 0, 0, 0)], 3)
+    assert state.legal_actions(0) == ("r1",)
+    bot = value_search_bot(random.Random(0), rollouts=500, prune=False, confidence=None)
+    assert bot.choose(state, 0) == "r1" and bot.last_rollouts == 0
+
+
+def test_value_search_prunes_moves_expert_rules_out() -> None:
+    # With a capture on offer, expert's other moves score far lower: nothing is simulated.
+    target = PATHS[RED][14]
+    state = position([(10, 30, 0, 0), (on(YELLOW, target), 50, 50, 0)], 4)
+    bot = value_search_bot(random.Random(0), rollouts=50)
+    assert bot.choose(state, 0) == "r1" and bot.last_rollouts == 0
+
+
+def test_value_search_is_deterministic_for_a_seed_and_a_budget() -> None:
+    states = [position([(20, 40, 5, 0), (on(YELLOW, PATHS[RED][24]) - 1, 30, 0, 0)], roll)
+              for roll in range(1, 7)]
+    first = [value_search_bot(random.Random(7), rollouts=30).choose(s, 0) for s in states]
+    again = [value_search_bot(random.Random(7), rollouts=30).choose(s, 0) for s in states]
+    assert first == again
+
+
+def test_value_evaluation_is_the_win_chance_and_a_finished_game_counts_one_or_zero() -> None:
+    game = game_of(2)
+    won = game.state_from(ChevauxData(((59, 60, 61, 62), (0, 0, 0, 0)), 0, 9, Phase.OVER,
+                                      winner=0))
+    assert value_evaluation(won, 0) == 1.0 and value_evaluation(won, 1) == 0.0
+    ahead = game.state_from(ChevauxData(((56, 56, 55, 55), (0, 0, 0, 0)), 1, 9, Phase.ROLL))
+    mine, theirs = value_evaluation(ahead, 0), value_evaluation(ahead, 1)
+    assert 0.5 < mine < 1.0 and mine + theirs == pytest.approx(1.0)

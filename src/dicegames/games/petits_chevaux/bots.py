@@ -16,6 +16,7 @@ from dicegames.games.petits_chevaux.search import (
     DEFAULT_TIME_LIMIT_MS,
     MEASURED_ROLLOUTS,
     search_bot,
+    value_search_bot,
 )
 from dicegames.games.petits_chevaux.value import expert_policy
 
@@ -24,7 +25,8 @@ def levels() -> tuple[BotLevel, ...]:
     """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
     expert: hard plus a win chance learned from simulated games; search: ``hard``
     corrected by simulated continuations, about 1 s a move; search-60: the same on the
-    small budget its measurements use."""
+    small budget its measurements use; search-expert-60 (unlisted): the search built on
+    expert, an experiment."""
     return (
         BotLevel("easy", "a random legal move", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "
@@ -46,4 +48,10 @@ def levels() -> tuple[BotLevel, ...]:
                  "(about 10 ms a move with two players, 45 ms with four), no time limit, so "
                  "simulations are reproducible",
                  lambda g, rng: search_bot(rng, rollouts=MEASURED_ROLLOUTS), listed=False),
+        BotLevel("search-expert-60", "the search built on expert instead of hard (expert's "
+                 "candidates and default move, expert playing itself in the continuations, "
+                 "scored by the learned win chance), 60 continuations a move, no time limit; "
+                 "an experiment, not measurably stronger than expert",
+                 lambda g, rng: value_search_bot(rng, rollouts=MEASURED_ROLLOUTS),
+                 listed=False),
     )

@@ -226,7 +226,8 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
     def bot_levels(self) -> tuple[BotLevel, ...]:
         """easy: random; medium: the heuristic player; hard: the risk-aware policy; expert:
         hard plus a learned win chance; search: hard corrected by simulated continuations
-        (and search-60, its small-budget form)."""
+        (and search-60, its small-budget form; search-expert-60, the same built on
+        expert)."""
         from dicegames.games.petits_chevaux.bots import levels
 
         return levels()

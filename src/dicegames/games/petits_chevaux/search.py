@@ -18,6 +18,13 @@ simulated continuations. This module gives it what it needs to know about the ga
 Measured against ``medium`` bots (rules.md, "Strategy and the bots"): at 60 continuations a
 move it is level with ``hard``; at 200 it beats ``hard`` 1-on-1 (63.2% against 57.1% on the
 same 1,000 games); in 4-player games a gain is not established.
+
+:func:`value_search_bot` (the unlisted ``search-expert-60`` level) builds the same search on
+``expert`` (:mod:`.value`) instead: candidates within :data:`MARGIN` of
+:func:`.expert_scores`' best, ``expert``'s move as the default, ``expert`` playing the bot
+in the continuations, and :func:`value_evaluation`, the learned win chance, scoring them.
+At 60 continuations it measured level with ``expert`` itself (rules.md), so the ``search``
+level stays built on ``hard``.
 """
 
 from __future__ import annotations
@@ -38,6 +45,7 @@ from dicegames.games.petits_chevaux.heuristics import (
     heuristic_policy,
 )
 from dicegames.games.petits_chevaux.rules import PetitsChevaux
+from dicegames.games.petits_chevaux.value import expert_policy, expert_scores, model_for
 
 WIN_VALUE = 150.0
 """What winning is worth on top of the progress (in squares)."""
@@ -110,4 +118,52 @@ def search_bot(rng: random.Random, *, rollouts: int = DEFAULT_ROLLOUTS, horizon:
                       evaluator=evaluation, rollouts=rollouts, horizon=horizon,
                       time_limit_ms=time_limit_ms, shortlist=close_calls if prune else None,
                       default=hard_policy if confidence is not None else None,
+                      confidence=confidence or 0.0)
+
+
+# ------------------------------------------------------------ the search with expert's knowledge
+
+
+def value_evaluation(state: State[Any, Any, Any], seat: Seat) -> float:
+    """``seat``'s learned win chance where a continuation stops (:mod:`.value`'s model for
+    this player count); a finished game counts 1 for its winner and 0 for the others."""
+    data = state.data
+    assert isinstance(data, ChevauxData)
+    if data.phase is Phase.OVER:
+        return 1.0 if data.winner == seat else 0.0
+    game = state.game
+    assert isinstance(game, PetitsChevaux)
+    chances = model_for(game.players).win_chances(game.colours, data.horses, data.player,
+                                                  blocking=game.blocking)
+    return chances[seat]
+
+
+def expert_close_calls(state: State[Any, Any, Any], seat: Seat,
+                       legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """The legal moves that :func:`.expert_scores` puts within :data:`MARGIN` of its best
+    (a move that wins at once is alone)."""
+    game = state.game
+    assert isinstance(game, PetitsChevaux)
+    scores = expert_scores(game, state.data)
+    if not scores:
+        return legal
+    best = max(scores.values())
+    floor = best - MARGIN
+    return tuple(move for move in legal
+                 if not isinstance(move, Action) or scores.get(move, best) >= floor)
+
+
+def value_search_bot(rng: random.Random, *, rollouts: int = DEFAULT_ROLLOUTS,
+                     horizon: int = 1, time_limit_ms: float | None = None,
+                     prune: bool = True, confidence: float | None = 2.0) -> RolloutBot:
+    """The rollout bot built on ``expert``: its candidates, its default move, ``expert``
+    playing the bot in the continuations, and the learned win chance scoring them.
+
+    The arguments are those of :func:`search_bot`.
+    """
+    return RolloutBot(rng, policy=expert_policy, opponent_policy=heuristic_policy,
+                      evaluator=value_evaluation, rollouts=rollouts, horizon=horizon,
+                      time_limit_ms=time_limit_ms,
+                      shortlist=expert_close_calls if prune else None,
+                      default=expert_policy if confidence is not None else None,
                       confidence=confidence or 0.0)
