@@ -30,7 +30,7 @@ level stays built on ``hard``.
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
+from collections.abc import Hashable, Mapping
 from typing import Any
 
 from dicegames.bots.rollout import RolloutBot
@@ -76,18 +76,23 @@ MARGIN = 30.0
 """Moves that ``hard`` scores more than this below its best are not simulated."""
 
 
-def close_calls(state: State[Any, Any, Any], seat: Seat,
-                legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
-    """The legal moves that :func:`.hard_scores` puts within :data:`MARGIN` of its best."""
-    game = state.game
-    assert isinstance(game, PetitsChevaux)
-    scores = hard_scores(game, state.data)
+def _within_margin(scores: Mapping[Action, float] | Mapping[Hashable, float],
+                   legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """The legal moves scored within :data:`MARGIN` of the best score (all when unscored)."""
     if not scores:
         return legal
     best = max(scores.values())
     floor = best - MARGIN
     return tuple(move for move in legal
                  if not isinstance(move, Action) or scores.get(move, best) >= floor)
+
+
+def close_calls(state: State[Any, Any, Any], seat: Seat,
+                legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
+    """The legal moves that :func:`.hard_scores` puts within :data:`MARGIN` of its best."""
+    game = state.game
+    assert isinstance(game, PetitsChevaux)
+    return _within_margin(hard_scores(game, state.data), legal)
 
 
 DEFAULT_ROLLOUTS = 2000
@@ -144,13 +149,7 @@ def expert_close_calls(state: State[Any, Any, Any], seat: Seat,
     (a move that wins at once is alone)."""
     game = state.game
     assert isinstance(game, PetitsChevaux)
-    scores = expert_scores(game, state.data)
-    if not scores:
-        return legal
-    best = max(scores.values())
-    floor = best - MARGIN
-    return tuple(move for move in legal
-                 if not isinstance(move, Action) or scores.get(move, best) >= floor)
+    return _within_margin(expert_scores(game, state.data), legal)
 
 
 def value_search_bot(rng: random.Random, *, rollouts: int = DEFAULT_ROLLOUTS,
