@@ -140,7 +140,6 @@ def test_the_die_shows_while_the_player_decides() -> None:
     # After the move the die is spent and the next roll is due: nothing to show.
     state = position([[1, 0, 0, 0], [0, 0, 0, 0]], roll=4).apply("r1")
     assert view(state)["dice"] == []
-    assert not any(die.get("used") for die in view(state)["dice"])
 
 
 def test_real_dice_are_entered_with_a_picker_whose_choice_the_game_parses() -> None:
@@ -169,3 +168,11 @@ def test_the_end_names_the_winner_and_no_one_to_play() -> None:
     assert board["winner"] == 0 and board["player"] is None and board["phase"] == "over"
     assert view(state)["dice"] == [] and view(state)["dice_entry"] is None
     assert all_ids(board) >= {"s-r3", "s-r6", "h-r4"}
+
+
+def test_a_third_six_that_ends_the_turn_is_still_shown() -> None:
+    game = dicegames.make("petits-chevaux", players=2, three_sixes_penalty=True)
+    rolling = game.new_state().apply("red").apply("6").apply("out").apply("6").apply("out")
+    assert game.view(rolling.apply("6"))["dice"] == []  # the penalty ends the turn at once
+    assert game.roll_dice(rolling, 6) == [{"value": 6, "label": "6"}]
+    assert game.roll_dice(game.new_state(), game.new_state().chance_outcomes()[0][0]) == []
