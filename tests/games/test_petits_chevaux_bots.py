@@ -205,9 +205,9 @@ def search(seed: int = 0, rollouts: int = 120, horizon: int = 0) -> RolloutBot:
                       confidence=None)
 
 
-def test_search_plays_legal_moves_through_a_whole_game() -> None:
+def play_checked(bot: Any, seed: int) -> None:
+    """A whole 2-player game of ``bot`` against ``medium``: every choice must be legal."""
     game = game_of(2)
-    bot = search(3, rollouts=8)
     made: list[object] = []
 
     class Checked:
@@ -217,10 +217,14 @@ def test_search_plays_legal_moves_through_a_whole_game() -> None:
             made.append(choice)
             return choice
 
-    session = dicegames.Session(game, seed=3)
+    session = dicegames.Session(game, seed=seed)
     result = dicegames.play(session, [Checked(), make_bot(game, "medium", random.Random(1))],
-                            dicegames.RandomDice(random.Random(3)))
+                            dicegames.RandomDice(random.Random(seed)))
     assert result is not None and made
+
+
+def test_search_plays_legal_moves_through_a_whole_game() -> None:
+    play_checked(search(3, rollouts=8), 3)
 
 
 def test_search_answers_a_forced_move_without_simulating() -> None:
@@ -319,28 +323,7 @@ def test_search_scores_a_won_game_above_any_lead() -> None:
 
 
 def test_value_search_plays_legal_moves_through_a_whole_game() -> None:
-    game = game_of(2)
-    bot = value_search_bot(random.Random(4), rollouts=6)
-    made: list[object] = []
-
-    class Checked:
-        def choose(self, state: State[Any, Any, Any], seat: int) -> object:
-            choice = bot.choose(state, seat)
-            assert choice in state.legal_actions(seat)
-            made.append(choice)
-            return choice
-
-    session = dicegames.Session(game, seed=4)
-    result = dicegames.play(session, [Checked(), make_bot(game, "medium", random.Random(1))],
-                            dicegames.RandomDice(random.Random(4)))
-    assert result is not None and made
-
-
-def test_value_search_answers_a_forced_move_without_simulating() -> None:
-    state = position([(10, 0, 0, 0), (0, 0, 0, 0)], 3)
-    assert state.legal_actions(0) == ("r1",)
-    bot = value_search_bot(random.Random(0), rollouts=500, prune=False, confidence=None)
-    assert bot.choose(state, 0) == "r1" and bot.last_rollouts == 0
+    play_checked(value_search_bot(random.Random(4), rollouts=6), 4)
 
 
 def test_value_search_prunes_moves_expert_rules_out() -> None:

@@ -43,11 +43,6 @@ def ann_choice(server: Server, page: Page, match_id: str, token: str) -> list[di
     return hints
 
 
-def records(page: Page) -> int:
-    """How many of Ann's decisions the log shows."""
-    return page.locator("#log li", has_text="Ann records").count()
-
-
 def test_tapping_the_sheet_and_the_keyboard_play_a_decision(server: Server, page: Page) -> None:
     SHOTS.mkdir(exist_ok=True)
     match_id, token, link = new_match(server, columns="5,5,5")
@@ -79,7 +74,6 @@ def test_tapping_the_sheet_and_the_keyboard_play_a_decision(server: Server, page
         assert cell.get_attribute("role") == "button" and cell.get_attribute("aria-label")
         page.keyboard.press("Enter")
     expect(page.locator("#log li", has_text="Ann records")).to_have_count(2)
-    assert records(page) == 2
 
     # Play on with the buttons to the end; the board shows the winner.
     assert play_to_the_end(page, random.Random(3)) > 0

@@ -82,23 +82,17 @@ def test_the_board_is_drawn_clicked_and_played_by_keyboard(server: Server, page:
     page.locator(RING).first.click()
     expect(page.locator("#log")).to_contain_text(f"Ann steps to {square}")
     # Keyboard: focus a marked square (square or car) and press Enter.
-    played = False
-    for _ in range(40):
-        if not wait_for_pick(page):
-            break
-        pick = page.locator(PICK).first
-        move = pick.get_attribute("data-move") or ""
-        before = page.locator("#log li").count()
-        pick.focus()
-        assert page.evaluate("document.activeElement.dataset.move") == move
-        page.screenshot(path=str(SHOTS / "monza-board-midgame.png"), full_page=True)
-        page.keyboard.press("Enter")
-        page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
-        name = move.split()[-1]
-        expect(page.locator("#log")).to_contain_text(re.compile(f"Ann (steps|advances).*{name}"))
-        played = True
-        break
-    assert played
+    assert wait_for_pick(page)
+    pick = page.locator(PICK).first
+    move = pick.get_attribute("data-move") or ""
+    before = page.locator("#log li").count()
+    pick.focus()
+    assert page.evaluate("document.activeElement.dataset.move") == move
+    page.screenshot(path=str(SHOTS / "monza-board-midgame.png"), full_page=True)
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
+    name = move.split()[-1]
+    expect(page.locator("#log")).to_contain_text(re.compile(f"Ann (steps|advances).*{name}"))
     # To the end by the page's buttons; the board names the winner.
     play_to_the_end(page, random.Random(3))
     page.locator("#end-close").click()

@@ -217,27 +217,25 @@ class LiveMatch:
         who has chosen; the full sentences appear as soon as the roll is settled.
         """
         sealed = self._sealed_moves(step)
-        names = [player.name for player in self.session.players]
         log: list[dict[str, Any]] = []
         for index, events in enumerate(self.move_events[:step]):
             if index not in sealed:
                 log.extend(events)
                 continue
-            log.extend({**event, "text": "", "description": f"{names[event['seat']]} has chosen"}
+            log.extend({**event, "text": "",
+                        "description": f"{self.session.name(event['seat'])} has chosen"}
                        if event["kind"] == "move" and event["seat"] is not None else event
                        for event in events)
         return log
 
     def _sealed_moves(self, step: int) -> set[int]:
-        """The moves (by index) made on a shared roll whose other seats are still deciding."""
-        states = self.session.states
+        """The moves (by index) made on a shared roll whose other seats are still deciding:
+        the trailing run of moves the session recorded as made among several deciders (the
+        last decider's move is not one, so a settled roll seals nothing)."""
+        moves = self.session.moves
         sealed: set[int] = set()
         index = step - 1
-        while index >= 0:
-            before, after = states[index].node, states[index + 1].node
-            if (before.kind is not NodeKind.DECISION or after.kind is not NodeKind.DECISION
-                    or not set(after.players) < set(before.players)):
-                break
+        while index >= 0 and moves[index].several:
             sealed.add(index)
             index -= 1
         return sealed

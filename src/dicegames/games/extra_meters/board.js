@@ -10,7 +10,7 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
-import {svg as s} from "/static/shell.js";
+import {PIPS, el, svg as s} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
 const GAP = 8;            // road visible between two squares of a row
@@ -19,10 +19,6 @@ const ROW = TILE + 36;    // from one row to the next: the rows are separate str
 const ROAD = TILE + 14;   // the road's width
 const PAD = 12;           // around the track
 const TOP = 40;           // room above the first row for the "Stop here" flag
-
-const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
-  4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
-  6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]]};
 
 // The runners' positions at the last drawing, so that a runner that moved hops forward.
 let lastDrawn = null;
@@ -102,18 +98,6 @@ const STYLE = `
 function t(x, y, text, attrs = {}) {
   const node = s("text", {x, y, ...attrs});
   node.textContent = text;
-  return node;
-}
-
-/** An HTML element with attributes and children. */
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value);
-  }
-  for (const child of children) if (child != null) node.append(child);
   return node;
 }
 
@@ -218,49 +202,49 @@ function panel(board, ctx, targets) {
   if (board.phase === "over") {
     const winners = board.winners.map((seat) => nameOf(ctx, seat));
     head = `${joinNames(winners)} ${winners.length === 1 ? "wins" : "win"}!`;
-    lines.push(h("p", {class: "em-detail", text: `Past square ${board.track_length} in round ${board.round}.`}));
+    lines.push(el("p", {class: "em-detail", text: `Past square ${board.track_length} in round ${board.round}.`}));
   } else if (board.phase === "opening") {
     head = `${who}'s turn`;
-    lines.push(h("p", {class: "em-detail", text: `Round ${board.round}: the first roll of the turn…`}));
+    lines.push(el("p", {class: "em-detail", text: `Round ${board.round}: the first roll of the turn…`}));
   } else {
     head = yours ? `Your turn, ${who}!` : board.phase === "rolling" ? `${who} rolls again…` : `${who} is thinking…`;
   }
   if (turn && board.phase !== "over") {
-    const sum = h("p", {class: "em-sum", "aria-label": `dice so far: ${turn.dice.join(" plus ")} equals ${turn.sum}`});
+    const sum = el("p", {class: "em-sum", "aria-label": `dice so far: ${turn.dice.join(" plus ")} equals ${turn.sum}`});
     turn.dice.forEach((die, i) => {
-      if (i) sum.append(h("span", {class: "em-eq", text: " + "}));
-      sum.append(h("span", {text: String(die)}));
+      if (i) sum.append(el("span", {class: "em-eq", text: " + "}));
+      sum.append(el("span", {text: String(die)}));
     });
     if (turn.dice.length > 1) {
-      sum.append(h("span", {class: "em-eq", text: " = "}), h("span", {class: "em-total", text: String(turn.sum)}));
+      sum.append(el("span", {class: "em-eq", text: " = "}), el("span", {class: "em-total", text: String(turn.sum)}));
     }
-    sum.append(h("span", {class: "em-so-far", text: turn.sum === 1 ? " square so far" : " squares so far"}));
+    sum.append(el("span", {class: "em-so-far", text: turn.sum === 1 ? " square so far" : " squares so far"}));
     lines.push(sum);
     if (board.phase === "decide") {
       const stop = turn.crosses ? "Stop now and you cross the finish!"
         : `Stop now: ${turn.from === 0 ? "from the start" : `from square ${turn.from}`} to square ${turn.landing}.`;
       const six = `Roll a 6 and you move only ${turn.six_moves}.`;
-      lines.push(h("p", {class: "em-detail", text: `${stop} ${six}`}));
+      lines.push(el("p", {class: "em-detail", text: `${stop} ${six}`}));
     }
   }
   const across = runners.filter((r) => r.finished);
   if (board.finish === "same_round" && board.phase !== "over" && across.length) {
     const names = across.map((r) => nameOf(ctx, r.seat));
-    lines.push(h("p", {class: "em-detail em-note", text: `${joinNames(names)} crossed the finish! ` +
+    lines.push(el("p", {class: "em-detail em-note", text: `${joinNames(names)} crossed the finish! ` +
       "The round is played to its end: every runner past the finish by then shares the win."}));
   }
-  const left = h("div", {class: "em-who"}, badge(current),
-    h("div", {}, h("p", {class: "em-head", text: head}), ...lines));
+  const left = el("div", {class: "em-who"}, badge(current),
+    el("div", {}, el("p", {class: "em-head", text: head}), ...lines));
   const parts = [left];
   if (board.roll) {
     const hint = targets.get("roll");
-    const die = h("div", {class: `em-roll ${hint ? "em-live" : "em-idle"}`, "data-target": "roll"},
-      dieFace(5), h("span", {text: "Roll again"}));
+    const die = el("div", {class: `em-roll ${hint ? "em-live" : "em-idle"}`, "data-target": "roll"},
+      dieFace(5), el("span", {text: "Roll again"}));
     if (hint) actionable(die, hint, ctx);
     else die.setAttribute("aria-hidden", "true");
     parts.push(die);
   }
-  return h("div", {class: "em-panel"}, ...parts);
+  return el("div", {class: "em-panel"}, ...parts);
 }
 
 /** The track: road, squares, start and finish, runners, and the ghost while deciding. */
@@ -420,11 +404,11 @@ function track(board, ctx, targets, narrow) {
 
 /** The runners in words: letter, name, and where each stands. */
 function legend(board, ctx) {
-  return h("ul", {class: "em-legend", "aria-label": "Runners"}, ...board.runners.map((runner) => {
+  return el("ul", {class: "em-legend", "aria-label": "Runners"}, ...board.runners.map((runner) => {
     const now = runner.current && board.phase !== "over";
     const where = runner.winner ? `${runner.where} — winner!` : runner.where;
-    return h("li", {class: now ? "em-now" : null}, badge(runner),
-      h("span", {text: nameOf(ctx, runner.seat)}), h("span", {class: "em-where", text: where}));
+    return el("li", {class: now ? "em-now" : null}, badge(runner),
+      el("span", {text: nameOf(ctx, runner.seat)}), el("span", {class: "em-where", text: where}));
   }));
 }
 
@@ -441,13 +425,13 @@ export function render(container, view, ctx) {
   for (const hint of hints) {
     for (const id of hint.targets || []) if (!targets.has(id)) targets.set(id, hint);
   }
-  const style = h("style", {});
+  const style = el("style", {});
   style.textContent = STYLE;
   animations = [];
   const drawn = [panel(board, safe, targets),
     track(board, safe, targets, container.clientWidth > 0 && container.clientWidth < 560),
     legend(board, safe)];
-  const root = h("div", {class: "em-board"}, style, ...drawn);
+  const root = el("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
   for (const motion of animations) {
     try { motion.beginElement(); } catch (error) { /* no SMIL: the runner is simply there */ }

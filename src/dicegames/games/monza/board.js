@@ -7,7 +7,7 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
-import {svg} from "/static/shell.js";
+import {el, svg} from "/static/shell.js";
 
 
 const FILL = {red: "#e53935", yellow: "#fbc02d", green: "#43a047", blue: "#1e88e5",
@@ -59,16 +59,6 @@ const CSS = `
 @media (prefers-reduced-motion: reduce) {
   .mz-track .mz-ants, .mz-track .mz-turn-ring { animation: none; } }
 `;
-
-function html(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null) continue;
-    if (key === "text") node.textContent = value; else node.setAttribute(key, String(value));
-  }
-  for (const child of children) if (child != null) node.append(child);
-  return node;
-}
 
 function text(x, y, content, attrs = {}) {
   const node = svg("text", {x: r2(x), y: r2(y), ...attrs});
@@ -352,11 +342,11 @@ function where(c, board) {
 function turnLine(board, ctx) {
   const names = ctx.names || [];
   const name = (seat) => names[seat] || `Player ${seat + 1}`;
-  const line = html("div", {class: "monza-turn", role: "status"});
+  const line = el("div", {class: "monza-turn", role: "status"});
   if (board.phase === "over") {
     const winners = board.winners.map(name).join(" and ");
     line.append(...board.winners.map((s) => carIcon(board.cars[s].colour, s + 1)),
-      html("span", {text: `${winners} ${board.winners.length > 1 ? "win" : "wins"} the race!`}));
+      el("span", {text: `${winners} ${board.winners.length > 1 ? "win" : "wins"} the race!`}));
     return line;
   }
   const seat = board.decider ?? board.player;
@@ -368,19 +358,19 @@ function turnLine(board, ctx) {
   else if (board.phase === "stuck") words = c.target ? `${name(seat)} waits on the finish` : `No die fits for ${name(seat)}`;
   else if (you) words = "Tap a marked square: each step uses a die of that square's colour";
   else words = `${name(seat)} drives the ${c.colour} car ${seat + 1}`;
-  line.append(carIcon(c.colour, seat + 1), html("span", {text: words}));
-  if (board.finishing) line.append(html("span", {class: "mz-pill last", text: "Last round!"}));
+  line.append(carIcon(c.colour, seat + 1), el("span", {text: words}));
+  if (board.finishing) line.append(el("span", {class: "mz-pill last", text: "Last round!"}));
   return line;
 }
 
 function legend(board, ctx) {
   const names = ctx.names || [];
   const seat = board.phase === "over" ? null : (board.decider ?? board.player);
-  return html("ul", {class: "monza-cars", "aria-label": "The cars"}, ...board.cars.map((c) =>
-    html("li", {class: c.seat === seat ? "now" : null},
+  return el("ul", {class: "monza-cars", "aria-label": "The cars"}, ...board.cars.map((c) =>
+    el("li", {class: c.seat === seat ? "now" : null},
       carIcon(c.colour, c.seat + 1),
-      html("strong", {text: names[c.seat] || `Player ${c.seat + 1}`}),
-      html("span", {class: "mz-where", text: `${c.colour} · ${where(c, board)}`}))));
+      el("strong", {text: names[c.seat] || `Player ${c.seat + 1}`}),
+      el("span", {class: "mz-where", text: `${c.colour} · ${where(c, board)}`}))));
 }
 
 /** Draw the board; returns {ownsChoices: false}: the page's choice buttons stay. */
@@ -392,11 +382,11 @@ export function render(container, view, ctx) {
   }
   const safe = {hints: [], names: [], seat: null, pick: () => {}, ...ctx};
   const width = container.clientWidth || 700;
-  const wrap = html("div", {class: "monza-board"});
+  const wrap = el("div", {class: "monza-board"});
   const track = drawTrack(board, safe, width);
-  wrap.append(html("style", {text: CSS}), turnLine(board, safe), track.root,
+  wrap.append(el("style", {text: CSS}), turnLine(board, safe), track.root,
     legend(board, safe),
-    html("p", {class: "monza-key", text: "Squares: R red · Y yellow · G green · B blue · W white · P purple. "
+    el("p", {class: "monza-key", text: "Squares: R red · Y yellow · G green · B blue · W white · P purple. "
       + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start."}));
   container.replaceChildren(wrap);
   if (track.moving.length) {

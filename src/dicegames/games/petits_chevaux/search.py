@@ -33,11 +33,12 @@ import random
 from collections.abc import Hashable, Mapping
 from typing import Any
 
-from dicegames.bots.rollout import RolloutBot
+from dicegames.bots.basic import Policy
+from dicegames.bots.rollout import RolloutBot, SeatEvaluator, Shortlist
 from dicegames.core.game import State
 from dicegames.core.model import Seat
 from dicegames.games.petits_chevaux.board import HOME
-from dicegames.games.petits_chevaux.data import Action, ChevauxData, Phase
+from dicegames.games.petits_chevaux.data import ChevauxData, Phase
 from dicegames.games.petits_chevaux.heuristics import (
     WAITING,
     hard_policy,
@@ -76,15 +77,14 @@ MARGIN = 30.0
 """Moves that ``hard`` scores more than this below its best are not simulated."""
 
 
-def _within_margin(scores: Mapping[Action, float] | Mapping[Hashable, float],
+def _within_margin(scores: Mapping[Any, float],
                    legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
     """The legal moves scored within :data:`MARGIN` of the best score (all when unscored)."""
     if not scores:
         return legal
     best = max(scores.values())
     floor = best - MARGIN
-    return tuple(move for move in legal
-                 if not isinstance(move, Action) or scores.get(move, best) >= floor)
+    return tuple(move for move in legal if scores.get(move, best) >= floor)  # pass: kept
 
 
 def close_calls(state: State[Any, Any, Any], seat: Seat,
@@ -119,10 +119,21 @@ def search_bot(rng: random.Random, *, rollouts: int = DEFAULT_ROLLOUTS, horizon:
         confidence: keep ``hard``'s move unless another beats it by this many standard
             errors over the shared continuations (None: play the best mean outright).
     """
-    return RolloutBot(rng, policy=hard_policy, opponent_policy=heuristic_policy,
-                      evaluator=evaluation, rollouts=rollouts, horizon=horizon,
-                      time_limit_ms=time_limit_ms, shortlist=close_calls if prune else None,
-                      default=hard_policy if confidence is not None else None,
+    return _rollout_bot(rng, hard_policy, evaluation, close_calls, rollouts=rollouts,
+                        horizon=horizon, time_limit_ms=time_limit_ms, prune=prune,
+                        confidence=confidence)
+
+
+def _rollout_bot(rng: random.Random, policy: Policy, evaluator: SeatEvaluator,
+                 shortlist: Shortlist, *, rollouts: int, horizon: int,
+                 time_limit_ms: float | None, prune: bool,
+                 confidence: float | None) -> RolloutBot:
+    """The rollout bot playing ``policy`` itself (and as its default move), ``medium`` for
+    the opponents, scoring continuations with ``evaluator``."""
+    return RolloutBot(rng, policy=policy, opponent_policy=heuristic_policy,
+                      evaluator=evaluator, rollouts=rollouts, horizon=horizon,
+                      time_limit_ms=time_limit_ms, shortlist=shortlist if prune else None,
+                      default=policy if confidence is not None else None,
                       confidence=confidence or 0.0)
 
 
@@ -160,9 +171,6 @@ def value_search_bot(rng: random.Random, *, rollouts: int = DEFAULT_ROLLOUTS,
 
     The arguments are those of :func:`search_bot`.
     """
-    return RolloutBot(rng, policy=expert_policy, opponent_policy=heuristic_policy,
-                      evaluator=value_evaluation, rollouts=rollouts, horizon=horizon,
-                      time_limit_ms=time_limit_ms,
-                      shortlist=expert_close_calls if prune else None,
-                      default=expert_policy if confidence is not None else None,
-                      confidence=confidence or 0.0)
+    return _rollout_bot(rng, expert_policy, value_evaluation, expert_close_calls,
+                        rollouts=rollouts, horizon=horizon, time_limit_ms=time_limit_ms,
+                        prune=prune, confidence=confidence)

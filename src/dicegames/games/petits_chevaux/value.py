@@ -16,8 +16,8 @@ module does, with a model fitted on recorded games (``scripts/train_petits_cheva
   strengths: they always sum to 1 and the same model shape fits any player count;
 * :func:`expert_policy`, the ``expert`` bot, adds to ``hard``'s score of each move the win
   chance of the position the move leaves (a move that wins at once first). The value alone
-  (:func:`value_policy`) measured only level with ``hard``; the sum beats it (rules.md,
-  "Strategy and the bots").
+  (the training script's ``value`` bot) measured only level with ``hard``; the sum beats it
+  (rules.md, "Strategy and the bots").
 
 The weights are data (``value_weights.json`` next to this module, one model per player
 count), loaded once, checked, and evaluated in plain Python: numpy is only needed to train
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import math
+import operator
 import random
 from collections.abc import Hashable, Sequence
 from functools import cache
@@ -36,7 +37,7 @@ from typing import Any
 
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import State
-from dicegames.core.model import PASS, Seat
+from dicegames.core.model import Seat
 from dicegames.games.petits_chevaux.board import (
     ENTRANCE,
     FINAL,
@@ -48,7 +49,7 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import ChevauxData, Phase
 from dicegames.games.petits_chevaux.heuristics import hard_scores
-from dicegames.games.petits_chevaux.moves import Blocking, Board, Horses
+from dicegames.games.petits_chevaux.moves import WINNING, Blocking, Board, Horses
 from dicegames.games.petits_chevaux.rules import PetitsChevaux
 
 FEATURE_NAMES: tuple[str, ...] = (
@@ -66,7 +67,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 FEATURES = len(FEATURE_NAMES)
 """Length of a feature vector."""
 
-TO_GO = float(sum(range(FINAL - 3, FINAL + 1)))
+TO_GO = float(sum(WINNING))
 """Squares a player must run from the start (every horse waiting) to finish: 242."""
 
 
@@ -256,7 +257,9 @@ class ValueModel:
         z = [(xi - m) / s for xi, m, s in zip(x, self.mean, self.scale, strict=True)]
         total = math.fsum(w * zi for w, zi in zip(self.linear, z, strict=True))
         for row, b, v in zip(self.hidden, self.shift, self.out, strict=True):
-            total += v * math.tanh(b + sum(a * zi for a, zi in zip(row, z, strict=True)))
+            # map(operator.mul) is the hot loop's fastest pure-Python dot product (the
+            # lengths were checked when the model was loaded).
+            total += v * math.tanh(b + sum(map(operator.mul, row, z)))
         return total
 
     def win_chances(self, colours: tuple[Colour, ...], horses: Horses, mover: Seat, *,
@@ -374,20 +377,4 @@ def expert_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -
         return only
     scores = expert_scores(game, state.data)
     best: Hashable = max(scores, key=scores.__getitem__)
-    return best
-
-
-def value_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
-    """The move after which the win chance is highest (ties: first); the learned value alone,
-    measured about level with ``hard`` (rules.md)."""
-    game = state.game
-    assert isinstance(game, PetitsChevaux)
-    legal = state.legal_actions(seat)
-    if len(legal) == 1:
-        only: Hashable = legal[0]
-        return only
-    values = move_values(game, state.data)
-    if not values:
-        return PASS
-    best: Hashable = max(values, key=values.__getitem__)
     return best

@@ -89,7 +89,7 @@ def _cell(cell: Cell) -> list[int]:
 # ----------------------------------------------------------------------------- the board
 
 
-def _track(colours: tuple[Colour, ...]) -> list[JsonObject]:
+def _track() -> list[JsonObject]:
     """The 56 track squares in order, with the start and entrance squares marked."""
     starts = {START[colour]: colour for colour in Colour}
     entrances = {ENTRANCE_SQUARE[colour]: colour for colour in Colour}
@@ -167,7 +167,7 @@ def board(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
     return {
         "size": SIZE,
         "centre": _cell(CENTRE),
-        "track": _track(colours),
+        "track": _track(),
         "stables": _stables(data, colours),
         "horses": _horses(data, colours),
         "phase": PHASES[data.phase],

@@ -7,7 +7,7 @@ let current = null;
 
 function playerRow(game, index, kind = "here") {
   const kinds = [["here", "Person here"], ["invited", "Invited (link)"],
-    ...game.bots.filter((b) => b.listed || `bot:${b.name}` === kind)
+    ...game.bots.filter((b) => b.listed)
       .map((b) => [`bot:${b.name}`, `Bot: ${b.name}`, b.doc])];
   const select = el("select", {"aria-label": `Player ${index + 1} kind`, class: "kind"},
     ...kinds.map(([value, label, doc]) => el("option", {value, selected: value === kind,

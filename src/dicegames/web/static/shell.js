@@ -28,7 +28,8 @@ export function svg(tag, attrs = {}, ...children) {
   return node;
 }
 
-const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
+/** Pip positions (on a 3×3 grid) of each die face; the boards draw their dice with them. */
+export const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3]],
   4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
   6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]]};
 
@@ -127,14 +128,17 @@ export async function drawBoard(container, state, ctx) {
   const module = url ? await loadBoard(url) : null;
   if (module && typeof module.render === "function") {
     try {
+      const width = container.clientWidth;  // read before drawing: no extra layout
       const answer = module.render(container, state.view, ctx);
-      drawn.set(container, {state, ctx, width: container.clientWidth});
-      redrawOnResize(container);
+      const first = !drawn.has(container);
+      drawn.set(container, {state, ctx, width});
+      if (first) redrawOnResize(container);
       return Boolean(answer && answer.ownsChoices);
     } catch (error) {
       console.error("board module failed", error);
     }
   }
+  drawn.delete(container);  // a resize must not draw an older board over the text
   container.replaceChildren(el("pre", {class: "text-board", text: state.text}));
   return false;
 }
