@@ -22,7 +22,14 @@ from dicegames.games.extra.data import (
     SUMS,
     row_score,
 )
-from dicegames.games.extra.sheet import legal_decisions, pairings, record
+from dicegames.games.extra.sheet import (
+    LOST,
+    NOTED,
+    legal_decisions,
+    pairings,
+    record,
+    row_crosses,
+)
 
 ExtraState = State[ExtraData, Decision, Roll]
 
@@ -92,6 +99,19 @@ def test_a_cross_on_a_full_row_is_lost() -> None:
     assert after.marks == (1, 0, 0)
     legal = legal_decisions((1, 6, 6, 6, 6), (0, 0, 0))
     assert Decision(((6, 6), (6, 6)), 1, 0) in legal  # choosing the full row is allowed
+
+
+def test_row_crosses_names_each_pairs_box_a_double_takes_two() -> None:
+    sheet = Sheet(rows=rows(s4=2, s12=BOXES[10]))
+    after, noted, boxes = row_crosses(sheet, Decision(((2, 2), (1, 3)), 5, 0))
+    assert (after, noted, boxes) == (rows(s4=4, s12=BOXES[10]), 0, (2, 3))  # boxes 3 and 4 of row 4
+    assert row_crosses(sheet, Decision(((6, 6), (1, 3)), 5, 0))[2] == (LOST, 2)
+
+
+def test_row_crosses_under_the_children_rows_reading_notes_first() -> None:
+    after, noted, boxes = row_crosses(Sheet(), Decision(((2, 2), (1, 3)), 5, 0),
+                                      child_rows=True)
+    assert (after, noted, boxes) == (rows(s4=1), 1 << 2, (NOTED, 0))  # noted, then crossed
 
 
 # ----------------------------------------------------------------------- decisions

@@ -81,14 +81,7 @@ def record(sheet: Sheet, decision: Decision, columns: tuple[int, int, int], *,
     down, its first cross comes when it is recorded again. ``child_rows`` (the reading of
     RULINGS.md's wording): a row gets its first cross when its sum is recorded a second time.
     """
-    rows = list(sheet.rows)
-    noted = sheet.noted
-    for low, high in decision.pairs:
-        index = low + high - 2
-        if child_rows and rows[index] == 0 and not noted >> index & 1:
-            noted |= 1 << index
-        elif rows[index] < BOXES[index]:
-            rows[index] += 1
+    rows, noted, _ = row_crosses(sheet, decision, child_rows=child_rows)
     numbers, marks = sheet.numbers, sheet.marks
     if decision.extra:
         if decision.column >= 0:
@@ -101,6 +94,37 @@ def record(sheet: Sheet, decision: Decision, columns: tuple[int, int, int], *,
         marks = _put(marks, column, crossed)
     done = any(m >= c for m, c in zip(marks, columns, strict=True))
     return Sheet(tuple(rows), numbers, marks, noted, done)
+
+
+NOTED = -1
+"""In :func:`row_crosses`: the pair's sum was only noted (``child_rows``), no box crossed."""
+
+LOST = -2
+"""In :func:`row_crosses`: the pair's row was full, its cross is lost."""
+
+
+def row_crosses(sheet: Sheet, decision: Decision, *,
+                child_rows: bool = False) -> tuple[tuple[int, ...], int, tuple[int, int]]:
+    """What the two pairs of ``decision`` do to the rows, pair by pair (see :func:`record`).
+
+    Returns the rows' cross counts and the ``noted`` bits after both pairs, and for each
+    pair the box it crosses (0-based, left to right), :data:`NOTED` or :data:`LOST`. A
+    double (two pairs of one sum) crosses two boxes of one row, one after the other.
+    """
+    rows = list(sheet.rows)
+    noted = sheet.noted
+    boxes: list[int] = []
+    for low, high in decision.pairs:
+        index = low + high - 2
+        if child_rows and rows[index] == 0 and not noted >> index & 1:
+            noted |= 1 << index
+            boxes.append(NOTED)
+        elif rows[index] < BOXES[index]:
+            boxes.append(rows[index])
+            rows[index] += 1
+        else:
+            boxes.append(LOST)
+    return tuple(rows), noted, (boxes[0], boxes[1])
 
 
 def _put(values: tuple[int, int, int], index: int, value: int) -> tuple[int, int, int]:

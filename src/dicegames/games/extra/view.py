@@ -32,6 +32,7 @@ from dicegames.games.extra.data import (
     Sheet,
     row_score,
 )
+from dicegames.games.extra.sheet import row_crosses
 
 if TYPE_CHECKING:
     from dicegames.core.game import State
@@ -160,25 +161,16 @@ def action_hints(game: Extra, state: State[ExtraData, Decision, Roll],
 def targets(game: Extra, seat: Seat, sheet: Sheet, decision: Decision) -> list[str]:
     """The ids of the cells ``decision`` writes in on ``seat``'s ``sheet``, without repeats.
 
-    Follows :func:`dicegames.games.extra.sheet.record` cross by cross, so a double (two
-    pairs of one sum) targets two boxes of the same row.
+    The rows come from :func:`dicegames.games.extra.sheet.row_crosses`, the code that
+    records the move, so a double (two pairs of one sum) targets two boxes of one row.
     """
-    rows = list(sheet.rows)
-    noted = sheet.noted
     child_rows = game.options.get("children_rule", "extra") == "rows" and (
         seat in game.child_seats)
+    _, _, boxes = row_crosses(sheet, decision, child_rows=child_rows)
     found: list[str] = []
-    for low, high in decision.pairs:
+    for (low, high), box in zip(decision.pairs, boxes, strict=True):
         total = low + high
-        index = total - 2
-        if child_rows and rows[index] == 0 and not noted >> index & 1:
-            noted |= 1 << index
-            found.append(row_id(seat, total))
-        elif rows[index] < BOXES[index]:
-            found.append(cell_id(seat, total, rows[index]))
-            rows[index] += 1
-        else:
-            found.append(row_id(seat, total))
+        found.append(cell_id(seat, total, box) if box >= 0 else row_id(seat, total))
     if not decision.is_free_ride:
         column = (decision.column if decision.column >= 0
                   else sheet.numbers.index(decision.extra))
