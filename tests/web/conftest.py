@@ -4,6 +4,7 @@ real headless Chromium (the system's /usr/bin/chromium, driven by Playwright).""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
@@ -31,9 +32,10 @@ def browser() -> Iterator[Browser]:
         launched.close()
 
 
-def _page(browser: Browser, width: int, height: int) -> Iterator[Page]:
-    """A fresh browser context (its own storage) and page; page errors fail the test."""
-    context = browser.new_context(viewport={"width": width, "height": height})
+def _page(browser: Browser, width: int, height: int, **options: Any) -> Iterator[Page]:
+    """A fresh browser context (its own storage, ``options`` as Playwright's
+    ``new_context`` takes them) and page; page errors fail the test."""
+    context = browser.new_context(viewport={"width": width, "height": height}, **options)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
@@ -52,3 +54,10 @@ def page(browser: Browser) -> Iterator[Page]:
 def phone(browser: Browser) -> Iterator[Page]:
     """A phone-width page (390 x 844) in a fresh context; page errors fail the test."""
     yield from _page(browser, 390, 844)
+
+
+@pytest.fixture
+def dark_phone(browser: Browser) -> Iterator[Page]:
+    """A phone-width page (390 x 844) in dark mode at two device pixels per CSS pixel, in a
+    fresh context; page errors fail the test."""
+    yield from _page(browser, 390, 844, color_scheme="dark", device_scale_factor=2)

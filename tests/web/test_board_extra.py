@@ -11,7 +11,7 @@ import random
 import time
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from web.browser import SHOTS, play_to_the_end, start_against_bots
 from web.server import Server
@@ -92,22 +92,18 @@ def test_tapping_the_sheet_and_the_keyboard_play_a_decision(server: Server, page
 
 
 def test_the_sheets_fit_a_phone_and_other_sheets_open_large(server: Server,
-                                                            browser: Browser) -> None:
+                                                            phone: Page) -> None:
     SHOTS.mkdir(exist_ok=True)
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
-        start_against_bots(page, server.url, "extra")
-        expect(page.locator(f"{BOARD} [data-target]").first).to_be_visible()
-        expect(page.locator("#dice .die")).to_have_count(5)
-        page.screenshot(path=str(SHOTS / "extra-board-phone.png"), full_page=True)
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        box = page.locator(BOARD).bounding_box()
-        assert box is not None and box["width"] <= 390
-        # A tap on the bot's small sheet shows it large; a tap on Ann's brings hers back.
-        page.locator("#board .xb-mini").first.click()
-        expect(page.locator(BOARD)).to_contain_text("Tap your own sheet below")
-        page.locator("#board .xb-mini").first.click()
-        expect(page.locator(f"{BOARD} [data-target]").first).to_be_visible()
-    finally:
-        context.close()
+    page = phone
+    start_against_bots(page, server.url, "extra")
+    expect(page.locator(f"{BOARD} [data-target]").first).to_be_visible()
+    expect(page.locator("#dice .die")).to_have_count(5)
+    page.screenshot(path=str(SHOTS / "extra-board-phone.png"), full_page=True)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    box = page.locator(BOARD).bounding_box()
+    assert box is not None and box["width"] <= 390
+    # A tap on the bot's small sheet shows it large; a tap on Ann's brings hers back.
+    page.locator("#board .xb-mini").first.click()
+    expect(page.locator(BOARD)).to_contain_text("Tap your own sheet below")
+    page.locator("#board .xb-mini").first.click()
+    expect(page.locator(f"{BOARD} [data-target]").first).to_be_visible()

@@ -13,7 +13,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 import dicegames
 from web.browser import READY, SHOTS, play_to_the_end
@@ -109,30 +109,23 @@ def test_the_board_is_drawn_clicked_and_played_by_keyboard(server: Server, page:
     page.screenshot(path=str(SHOTS / "monza-board-replay.png"), full_page=True)
 
 
-def test_phone_width_has_no_horizontal_scroll(server: Server, browser: Browser) -> None:
+def test_phone_width_has_no_horizontal_scroll(server: Server, dark_phone: Page) -> None:
     SHOTS.mkdir(exist_ok=True)
     match = new_match(server, seed=3, bots=1)
-    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme="dark")
-    try:
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.goto(match["link"])
-        expect(page.locator("svg.mz-track")).to_be_visible()
-        assert wait_for_pick(page)
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        box = page.locator("svg.mz-track").bounding_box()
-        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
-        # A square to tap is at least about 35 px wide on the phone.
-        tap = page.locator(PICK).first.bounding_box()
-        assert tap is not None and tap["width"] >= 30 and tap["height"] >= 30
-        page.screenshot(path=str(SHOTS / "monza-board-phone.png"), full_page=True)
-        square = page.locator(PICK).first.get_attribute("data-id")
-        page.locator(RING).first.click()
-        expect(page.locator("#log")).to_contain_text(f"Ann steps to {square}")
-        assert not errors, errors
-    finally:
-        context.close()
+    page = dark_phone
+    page.goto(match["link"])
+    expect(page.locator("svg.mz-track")).to_be_visible()
+    assert wait_for_pick(page)
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    box = page.locator("svg.mz-track").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    # A square to tap is at least about 35 px wide on the phone.
+    tap = page.locator(PICK).first.bounding_box()
+    assert tap is not None and tap["width"] >= 30 and tap["height"] >= 30
+    page.screenshot(path=str(SHOTS / "monza-board-phone.png"), full_page=True)
+    square = page.locator(PICK).first.get_attribute("data-id")
+    page.locator(RING).first.click()
+    expect(page.locator("#log")).to_contain_text(f"Ann steps to {square}")
 
 
 def test_real_dice_are_entered_and_the_last_colour_step_is_declined_on_the_car(

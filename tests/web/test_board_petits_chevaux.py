@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from web.browser import READY, SHOTS, start_against_bots
 from web.server import Server
@@ -98,22 +98,17 @@ def test_board_draws_and_plays_by_click_and_keyboard(server: Server, page: Page)
     expect(page.locator(f"{BOARD} .pc-target")).to_have_count(0)
 
 
-def test_phone_width_has_no_horizontal_scroll(server: Server, browser: Browser) -> None:
+def test_phone_width_has_no_horizontal_scroll(server: Server, dark_phone: Page) -> None:
     # A phone in dark mode: the board takes the page's colours.
-    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2,
-                                  color_scheme="dark")
-    try:
-        page = context.new_page()
-        start_against_bots(page, server.url, "petits-chevaux")
-        page.wait_for_function(READY, timeout=20_000)
-        expect(page.locator(BOARD)).to_be_visible()
-        box = page.locator(BOARD).bounding_box()
-        assert box is not None and box["width"] <= 390 and box["width"] > 330
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        expect(page.locator("#dice svg.die")).to_have_count(1)
-        page.screenshot(path=str(SHOTS / "petits-chevaux-board-phone.png"), full_page=True)
-    finally:
-        context.close()
+    page = dark_phone
+    start_against_bots(page, server.url, "petits-chevaux")
+    page.wait_for_function(READY, timeout=20_000)
+    expect(page.locator(BOARD)).to_be_visible()
+    box = page.locator(BOARD).bounding_box()
+    assert box is not None and box["width"] <= 390 and box["width"] > 330
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    expect(page.locator("#dice svg.die")).to_have_count(1)
+    page.screenshot(path=str(SHOTS / "petits-chevaux-board-phone.png"), full_page=True)
 
 
 def finished_bot_match(server: Server) -> str:

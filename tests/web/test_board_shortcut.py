@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from web.browser import READY, SHOTS, play_to_the_end, start_against_bots
 from web.server import Server
@@ -100,21 +100,17 @@ def test_glowing_square_moves_the_car_with_known_dice(server: Server, page: Page
     assert state["view"]["board"]["cars"][0]["cell"] == "cell-a11"
 
 
-def test_phone_width_has_no_horizontal_scroll(server: Server, browser: Browser) -> None:
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    try:
-        page = context.new_page()
-        match = manual_match(server)
-        page.goto(server.url + match["seats"][0]["link"])
-        board_ready(page)
-        box = page.locator(BOARD).bounding_box()
-        assert box is not None and box["width"] <= 390
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-        page.screenshot(path=str(SHOTS / "shortcut-board-phone.png"), full_page=True)
-        # Keyboard on the phone page too: Tab reaches a sign, Space declares.
-        page.focus("#sc-sign-road")
-        page.keyboard.press(" ")
-        expect(page.locator("#log")).to_contain_text("Ann takes the main road")
-        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
-    finally:
-        context.close()
+def test_phone_width_has_no_horizontal_scroll(server: Server, phone: Page) -> None:
+    page = phone
+    match = manual_match(server)
+    page.goto(server.url + match["seats"][0]["link"])
+    board_ready(page)
+    box = page.locator(BOARD).bounding_box()
+    assert box is not None and box["width"] <= 390
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    page.screenshot(path=str(SHOTS / "shortcut-board-phone.png"), full_page=True)
+    # Keyboard on the phone page too: Tab reaches a sign, Space declares.
+    page.focus("#sc-sign-road")
+    page.keyboard.press(" ")
+    expect(page.locator("#log")).to_contain_text("Ann takes the main road")
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
