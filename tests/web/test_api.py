@@ -95,6 +95,28 @@ def test_spectator_sees_no_hints_and_cannot_act(server: Server) -> None:
     assert status == 403 and error["error"] == "bad_token"
 
 
+def test_a_hint_is_one_of_the_deciders_moves_and_changes_nothing(server: Server) -> None:
+    match = create(server)
+    tokens = [seat["token"] for seat in match["seats"]]
+    seat, state = deciding_seat(server, match["id"], ",".join(tokens))
+    path = f"/api/matches/{match['id']}/hint"
+    hint = server.get(f"{path}?token={tokens[seat]}")
+    labels = {h["move"]: h["label"] for h in state["hints"][str(seat)]}
+    assert hint["seat"] == seat and hint["version"] == state["version"]
+    assert hint["move"] in labels and hint["label"] == labels[hint["move"]]
+    assert hint["bot"] == "hard"  # extra-meters' hard is its exact solution
+    assert server.get(f"{path}?token={tokens[seat]}") == hint  # the same position, same hint
+    assert state_of(server, match["id"], tokens[seat])["version"] == state["version"]
+    # Only the deciding seat's own token gets one; a spectator, none.
+    status, error = server.call("GET", f"{path}?token={tokens[1 - seat]}")
+    assert status == 409 and error["error"] == "not_your_turn"
+    assert "does not decide now" in error["message"]
+    status, error = server.call("GET", path)
+    assert status == 403 and error["error"] == "bad_token"
+    status, error = server.call("GET", "/api/matches/nosuchmatch/hint?token=x")
+    assert status == 404
+
+
 BAD_CREATES = [
     ({"game": "chess"}, 422, "unknown_game", "unknown game 'chess'"),
     ({"options": {"speed": 3}}, 422, "bad_option", "speed"),

@@ -159,3 +159,32 @@ def test_the_board_is_drawn_again_when_the_screen_width_changes(server: Server,
     page.wait_for_function(
         "() => document.querySelector('#board > *')?.dataset.drawing === undefined")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_hint_names_the_expert_move_and_marks_its_button(server: Server, page: Page) -> None:
+    # Real dice typed in: Ann (red) plays first, brings a horse out with a 6, rolls a 6 again.
+    match = server.post("/api/matches", {"game": "petits-chevaux", "dice": "manual", "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    ann = match["seats"][0]["token"]
+    dice, act = f"/api/matches/{match['id']}/dice", f"/api/matches/{match['id']}/actions"
+    for path, body in ((dice, {"dice": "red"}), (dice, {"dice": "6"}), (act, {"move": "out"}),
+                       (dice, {"dice": "6"})):
+        server.post(path, {"token": ann, **body})
+    page.goto(server.url + match["seats"][0]["link"])
+    expect(page.locator("#choices button.choice")).to_have_count(2)  # out, or R1 on by 6
+    expect(page.locator("#hint")).to_be_visible()
+    expect(page.locator("#hint-text")).to_be_hidden()
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("Hint: the expert bot would play")
+    suggested = page.locator("#choices button.choice.suggested")
+    expect(suggested).to_have_count(1)
+    label = suggested.inner_text().split("\n")[-1]
+    assert label in page.locator("#hint-text").inner_text()
+    # Asking changed nothing; playing the move clears the hint, and "h" asks again.
+    assert server.get(f"/api/matches/{match['id']}")["version"] == 4
+    suggested.click()
+    expect(page.locator("#hint-text")).to_be_hidden()
+    server.post(dice, {"token": ann, "dice": "3"})
+    expect(page.locator("#choices button.choice").first).to_be_visible()
+    page.keyboard.press("h")
+    expect(page.locator("#hint-text")).to_contain_text("Hint: the expert bot would play")

@@ -47,10 +47,18 @@ def test_moves_are_pushed_to_every_viewer(server: Server) -> None:
             open_socket(server, match["id"]) as watcher:
         assert receive(mine, "state")["state"]["can_enter_dice"]
         assert receive(watcher, "state")["state"]["you"] == []
+        mine.send(json.dumps({"type": "hint", "id": 0}))  # the dice come first
+        assert receive(mine, "error")["error"] == "not_your_turn"
         mine.send(json.dumps({"type": "dice", "dice": "4", "id": 1}))
         assert receive(mine, "ack") == {"type": "ack", "id": 1, "version": 1}
+        mine.send(json.dumps({"type": "hint", "id": 5}))
+        hint = receive(mine, "hint")
+        assert (hint["id"], hint["seat"], hint["version"], hint["bot"]) == (5, 0, 1, "hard")
+        assert hint["move"] in ("roll", "stop")
         seen = state_at(watcher, 1)
         assert seen["log"][0]["description"] == "Ann rolls 4" and seen["hints"] == {}
+        watcher.send(json.dumps({"type": "hint", "id": 6}))
+        assert receive(watcher, "error")["status"] == 403
         mine.send(json.dumps({"type": "act", "move": "fly", "id": 2}))
         error = receive(mine, "error")
         assert (error["id"], error["status"], error["error"]) == (2, 422, "illegal_move")

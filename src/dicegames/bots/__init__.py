@@ -47,5 +47,21 @@ def make_bot(game: Game[Any, Any, Any], name: str, rng: random.Random) -> Agent:
     raise OptionError(f"{game.spec.id} has no bot {name!r}; the bots are: {known}")
 
 
-__all__ = ["GENERIC", "MCTSBot", "Policy", "PolicyBot", "RandomBot", "bot_levels", "make_bot",
-           "random_policy"]
+HINT_LEVELS = ("expert", "hard", "medium")
+"""The bots asked for a hint, strongest first: a game's hint comes from the first of these
+levels it has (they answer in milliseconds; search levels would keep a person waiting)."""
+
+
+def adviser(game: Game[Any, Any, Any], rng: random.Random) -> tuple[str, Agent]:
+    """The bot that gives hints for ``game`` (see :data:`HINT_LEVELS`) and its level name.
+
+    A game with none of those levels is advised by ``random``, which at least names a legal
+    move. ``rng`` is the adviser's own generator: asking for a hint never changes the game.
+    """
+    names = {level.name for level in bot_levels(game)}
+    level = next((name for name in HINT_LEVELS if name in names), "random")
+    return level, make_bot(game, level, rng)
+
+
+__all__ = ["GENERIC", "HINT_LEVELS", "MCTSBot", "Policy", "PolicyBot", "RandomBot", "adviser",
+           "bot_levels", "make_bot", "random_policy"]

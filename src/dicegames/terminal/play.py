@@ -23,7 +23,7 @@ from typing import Any
 import platformdirs
 from rich.markup import escape
 
-from dicegames.bots import bot_levels, make_bot
+from dicegames.bots import adviser
 from dicegames.core.errors import IllegalAction
 from dicegames.core.game import State
 from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
@@ -45,9 +45,6 @@ HELP_WORDS = frozenset({"?", "help"})
 """What a person types to see the choices again."""
 HINT_WORDS = frozenset({"hint"})
 """What a person types to hear what the strongest bot would play."""
-HINT_LEVELS = ("expert", "hard", "medium")
-"""The bot asked for a hint: the first of these levels the game has (``expert`` and ``hard``
-answer at once; slower search levels would keep a person waiting)."""
 
 CHOICES_INLINE = 8
 """Up to this many choices are listed on one line; more go one per line."""
@@ -109,10 +106,7 @@ class HumanAgent:
         The adviser has its own generator, so asking for hints never changes the game.
         """
         if self._adviser is None:
-            names = {level.name for level in bot_levels(self.session.game)}
-            level = next((name for name in HINT_LEVELS if name in names), "random")
-            self._adviser = make_bot(self.session.game, level, random.Random(0))
-            self._adviser_level = level
+            self._adviser_level, self._adviser = adviser(self.session.game, random.Random(0))
         action = self._adviser.choose(state, seat)
         return (f"[magenta]Hint:[/] the {escape(self._adviser_level)} bot would play "
                 f"[bold]{escape(str(action))}[/]")

@@ -129,6 +129,10 @@ def build_routes(hub: Hub) -> list[Route]:
         version = await hub.undo(match, body.get("token"), body.get("expect"))
         return JSONResponse({"ok": True, "version": version})
 
+    async def hint(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        return JSONResponse(await hub.hint(match, request.query_params.get("token")))
+
     async def record(request: Request) -> Response:
         match = hub.get(request.path_params["match_id"])
         return JSONResponse(to_record(match.session), headers={
@@ -160,6 +164,7 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),
         Route("/api/matches/{match_id}/dice", dice, methods=["POST"]),
         Route("/api/matches/{match_id}/undo", undo, methods=["POST"]),
+        Route("/api/matches/{match_id}/hint", hint),
         Route("/api/matches/{match_id}/record", record),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),

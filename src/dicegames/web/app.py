@@ -131,7 +131,9 @@ async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
 
     Messages in: ``{"type": "act", "move", "seat"?, "id"?}``, ``{"type": "dice", "dice"}``,
     ``{"type": "undo"}``; each is answered ``{"type": "ack", "id", "version"}`` or
-    ``{"type": "error", "id", "status", "error", "message"}``. Messages out also include
+    ``{"type": "error", "id", "status", "error", "message"}``. ``{"type": "hint", "seat"?}``
+    is answered ``{"type": "hint", "id", "seat", "version", "move", "label", "bot"}`` (see
+    :meth:`Hub.hint`). Messages out also include
     ``{"type": "state", "state": {...}}`` whenever the match changes.
     """
     await ws.accept()
@@ -195,8 +197,10 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
             version = await hub.enter_dice(match, token, message.get("dice"), expect)
         elif kind == "undo":
             version = await hub.undo(match, token, expect)
+        elif kind == "hint":
+            return {"type": "hint", "id": ident, **await hub.hint(match, token)}
         else:
-            raise ApiError(400, "bad_request", "'type' must be act, dice or undo")
+            raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
     except ApiError as error:
         return {"type": "error", "id": ident, "status": error.status, **error.to_json()}
     return {"type": "ack", "id": ident, "version": version}

@@ -15,6 +15,7 @@ import secrets
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from dicegames.bots import adviser
 from dicegames.core.chance import sample
 from dicegames.core.errors import DiceGamesError, IllegalAction, OptionError, RecordError
 from dicegames.core.model import PASS, Seat
@@ -204,6 +205,28 @@ class Hub:
             match.forget_last()
         self.changed(match)
         return match.version
+
+    async def hint(self, match: LiveMatch, token: object) -> dict[str, Any]:
+        """What the game's hint bot (:func:`dicegames.bots.adviser`) would play for the seat
+        the token holds, which must be deciding now: ``{"seat", "version", "move", "label",
+        "bot"}``, ``move`` in the notation the seat's choices use.
+
+        The adviser thinks in a worker thread on the immutable state, with a generator
+        seeded by the version: the same position always gets the same hint, and asking
+        changes nothing in the match.
+        """
+        seat = self.seat_of(match, token)
+        async with match.lock:
+            self._check_open(match, None)
+            state, version = match.state, match.version
+            if seat not in state.current_players:
+                raise ApiError(409, "not_your_turn", f"{match.session.name(seat)} does not "
+                               "decide now: a hint is given for your own decision")
+            labels = {hint["move"]: hint["label"] for hint in match.hints(seat)}
+        level, bot = adviser(match.session.game, random.Random(version))
+        move = str(await asyncio.to_thread(bot.choose, state, seat))
+        return {"seat": seat, "version": version, "move": move,
+                "label": labels.get(move, move), "bot": level}
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""

@@ -79,6 +79,13 @@ OPENAPI: dict[str, Any] = {
             "summary": "Take back the token holder's own last decision",
             "parameters": [_MATCH_ID], "requestBody": _body(_TOKENED),
             "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413)}}},
+        "/api/matches/{match_id}/hint": {"get": {
+            "summary": "What the game's hint bot would play for the token's seat, which must "
+                       "be deciding now (asking changes nothing)",
+            "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": True,
+                                       "schema": {"type": "string"}}],
+            "responses": {"200": _json(_ref("Hint"), "the suggested move"),
+                          **_errors(403, 404, 409)}}},
         "/api/matches/{match_id}/record": {"get": {
             "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
             "parameters": [_MATCH_ID],
@@ -99,6 +106,11 @@ OPENAPI: dict[str, Any] = {
                   "properties": {"error": {"type": "string"}, "message": {"type": "string"}}},
         "Ack": {"type": "object", "properties": {"ok": {"type": "boolean"},
                                                  "version": {"type": "integer"}}},
+        "Hint": {"type": "object", "properties": {
+            "seat": {"type": "integer"}, "version": {"type": "integer"},
+            "move": {"type": "string", "description": "in notation, one of the seat's hints"},
+            "label": {"type": "string", "description": "the move's button text"},
+            "bot": {"type": "string", "description": "the bot level that chose it"}}},
         "NewMatch": {"type": "object", "required": ["game", "players"], "properties": {
             "game": {"type": "string", "description": "a game id or alias"},
             "players": {"type": "array", "items": {"type": "object", "properties": {

@@ -1,4 +1,5 @@
-// Game page: live state over a websocket, the board, dice, choices, dice entry, undo, log.
+// Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
+// log.
 import {api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
@@ -14,6 +15,7 @@ let nextId = 1;
 let waiting = false;
 let retry = 500;
 let endShown = false;
+let hinted = null;  // the last hint answer: {seat, version, move, label, bot}
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
@@ -51,6 +53,28 @@ function drawChoices(hints, owned) {
     "data-move": hint.move, title: hint.move,
     "aria-keyshortcuts": i < 9 ? String(i + 1) : null, onclick: () => pick(hint.move)},
     i < 9 ? el("kbd", {text: String(i + 1)}) : null, hint.label)));
+}
+
+/** Ask the server what the game's hint bot would play for the deciding seat. */
+function askHint() {
+  const seat = actingSeat();
+  if (seat === null || !socket || socket.readyState !== WebSocket.OPEN) return;
+  showError("");
+  $("hint").disabled = true;
+  socket.send(JSON.stringify({type: "hint", seat, id: nextId++}));
+}
+
+/** The Hint button while a seat of ours decides, and the hint for this very position. */
+function drawHint(seat) {
+  const button = $("hint");
+  button.hidden = seat === null;
+  button.disabled = false;
+  const now = hinted !== null && seat === hinted.seat && state.version === hinted.version;
+  $("hint-text").hidden = !now;
+  $("hint-text").textContent = now ? `Hint: the ${hinted.bot} bot would play “${hinted.label}”.` : "";
+  $("choices").querySelectorAll("button.choice").forEach((b) => {
+    b.classList.toggle("suggested", now && b.dataset.move === hinted.move);
+  });
 }
 
 function drawEntry() {
@@ -155,6 +179,7 @@ async function render() {
     deciding: state.node.deciding};
   const owned = await drawBoard($("board"), state, ctx);
   drawChoices(hints, owned);
+  drawHint(seat);
   drawEntry();
   $("undo").hidden = !state.can_undo;
   drawLog($("log"), state);
@@ -179,6 +204,9 @@ function connect() {
       if (state) render();
     } else if (message.type === "ack") {
       waiting = false;
+    } else if (message.type === "hint") {
+      hinted = message;
+      drawHint(actingSeat());
     }
   };
   socket.onclose = () => {
@@ -194,7 +222,9 @@ document.addEventListener("keydown", (event) => {
   const buttons = $("choices").querySelectorAll("button.choice");
   if (index >= 0 && index < buttons.length && index < 9) { buttons[index].click(); event.preventDefault(); }
   if (event.key === "u" && state && state.can_undo) $("undo").click();
+  if (event.key === "h" && !$("hint").hidden) askHint();
 });
+$("hint").addEventListener("click", askHint);
 $("undo").addEventListener("click", () => { showError(""); send({type: "undo"}); });
 $("record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("replay-link").href = `/replay/${encodeURIComponent(matchId)}`;
