@@ -6,7 +6,8 @@ player's features. This script fits that network, one model per player count:
 
 1. **games**: play games of ``hard`` and ``medium`` bots, each seat drawn at random, and
    record a sample of the positions where a player is about to roll (afterstates of the
-   moves), with the game's winner;
+   moves), with the game's winner (``--expert-games`` adds games of the shipped ``expert``
+   against three ``medium`` bots, seats rotated: no gain measured, rules.md);
 2. **fit**: maximum likelihood of the winners (Monte Carlo targets), then a few rounds of
    TD(lambda): each position's target becomes a mix of the model's prediction at the next
    recorded position of the same game and, further on, the winner, which cuts the noise of
@@ -104,8 +105,9 @@ def _agent(name: str, players: int, spec: str | None, rng: random.Random) -> Age
 @dataclass(frozen=True)
 class Task:
     """Games ``start`` to ``stop - 1`` of a run of seed ``seed``: each seat's bot drawn from
-    ``mix`` (``value`` and ``expert`` with the model ``spec``, JSON); about ``rate`` of the
-    positions before a roll are recorded."""
+    ``mix`` (``value`` and ``expert`` with the model ``spec``, JSON), except that ``lead``,
+    if given, plays in seat ``game % players`` (seats rotated, as ``simulate --rotate``);
+    about ``rate`` of the positions before a roll are recorded."""
 
     players: int
     seed: int
@@ -114,6 +116,7 @@ class Task:
     mix: tuple[str, ...]
     rate: float
     spec: str | None
+    lead: str | None = None
 
 
 def play_games(task: Task) -> list[Record]:
@@ -124,8 +127,9 @@ def play_games(task: Task) -> list[Record]:
     for index in range(task.start, task.stop):
         master = random.Random(game_seed(seed, index))
         dice = random.Random(master.getrandbits(64))
-        agents = [_agent(master.choice(mix), players, spec, random.Random(master.getrandbits(64)))
-                  for _ in range(players)]
+        agents = [_agent(task.lead if seat == index % players and task.lead else
+                         master.choice(mix), players, spec, random.Random(master.getrandbits(64)))
+                  for seat in range(players)]
         state = game.new_state()
         positions: list[tuple[Horses, int]] = []
         while not state.is_terminal:
@@ -157,21 +161,30 @@ def play_parallel(task: Task, jobs: int) -> list[Record]:
 # ------------------------------------------------------------------------------ fit
 
 
-def featurize(records: list[Record], players: int) -> tuple[Any, Any, Any]:
-    """Arrays of every recorded position: features (positions x players x features), the
-    winner and the game's number."""
-    np = _numpy()
+def _features_of(part: tuple[list[Record], int]) -> list[list[list[float]]]:
+    """The features of every recorded position of some games (a worker's share)."""
+    records, players = part
     colours = SEATING[players]
-    rows: list[list[list[float]]] = []
-    winners: list[int] = []
-    games: list[int] = []
-    for number, (positions, winner) in enumerate(records):
-        for horses, mover in positions:
-            rows.append([value.features(colours, horses, mover, seat)
-                         for seat in range(players)])
-            winners.append(winner)
-            games.append(number)
-    return (np.array(rows, dtype=np.float64), np.array(winners), np.array(games))
+    return [[value.features(colours, horses, mover, seat) for seat in range(players)]
+            for positions, _ in records for horses, mover in positions]
+
+
+def featurize(records: list[Record], players: int, jobs: int = 1) -> tuple[Any, Any, Any]:
+    """Arrays of every recorded position: features (positions x players x features), the
+    winner and the game's number; the features are computed by ``jobs`` processes (the
+    same arrays whatever ``jobs``)."""
+    np = _numpy()
+    winners = [winner for positions, winner in records for _ in positions]
+    games = [number for number, (positions, _) in enumerate(records) for _ in positions]
+    x = np.empty((len(winners), players, value.FEATURES), dtype=np.float64)
+    parts = [(records[k:k + 500], players) for k in range(0, len(records), 500)]
+    filled = 0
+    with ProcessPoolExecutor(jobs) as pool:
+        for rows in pool.map(_features_of, parts):
+            if rows:
+                x[filled:filled + len(rows)] = rows
+                filled += len(rows)
+    return x, np.array(winners), np.array(games)
 
 
 def fit(x: Any, winners: Any, games: Any, *, hidden: int, epochs: int, lam: float,
@@ -257,6 +270,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=0,
                         help="policy-iteration rounds (0, the shipped recipe: no gain measured)")
     parser.add_argument("--round-games", type=int, default=3500)
+    parser.add_argument("--expert-games", type=int, default=0,
+                        help="games of the shipped expert against medium bots added to the "
+                             "first round's (seed --seed + 1)")
     parser.add_argument("--rate", type=float, default=0.1, help="share of positions kept")
     parser.add_argument("--hidden", type=int, default=16)
     parser.add_argument("--epochs", type=int, default=6)
@@ -287,11 +303,14 @@ def main(argv: list[str] | None = None) -> None:
     began = time.monotonic()
     records = play_parallel(Task(args.players, args.seed, 0, args.games, ("hard", "medium"),
                                  args.rate, None), args.jobs)
+    if args.expert_games:
+        records += play_parallel(Task(args.players, args.seed + 1, 0, args.expert_games,
+                                      ("medium",), args.rate, None, "expert"), args.jobs)
     spec: dict[str, Any] = {}
     for round_ in range(args.rounds + 1):
         print(f"round {round_}: {len(records)} games, {time.monotonic() - began:.0f} s",
               flush=True)
-        x, winners, games = featurize(records, args.players)
+        x, winners, games = featurize(records, args.players, args.jobs)
         spec = fit(x, winners, games, hidden=args.hidden, epochs=args.epochs, lam=args.lam,
                    td_rounds=args.td_rounds, seed=args.seed + round_, weight=weight)
         spec["players"] = args.players
