@@ -180,6 +180,11 @@ def test_hint_names_the_expert_move_and_marks_its_button(server: Server, page: P
     expect(suggested).to_have_count(1)
     label = suggested.inner_text().split("\n")[-1]
     assert label in page.locator("#hint-text").inner_text()
+    # On the board, the pieces and squares of that move are marked too, and only they.
+    move = suggested.get_attribute("data-move")
+    marked = page.locator("#board .suggested")
+    assert marked.count() >= 1
+    assert set(marked.evaluate_all("nodes => nodes.map((n) => n.dataset.move)")) == {move}
     # Asking changed nothing; playing the move clears the hint, and "h" asks again.
     assert server.get(f"/api/matches/{match['id']}")["version"] == 4
     suggested.click()

@@ -52,6 +52,7 @@ const CSS = `
   animation: mz-march 1s linear infinite; }
 .mz-track .mz-pick:hover .mz-glow, .mz-track .mz-pick:focus-visible .mz-glow { stroke: var(--accent); stroke-width: .7; }
 .mz-track .mz-pick:focus .mz-glow { stroke: var(--accent); stroke-width: .7; }
+.mz-track .mz-pick.suggested .mz-glow { stroke: var(--ok); stroke-width: .8; }
 .mz-track .mz-dim { opacity: .6; }
 @keyframes mz-march { to { stroke-dashoffset: -.95; } }
 .mz-track .mz-turn-ring { fill: none; stroke: var(--fg); stroke-width: .2; stroke-dasharray: .5 .35;

@@ -28,6 +28,7 @@ const STYLE = `
   animation: pc-pulse 1.3s ease-in-out infinite; }
 .pc-target:hover .pc-glow, .pc-target:focus .pc-glow, .pc-hot .pc-glow {
   stroke: var(--fg); stroke-width: 6; animation: none; }
+.pc-target.suggested .pc-glow { stroke: var(--ok); stroke-width: 7; animation: none; }
 .pc-target:focus-visible .pc-glow { stroke-dasharray: none; stroke-width: 7; }
 .pc-ghost { fill: var(--card); fill-opacity: .9; stroke-width: 3; stroke-dasharray: 5 4; pointer-events: none; }
 .pc-ghost-text { font-weight: 800; opacity: .9; }

@@ -30,6 +30,8 @@ const STYLE = `
 .sc .target .ring { fill: none; stroke: var(--accent); stroke-width: 5;
   animation: sc-glow 1.4s ease-in-out infinite; }
 .sc .target:hover .ring, .sc .target:focus-visible .ring { stroke-width: 8; animation: none; }
+.sc .target.suggested .ring { stroke: var(--ok); stroke-width: 8; animation: none; }
+.sc .sign.suggested rect.pill { fill: var(--ok); }
 .sc .target:focus-visible .focus { stroke: var(--fg); stroke-width: 3; stroke-dasharray: 6 4; fill: none; }
 .sc .sign rect.pill { fill: var(--accent); stroke: var(--card); stroke-width: 2.5; }
 .sc .sign text { fill: var(--accent-fg); font-weight: 700; }

@@ -72,8 +72,10 @@ function drawHint(seat) {
   const now = hinted !== null && seat === hinted.seat && state.version === hinted.version;
   $("hint-text").hidden = !now;
   $("hint-text").textContent = now ? `Hint: the ${hinted.bot} bot would play “${hinted.label}”.` : "";
-  $("choices").querySelectorAll("button.choice").forEach((b) => {
-    b.classList.toggle("suggested", now && b.dataset.move === hinted.move);
+  // The choice button, and the board's pieces or squares that play the same move (each
+  // board module styles its own .suggested targets).
+  document.querySelectorAll("#choices button.choice, #board [data-move]").forEach((node) => {
+    node.classList.toggle("suggested", now && node.dataset.move === hinted.move);
   });
 }
 
