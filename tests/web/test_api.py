@@ -103,14 +103,15 @@ def test_a_hint_is_one_of_the_deciders_moves_and_changes_nothing(server: Server)
     hint = server.get(f"{path}?token={tokens[seat]}")
     labels = {h["move"]: h["label"] for h in state["hints"][str(seat)]}
     assert hint["seat"] == seat and hint["version"] == state["version"]
+    assert hint["revision"] == state["revision"]
     assert hint["move"] in labels and hint["label"] == labels[hint["move"]]
     assert hint["bot"] == "hard"  # extra-meters' hard is its exact solution
-    assert server.get(f"{path}?token={tokens[seat]}") == hint  # the same position, same hint
-    assert state_of(server, match["id"], tokens[seat])["version"] == state["version"]
-    # Only the deciding seat's own token gets one; a spectator, none.
+    after = state_of(server, match["id"], tokens[seat])
+    assert (after["version"], after["revision"]) == (state["version"], state["revision"])
+    # Only the deciding seat's own token gets one: not the other person's, not a spectator.
     status, error = server.call("GET", f"{path}?token={tokens[1 - seat]}")
     assert status == 409 and error["error"] == "not_your_turn"
-    assert "does not decide now" in error["message"]
+    assert "decision now; deciding now: " in error["message"]
     status, error = server.call("GET", path)
     assert status == 403 and error["error"] == "bad_token"
     status, error = server.call("GET", "/api/matches/nosuchmatch/hint?token=x")
@@ -218,6 +219,34 @@ def test_undo_own_last_decision_only(server: Server) -> None:
     server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "4"})
     status, error = server.call("POST", f"/api/matches/{mid}/undo", {"token": ann})
     assert status == 409 and error["error"] == "cannot_undo"
+
+
+def test_undo_then_another_move_is_what_every_reader_sees(server: Server) -> None:
+    """After an undo the version comes back with a different move: nothing cached for the
+    first move (state, hints, a hint) may be served for the second."""
+    match = create(server, dice="manual")
+    mid = match["id"]
+    ann = match["seats"][0]["token"]
+    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "2"})
+    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "stop"})
+    stopped = state_of(server, mid, ann)
+    server.post(f"/api/matches/{mid}/undo", {"token": ann})
+    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "roll"})
+    rolling = state_of(server, mid, ann)  # read with no read of version 1 in between
+    assert rolling["version"] == stopped["version"] == 2
+    assert rolling["revision"] != stopped["revision"]
+    assert [e["text"] for e in rolling["log"]] == ["2", "roll"]
+    assert (rolling["node"]["turn"]["seat"], stopped["node"]["turn"]["seat"]) == (0, 1)
+    # The same again with a hint asked between: its revision tells it is for the old move.
+    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "3"})
+    hinted = server.get(f"/api/matches/{mid}/hint?token={ann}")
+    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": hinted["move"]})
+    server.post(f"/api/matches/{mid}/undo", {"token": ann})
+    other = "roll" if hinted["move"] == "stop" else "stop"
+    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": other})
+    now = state_of(server, mid, ann)
+    assert now["version"] == hinted["version"] + 1 and now["log"][-1]["text"] != hinted["move"]
+    assert now["revision"] not in (hinted["revision"], rolling["revision"])
 
 
 def test_record_download_replay_upload_and_steps(server: Server) -> None:

@@ -171,25 +171,64 @@ def test_hint_names_the_expert_move_and_marks_its_button(server: Server, page: P
                        (dice, {"dice": "6"})):
         server.post(path, {"token": ann, **body})
     page.goto(server.url + match["seats"][0]["link"])
-    expect(page.locator("#choices button.choice")).to_have_count(2)  # out, or R1 on by 6
+    choices = page.locator("#choices button.choice")
+    expect(choices).to_have_count(2)  # out, or R1 on by 6
     expect(page.locator("#hint")).to_be_visible()
     expect(page.locator("#hint-text")).to_be_hidden()
     page.click("#hint")
     expect(page.locator("#hint-text")).to_contain_text("Hint: the expert bot would play")
     suggested = page.locator("#choices button.choice.suggested")
     expect(suggested).to_have_count(1)
-    label = suggested.inner_text().split("\n")[-1]
-    assert label in page.locator("#hint-text").inner_text()
-    # On the board, the pieces and squares of that move are marked too, and only they.
     move = suggested.get_attribute("data-move")
+    hint = server.get(f"/api/matches/{match['id']}/hint?token={ann}")
+    assert hint["move"] == move and hint["label"] in page.locator("#hint-text").inner_text()
+    # On the board, the pieces and squares of that move are marked too, and only they.
     marked = page.locator("#board .suggested")
     assert marked.count() >= 1
     assert set(marked.evaluate_all("nodes => nodes.map((n) => n.dataset.move)")) == {move}
-    # Asking changed nothing; playing the move clears the hint, and "h" asks again.
+    # Asking changed nothing. Playing the move clears the hint; so does taking it back, and
+    # the other move (which brings the version back to the hinted one) shows no old hint.
     assert server.get(f"/api/matches/{match['id']}")["version"] == 4
     suggested.click()
     expect(page.locator("#hint-text")).to_be_hidden()
+    page.click("#undo")
+    expect(choices).to_have_count(2)
+    page.locator(f"#choices button.choice:not([data-move='{move}'])").click()
+    expect(page.locator("#status")).not_to_contain_text("choose")
+    assert server.get(f"/api/matches/{match['id']}")["version"] == 5
+    expect(page.locator("#hint-text")).to_be_hidden()
+    expect(page.locator("#board .suggested")).to_have_count(0)
+    # The key h asks too; a spectator's page has no Hint button.
     server.post(dice, {"token": ann, "dice": "3"})
-    expect(page.locator("#choices button.choice").first).to_be_visible()
+    expect(choices.first).to_be_visible()
     page.keyboard.press("h")
     expect(page.locator("#hint-text")).to_contain_text("Hint: the expert bot would play")
+    page.goto(server.url + f"/m/{match['id']}")
+    expect(page.locator("#status")).to_contain_text("Ann")
+    expect(page.locator("#hint")).to_be_hidden()
+
+
+def test_an_old_hint_is_not_shown_after_undo_and_another_move(server: Server,
+                                                              page: Page) -> None:
+    # Monza: one roll gives several steps. After "white i1" Ann still decides (a hint there);
+    # she takes it back and steps "blue o1" instead: the same number of moves, and she still
+    # decides, but the hint was for the other position.
+    match = server.post("/api/matches", {"game": "monza", "dice": "manual", "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    ann = match["seats"][0]["token"]
+    base = f"/api/matches/{match['id']}"
+    server.post(f"{base}/dice", {"token": ann, "dice": "ryygbw"})
+    server.post(f"{base}/actions", {"token": ann, "move": "white i1"})
+    page.goto(server.url + match["seats"][0]["link"])
+    page.wait_for_function(READY, timeout=20_000)
+    page.click("#hint")
+    expect(page.locator("#hint-text")).to_contain_text("Hint: the hard bot would play")
+    page.click("#undo")
+    expect(page.locator("#hint-text")).to_be_hidden()
+    page.wait_for_function(READY, timeout=20_000)
+    server.post(f"{base}/actions", {"token": ann, "move": "blue o1"})
+    expect(page.locator("#log")).to_contain_text("blue")
+    assert server.get(base)["version"] == 2
+    expect(page.locator("#status")).to_contain_text("Your turn, Ann")
+    expect(page.locator("#hint-text")).to_be_hidden()
+    expect(page.locator(".suggested")).to_have_count(0)

@@ -132,9 +132,9 @@ async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
     Messages in: ``{"type": "act", "move", "seat"?, "id"?}``, ``{"type": "dice", "dice"}``,
     ``{"type": "undo"}``; each is answered ``{"type": "ack", "id", "version"}`` or
     ``{"type": "error", "id", "status", "error", "message"}``. ``{"type": "hint", "seat"?}``
-    is answered ``{"type": "hint", "id", "seat", "version", "move", "label", "bot"}`` (see
-    :meth:`Hub.hint`). Messages out also include
-    ``{"type": "state", "state": {...}}`` whenever the match changes.
+    is answered ``{"type": "hint", "id", "seat", "version", "revision", "move", "label",
+    "bot"}`` (see :meth:`Hub.hint`). Messages out also include ``{"type": "state",
+    "state": {...}}`` whenever the match changes.
     """
     await ws.accept()
     try:

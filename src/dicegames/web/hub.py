@@ -163,15 +163,7 @@ class Hub:
         text = _move_text(move)
         async with match.lock:
             self._check_open(match, expect)
-            state = match.state
-            if state.is_chance:
-                raise ApiError(409, "not_your_turn", "the dice must be rolled now; no player "
-                               "decides")
-            if seat not in state.current_players:
-                deciding = ", ".join(match.session.name(s) for s in state.current_players)
-                raise ApiError(409, "not_your_turn",
-                               f"it is not {match.session.name(seat)}'s decision now; "
-                               f"deciding now: {deciding}")
+            self._check_deciding(match, seat)
             self._apply(match, text, seat)
         self.changed(match)
         return match.version
@@ -208,30 +200,48 @@ class Hub:
 
     async def hint(self, match: LiveMatch, token: object) -> dict[str, Any]:
         """What the game's hint bot (:func:`dicegames.bots.adviser`) would play for the seat
-        the token holds, which must be deciding now: ``{"seat", "version", "move", "label",
-        "bot"}``, ``move`` in the notation the seat's choices use.
+        the token holds, which must be deciding now: ``{"seat", "version", "revision",
+        "move", "label", "bot"}``, ``move`` in the notation the seat's choices use; the
+        hint holds while the match's state has that ``revision``.
 
-        The adviser thinks in a worker thread on the immutable state, with a generator
-        seeded by the version: the same position always gets the same hint, and asking
-        changes nothing in the match.
+        The adviser is built and thinks in a worker thread on the immutable state, with a
+        generator seeded by the version; asking changes nothing in the match.
         """
         seat = self.seat_of(match, token)
         async with match.lock:
             self._check_open(match, None)
-            state, version = match.state, match.version
-            if seat not in state.current_players:
-                raise ApiError(409, "not_your_turn", f"{match.session.name(seat)} does not "
-                               "decide now: a hint is given for your own decision")
+            self._check_deciding(match, seat)
+            state, version, revision = match.state, match.version, match.revision
             labels = {hint["move"]: hint["label"] for hint in match.hints(seat)}
-        level, bot = adviser(match.session.game, random.Random(version))
-        move = str(await asyncio.to_thread(bot.choose, state, seat))
-        return {"seat": seat, "version": version, "move": move,
+        game = match.session.game
+
+        def think() -> tuple[str, str]:
+            level, bot = adviser(game, random.Random(version))
+            return level, str(bot.choose(state, seat))
+
+        try:
+            level, move = await asyncio.to_thread(think)
+        except Exception as error:  # a failing bot must not take the connection down
+            raise ApiError(500, "server_error", f"the hint bot failed: {error}") from None
+        return {"seat": seat, "version": version, "revision": revision, "move": move,
                 "label": labels.get(move, move), "bot": level}
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""
         match.wake_viewers()
         self.kick(match)
+
+    def _check_deciding(self, match: LiveMatch, seat: Seat) -> None:
+        """409 ``not_your_turn`` unless ``seat`` decides now (caller holds the lock)."""
+        state = match.state
+        if state.is_chance:
+            raise ApiError(409, "not_your_turn", "the dice must be rolled now; no player "
+                           "decides")
+        if seat not in state.current_players:
+            deciding = ", ".join(match.session.name(s) for s in state.current_players)
+            raise ApiError(409, "not_your_turn",
+                           f"it is not {match.session.name(seat)}'s decision now; "
+                           f"deciding now: {deciding}")
 
     def _check_open(self, match: LiveMatch, expect: object) -> None:
         if match.status == "record":

@@ -3,7 +3,7 @@
 :class:`LiveMatch` wraps a :class:`~dicegames.core.session.Session` with what the web needs:
 who holds which seat (secret tokens), the dice mode, the event log, a lock so two requests
 never act at once, and the state as JSON. The part every viewer shares (board view, text,
-log) is built once per version; only the viewer's own part (their hints, whether they may
+log) is built once per change; only the viewer's own part (their hints, whether they may
 undo or enter dice) is built per viewer.
 """
 
@@ -98,6 +98,10 @@ class LiveMatch:
             if player.is_bot:
                 level = player.kind.removeprefix("bot:")
                 self.bots[seat] = make_bot(session.game, level, random.Random(seed * 31 + seat))
+        self.revision = 0
+        """Changes with every move and every undo. Unlike :attr:`version`, it never comes
+        back: after an undo, another move has the version of the one taken back, so the
+        caches below are keyed by the revision."""
         self._shared: tuple[int, dict[str, Any], str] | None = None
         self._hints: dict[tuple[int, Seat], list[dict[str, Any]]] = {}
 
@@ -105,7 +109,8 @@ class LiveMatch:
 
     @property
     def version(self) -> int:
-        """The number of moves played: changes with every move and every undo."""
+        """The number of moves played (an undo then another move comes back to the same
+        number: see :attr:`revision`)."""
         return len(self.session.moves)
 
     @property
@@ -127,10 +132,12 @@ class LiveMatch:
     def note(self, events: list[Event]) -> None:
         """Keep the events of the move just played, for the log."""
         self.move_events.append([event_json(event) for event in events])
+        self.revision += 1
 
     def forget_last(self) -> None:
         """Drop the log entries of the move just taken back."""
         self.move_events.pop()
+        self.revision += 1
 
     def wake_viewers(self) -> None:
         """Tell every connected viewer that there is a new state to send."""
@@ -148,10 +155,9 @@ class LiveMatch:
 
     def _current(self) -> tuple[int, dict[str, Any], str]:
         """The shared state now, and its JSON text (encoded once for every viewer)."""
-        now = self.version
-        if self._shared is None or self._shared[0] != now:
-            shared = self._build_shared(now)
-            self._shared = (now, shared, json.dumps(shared))
+        if self._shared is None or self._shared[0] != self.revision:
+            shared = self._build_shared(self.version)
+            self._shared = (self.revision, shared, json.dumps(shared))
             self._hints = {}
         return self._shared
 
@@ -173,6 +179,7 @@ class LiveMatch:
             "status": self.status if step == self.version else "replay",
             "version": step,
             "moves": self.version,
+            "revision": self.revision,
             "node": {"kind": node.kind.name.lower(), "deciding": list(node.players),
                      "turn": {"seat": turn.seat, "number": turn.number}},
             "view": self._view(step),
@@ -241,11 +248,12 @@ class LiveMatch:
         return sealed
 
     def hints(self, seat: Seat) -> list[dict[str, Any]]:
-        """The action hints of ``seat`` now ([] when it does not decide), cached per version."""
+        """The action hints of ``seat`` now ([] when it does not decide), cached per
+        revision."""
         state = self.state
         if seat not in state.current_players:
             return []
-        key = (self.version, seat)
+        key = (self.revision, seat)
         if key not in self._hints:
             legal = state.legal_actions(seat)
             self._hints[key] = ([] if legal == (PASS,)
@@ -259,7 +267,7 @@ class LiveMatch:
     def viewer_message(self, seats: tuple[Seat, ...]) -> str:
         """``{"type": "state", "state": viewer_state(seats)}`` as JSON text, built cheaply.
 
-        The shared part is encoded once per version; only the viewer's part is encoded here.
+        The shared part is encoded once per change; only the viewer's part is encoded here.
         """
         shared = self._current()[2]
         personal = json.dumps(self._personal(seats))

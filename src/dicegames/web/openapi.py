@@ -21,7 +21,8 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 def _errors(*statuses: int) -> dict[str, Any]:
     why = {400: "malformed JSON or fields", 403: "wrong seat token",
            404: "unknown match, game or step", 409: "out of turn, stale expect, game over",
-           413: "body over the size limit", 422: "unknown game or option, illegal move"}
+           413: "body over the size limit", 422: "unknown game or option, illegal move",
+           500: "a fault of the server"}
     return {str(status): _json(_ref("Error"), why[status]) for status in statuses}
 
 
@@ -85,7 +86,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": True,
                                        "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("Hint"), "the suggested move"),
-                          **_errors(403, 404, 409)}}},
+                          **_errors(403, 404, 409, 500)}}},
         "/api/matches/{match_id}/record": {"get": {
             "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
             "parameters": [_MATCH_ID],
@@ -108,6 +109,7 @@ OPENAPI: dict[str, Any] = {
                                                  "version": {"type": "integer"}}},
         "Hint": {"type": "object", "properties": {
             "seat": {"type": "integer"}, "version": {"type": "integer"},
+            "revision": {"type": "integer", "description": "the state's revision it holds for"},
             "move": {"type": "string", "description": "in notation, one of the seat's hints"},
             "label": {"type": "string", "description": "the move's button text"},
             "bot": {"type": "string", "description": "the bot level that chose it"}}},
@@ -124,7 +126,7 @@ OPENAPI: dict[str, Any] = {
             "players": {"type": "array"}, "options": {"type": "object"},
             "dice_mode": {"enum": ["auto", "manual", "record"]},
             "status": {"enum": ["playing", "finished", "record", "replay"]},
-            "version": {"type": "integer"},
+            "version": {"type": "integer"}, "revision": {"type": "integer"},
             "node": {"type": "object"}, "view": {"type": "object"}, "text": {"type": "string"},
             "log": {"type": "array"}, "result": {"type": ["object", "null"]},
             "outcomes": {"type": ["array", "null"]}, "you": {"type": "array"},

@@ -15,7 +15,7 @@ let nextId = 1;
 let waiting = false;
 let retry = 500;
 let endShown = false;
-let hinted = null;  // the last hint answer: {seat, version, move, label, bot}
+let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
@@ -58,18 +58,23 @@ function drawChoices(hints, owned) {
 /** Ask the server what the game's hint bot would play for the deciding seat. */
 function askHint() {
   const seat = actingSeat();
-  if (seat === null || !socket || socket.readyState !== WebSocket.OPEN) return;
+  if (seat === null || waiting || $("hint").disabled) return;
+  if (!socket || socket.readyState !== WebSocket.OPEN) {
+    showError("Not connected: reconnecting…");
+    return;
+  }
   showError("");
   $("hint").disabled = true;
   socket.send(JSON.stringify({type: "hint", seat, id: nextId++}));
 }
 
-/** The Hint button while a seat of ours decides, and the hint for this very position. */
+/** The Hint button while a seat of ours decides, and the hint for this very position
+ * (its revision: an undo then another move brings the version back, not the revision). */
 function drawHint(seat) {
   const button = $("hint");
   button.hidden = seat === null;
   button.disabled = false;
-  const now = hinted !== null && seat === hinted.seat && state.version === hinted.version;
+  const now = hinted !== null && seat === hinted.seat && state.revision === hinted.revision;
   $("hint-text").hidden = !now;
   $("hint-text").textContent = now ? `Hint: the ${hinted.bot} bot would play “${hinted.label}”.` : "";
   // The choice button, and the board's pieces or squares that play the same move (each
