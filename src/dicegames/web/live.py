@@ -99,11 +99,11 @@ class LiveMatch:
                 level = player.kind.removeprefix("bot:")
                 self.bots[seat] = make_bot(session.game, level, random.Random(seed * 31 + seat))
         self.revision = 0
-        """Changes with every move and every undo. Unlike :attr:`version`, it never comes
-        back: after an undo, another move has the version of the one taken back, so the
-        caches below are keyed by the revision."""
-        self._shared: tuple[int, dict[str, Any], str] | None = None
-        self._hints: dict[tuple[int, Seat], list[dict[str, Any]]] = {}
+        """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`).
+        Unlike :attr:`version` it never comes back: after an undo, another move has the
+        version of the one taken back, so the caches below are keyed by both."""
+        self._shared: tuple[tuple[int, int], dict[str, Any], str] | None = None
+        self._hints: dict[tuple[tuple[int, int], Seat], list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ facts
 
@@ -153,13 +153,19 @@ class LiveMatch:
             return self._current()[1]
         return self._build_shared(step)
 
-    def _current(self) -> tuple[int, dict[str, Any], str]:
+    def _current(self) -> tuple[tuple[int, int], dict[str, Any], str]:
         """The shared state now, and its JSON text (encoded once for every viewer)."""
-        if self._shared is None or self._shared[0] != self.revision:
+        key = self._key()
+        if self._shared is None or self._shared[0] != key:
             shared = self._build_shared(self.version)
-            self._shared = (self.revision, shared, json.dumps(shared))
+            self._shared = (key, shared, json.dumps(shared))
             self._hints = {}
         return self._shared
+
+    def _key(self) -> tuple[int, int]:
+        """What the caches of the current state are keyed by: the revision and the version
+        (the version also sees a move applied to the session directly, as tests do)."""
+        return self.revision, self.version
 
     def _build_shared(self, step: int) -> dict[str, Any]:
         session = self.session
@@ -253,7 +259,7 @@ class LiveMatch:
         state = self.state
         if seat not in state.current_players:
             return []
-        key = (self.revision, seat)
+        key = (self._key(), seat)
         if key not in self._hints:
             legal = state.legal_actions(seat)
             self._hints[key] = ([] if legal == (PASS,)
