@@ -154,11 +154,16 @@ class Game(ABC, Generic[D, A, Out]):
         """The dice a roll shows, drawn as in :meth:`view` (``state`` is the chance node).
 
         Front ends keep the last roll on the table after the game has spent it. The default
-        is the dice of the view just after the roll; a game whose roll takes effect at once
-        and leaves nothing on the table (a road roll in Shortcut moves the car and ends the
-        turn) overrides this to show the faces anyway.
+        is the dice of the view just after the roll; when that shows none because the roll
+        took effect at once (a road roll in Shortcut moves the car and ends the turn, a third
+        6 under Petits Chevaux's penalty ends it), a die roll (an ``int`` outcome, the
+        games' convention for one die's face) is shown as that one die. Other outcomes (a
+        colour drawn for the first player) show nothing; a game whose table should show more
+        (Extra Meters keeps the turn's earlier dice) overrides this.
         """
         dice: list[JsonObject] = self.view(state.apply_unchecked(outcome))["dice"]
+        if not dice and type(outcome) is int:
+            return [{"value": outcome, "label": str(outcome)}]
         return dice
 
     def action_hints(self, state: State[D, A, Out], seat: Seat) -> list[JsonObject]:

@@ -158,8 +158,9 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
     def roll_dice(self, state: State[ExtraMetersData, Decision, int],
                   outcome: int) -> list[JsonObject]:
         """The turn's dice with this roll; a roll that ends the turn at once (the runner
-        falls, or the game is over) clears them from the position, so they are kept here."""
-        dice = super().roll_dice(state, outcome)
+        falls, or the game is over) clears them from the position, so they are kept here
+        (where the default would show the last die alone)."""
+        dice: list[JsonObject] = self.view(state.apply_unchecked(outcome))["dice"]
         return dice or [*web.dice(state.data), {"value": outcome, "label": str(outcome)}]
 
     def view(self, state: State[ExtraMetersData, Decision, int]) -> JsonObject:

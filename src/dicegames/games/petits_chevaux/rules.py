@@ -218,16 +218,6 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
         """The cross board, the die and the colours for the web app (see :mod:`.view`)."""
         return web.view(self, state.data)
 
-    def roll_dice(self, state: State[ChevauxData, Move, Outcome],
-                  outcome: Outcome) -> list[JsonObject]:
-        """The die as the view draws it; a third 6 under ``three_sixes_penalty`` ends the
-        turn at once and leaves no die in the position, so it is shown here. The draw for
-        the first player shows no die."""
-        dice = super().roll_dice(state, outcome)
-        if dice or state.data.phase is not Phase.ROLL:
-            return dice
-        return [{"value": int(outcome), "label": str(int(outcome))}]
-
     def action_hints(self, state: State[ChevauxData, Move, Outcome],
                      seat: Seat) -> list[JsonObject]:
         """Button labels and board targets of the legal moves (see :mod:`.view`)."""

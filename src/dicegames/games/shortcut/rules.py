@@ -210,13 +210,6 @@ class Shortcut(Game[ShortcutData, Action, int]):
         """The grid, cars, turn, signs and dice for the web board (see :mod:`.view`)."""
         return web.view(self, state.data, state.is_chance)
 
-    def roll_dice(self, state: State[ShortcutData, Action, int],
-                  outcome: int) -> list[JsonObject]:
-        """The shortcut turn's rolls so far, or this roll alone when it ended the turn at
-        once (a road roll, or a shortcut roll that strands the car): kept on the table."""
-        dice = super().roll_dice(state, outcome)
-        return dice or [{"value": outcome, "label": str(outcome)}]
-
     def action_hints(self, state: State[ShortcutData, Action, int],
                      seat: Seat) -> list[JsonObject]:
         """Each legal choice with a friendly label and the cell or sign it is clicked on."""

@@ -171,8 +171,8 @@ def view(game: Shortcut, data: ShortcutData, chance: bool) -> JsonObject:
     The dice shown are the current shortcut turn's 1-3 rolls (their sum is the movement
     allowed; none is spent before the car moves, so none is marked used). A road roll ends
     the turn at once and leaves no die here; the web app still shows it, spent, through
-    :meth:`.Shortcut.roll_dice`. At a chance node a person with a real die picks its face
-    (one die, faces 1-6).
+    :meth:`~dicegames.core.game.Game.roll_dice`. At a chance node a person with a real die
+    picks its face (one die, faces 1-6).
     """
     dice: list[JsonObject] = [{"value": roll, "label": str(roll)} for roll in data.rolls]
     entry: JsonObject | None = None
