@@ -15,34 +15,30 @@ last one is in, then all are recorded and the next seat still playing rolls.
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.chance import multisets
 from dicegames.core.errors import IllegalAction, OptionError
-from dicegames.core.game import Game, State, normalize
+from dicegames.core.game import Game, normalize
 from dicegames.core.model import (
     CHANCE,
     TERMINAL,
-    BotLevel,
     GameSpec,
-    JsonObject,
     Node,
     Result,
     Seat,
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.extra import render as text
-from dicegames.games.extra import view as web
+from dicegames.games.binding import forward
 from dicegames.games.extra.data import (
     COLUMN_NAMES,
     Decision,
     ExtraData,
     Sheet,
 )
-from dicegames.games.extra.heuristics import hard_policy, medium_policy
 from dicegames.games.extra.sheet import legal_decisions, record
 
 MAX_COLUMN = 30
@@ -130,7 +126,7 @@ def parse_seats(value: OptionValue, players: int) -> frozenset[Seat]:
     return frozenset(seats)
 
 
-class Extra(Game[ExtraData, Decision, Roll]):
+class ExtraRules(Game[ExtraData, Decision, Roll]):
     """The rules of EXTRA! (see the module docstring)."""
 
     spec = SPEC
@@ -239,38 +235,9 @@ class Extra(Game[ExtraData, Decision, Roll]):
                                 "from 1 to 6, e.g. 1 2 2 3 5")
         return Roll(sorted(int(f) for f in faces))
 
-    # ------------------------------------------------------------ presentation and bots
 
-    def render(self, state: State[ExtraData, Decision, Roll],
-               names: Sequence[str] | None = None) -> str:
-        """Every player's score sheet, like the paper pad, and the shared roll."""
-        return text.render(state.data, self.columns, names, self.child_seats)
-
-    def describe(self, state: State[ExtraData, Decision, Roll], move: Hashable,
-                 seat: Seat | None, names: Sequence[str]) -> str:
-        """One sentence about a roll or a decision, for logs."""
-        after = None
-        if seat is not None and isinstance(move, Decision):
-            after = self.record(seat, state.data.sheets[seat], move)
-        return text.describe(state.data, move, seat, names, after)
-
-    def view(self, state: State[ExtraData, Decision, Roll]) -> JsonObject:
-        """Every score sheet and the shared roll as JSON for the web board (see view.py)."""
-        return web.view(self, state)
-
-    def action_hints(self, state: State[ExtraData, Decision, Roll],
-                     seat: Seat) -> list[JsonObject]:
-        """The decisions with friendly labels and the sheet cells they write in."""
-        return web.action_hints(self, state, seat)
-
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: one-step heuristic; hard: a value function tuned by play."""
-        return (
-            BotLevel("easy", "a random legal decision", lambda g, rng: RandomBot(rng)),
-            BotLevel("medium", "one step: the score of each row's next cross, a small cost "
-                     "for starting rows, and the risk of filling an EXTRA column",
-                     lambda g, rng: PolicyBot(medium_policy, rng)),
-            BotLevel("hard", "looks to the end of its game: the exact expected number of rolls "
-                     "left for its EXTRA columns and each row's expected final score, tuned "
-                     "by simulated solo games", lambda g, rng: PolicyBot(hard_policy, rng)),
-        )
+# The playable class's old import path, kept working (see dicegames.games.binding).
+if TYPE_CHECKING:
+    from dicegames.games.extra.game import Extra as Extra  # noqa: PLC0414
+else:
+    __getattr__ = forward(__name__, "dicegames.games.extra.game", "Extra")

@@ -18,19 +18,18 @@ the last die's colour may advance it one square to a free legal next square, or 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dicegames.core.chance import multisets
 from dicegames.core.errors import IllegalAction, OptionError
-from dicegames.core.game import Game, State, normalize
+from dicegames.core.game import Game, normalize
 from dicegames.core.model import (
     CHANCE,
     PASS,
     TERMINAL,
-    BotLevel,
     GameSpec,
-    JsonObject,
     Node,
     Result,
     Seat,
@@ -38,8 +37,7 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.monza import render as text
-from dicegames.games.monza import view as web
+from dicegames.games.binding import forward
 from dicegames.games.monza.circuit import DEFAULT, Circuit, CircuitError, circuit_for, remove
 from dicegames.games.monza.data import (
     COLOURS,
@@ -88,7 +86,7 @@ SPEC = GameSpec(
 )
 
 
-class Monza(Game[MonzaData, Move, Roll]):
+class MonzaRules(Game[MonzaData, Move, Roll]):
     """The rules of Monza (see the module docstring)."""
 
     spec = SPEC
@@ -268,28 +266,9 @@ class Monza(Game[MonzaData, Move, Roll]):
                 return action
         return super()._parse_action(data, seat, text)
 
-    # ------------------------------------------------------------ presentation and bots
 
-    def render(self, state: State[MonzaData, Move, Roll],
-               names: Sequence[str] | None = None) -> str:
-        """The three lanes with coloured, lettered squares, cars, tyres and targets."""
-        return text.render(self, state.data, names)
-
-    def describe(self, state: State[MonzaData, Move, Roll], move: Hashable,
-                 seat: Seat | None, names: Sequence[str]) -> str:
-        """One sentence about a roll or a decision, for logs."""
-        return text.describe(self, state.data, move, seat, names)
-
-    def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
-        """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
-        return web.view(self, state.data, state.current_players)
-
-    def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
-        """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
-        return web.action_hints(self, state.data, seat, state.legal_actions(seat))
-
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random steps; medium: furthest end, pushing; hard: also the next replies."""
-        from dicegames.games.monza.heuristics import bot_levels
-
-        return bot_levels()
+# The playable class's old import path, kept working (see dicegames.games.binding).
+if TYPE_CHECKING:
+    from dicegames.games.monza.game import Monza as Monza  # noqa: PLC0414
+else:
+    __getattr__ = forward(__name__, "dicegames.games.monza.game", "Monza")

@@ -31,7 +31,7 @@ from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, P
 from dicegames.games.petits_chevaux.moves import has_won, moved
 
 if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.rules import PetitsChevaux
+    from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 
 STYLES = {Colour.RED: "bold red", Colour.BLUE: "bold bright_blue",
           Colour.YELLOW: "bold yellow", Colour.GREEN: "bold green"}
@@ -138,7 +138,7 @@ def where(progress: int) -> str:
     return f"square {progress} of its lap"
 
 
-def describe(game: PetitsChevaux, data: ChevauxData, move: Hashable, seat: int | None,
+def describe(game: PetitsChevauxRules, data: ChevauxData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
     """One plain-text sentence about ``move`` played from ``data``."""
     colours = game.colours

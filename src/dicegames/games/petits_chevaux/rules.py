@@ -16,18 +16,17 @@ the engine's ``pass`` when no move is legal. See :mod:`.moves` for the blocking 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
-from dicegames.core.game import Game, State, normalize
+from dicegames.core.game import Game, normalize
 from dicegames.core.model import (
     CHANCE,
     PASS,
     TERMINAL,
-    BotLevel,
     GameSpec,
-    JsonObject,
     Node,
     Result,
     Seat,
@@ -35,8 +34,7 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.petits_chevaux import render as text
-from dicegames.games.petits_chevaux import view as web
+from dicegames.games.binding import forward
 from dicegames.games.petits_chevaux.board import ENTRANCE, HOME, SEATING, Colour
 from dicegames.games.petits_chevaux.data import (
     HORSE_ACTIONS,
@@ -95,7 +93,7 @@ SPEC = GameSpec(
 )
 
 
-class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
+class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
     """The rules of Jeu des Petits Chevaux (see the module docstring)."""
 
     spec = SPEC
@@ -202,33 +200,9 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
             text = "out"
         return super()._parse_action(data, seat, text)
 
-    # ------------------------------------------------------------ presentation and bots
 
-    def render(self, state: State[ChevauxData, Move, Outcome],
-               names: Sequence[str] | None = None) -> str:
-        """The cross board with every horse, and a legend of the players and the roll."""
-        return text.render(state.data, self.colours, names)
-
-    def describe(self, state: State[ChevauxData, Move, Outcome], move: Hashable,
-                 seat: Seat | None, names: Sequence[str]) -> str:
-        """One sentence about a draw, a roll, a move or a pass, for logs."""
-        return text.describe(self, state.data, move, seat, names)
-
-    def view(self, state: State[ChevauxData, Move, Outcome]) -> JsonObject:
-        """The cross board, the die and the colours for the web app (see :mod:`.view`)."""
-        return web.view(self, state.data)
-
-    def action_hints(self, state: State[ChevauxData, Move, Outcome],
-                     seat: Seat) -> list[JsonObject]:
-        """Button labels and board targets of the legal moves (see :mod:`.view`)."""
-        return web.hints(self, state.data, seat, state.legal_actions(seat))
-
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: the heuristic player; hard: the risk-aware policy; expert:
-        hard plus a learned win chance; search: hard corrected by simulated continuations
-        (and search-60, its small-budget form; search-expert-60, the same built on
-        expert)."""
-        from dicegames.games.petits_chevaux.bots import levels
-
-        return levels()
-
+# The playable class's old import path, kept working (see dicegames.games.binding).
+if TYPE_CHECKING:
+    from dicegames.games.petits_chevaux.game import PetitsChevaux as PetitsChevaux  # noqa: PLC0414
+else:
+    __getattr__ = forward(__name__, "dicegames.games.petits_chevaux.game", "PetitsChevaux")

@@ -39,7 +39,7 @@ from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, P
 from dicegames.games.petits_chevaux.moves import WINNING, moved
 
 if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.rules import Move, PetitsChevaux
+    from dicegames.games.petits_chevaux.rules import Move, PetitsChevauxRules
 
 COLOURS: dict[Colour, str] = {
     Colour.RED: "#d6333a",
@@ -160,7 +160,7 @@ def _horses(data: ChevauxData, colours: tuple[Colour, ...]) -> list[JsonObject]:
     return horses
 
 
-def board(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
+def board(game: PetitsChevauxRules, data: ChevauxData) -> JsonObject:
     """The board data ``board.js`` draws: squares, stables, horses, and whose turn it is."""
     colours = game.colours
     deciding = data.phase in (Phase.ROLL, Phase.MOVE)
@@ -178,7 +178,7 @@ def board(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
     }
 
 
-def view(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
+def view(game: PetitsChevauxRules, data: ChevauxData) -> JsonObject:
     """The whole view (see ``Game.view``): the board, the die, real-dice entry, colours.
 
     The die shows while the player decides how to play it; it is spent by the move, after
@@ -202,7 +202,7 @@ def view(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
 # ----------------------------------------------------------------------------- hints
 
 
-def _label(game: PetitsChevaux, data: ChevauxData, action: Action, horse: int,
+def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: int,
             target: int) -> str:
     """A short friendly button text: which horse goes where, and what happens there."""
     colours = game.colours
@@ -230,7 +230,7 @@ def _label(game: PetitsChevaux, data: ChevauxData, action: Action, horse: int,
     return said
 
 
-def hints(game: PetitsChevaux, data: ChevauxData, seat: Seat,
+def hints(game: PetitsChevauxRules, data: ChevauxData, seat: Seat,
           legal: Sequence[Move]) -> list[JsonObject]:
     """The ``legal`` moves of ``seat`` as buttons, in legal order (see ``Game.action_hints``).
 
