@@ -60,7 +60,7 @@ class ExtraMeters(ExtraMetersRules):
         ]
         if self.players == 2:
             perfect = ("plays perfectly: the exact solution of the two-player race (a table "
-                       "computed once, under 1 s for 50 squares, about 6 s for 100)")
+                       "computed once: 0.03 s for 50 squares, 0.3 s for 200 with numpy)")
             levels += [
                 BotLevel("hard", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
                 BotLevel("optimal", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
