@@ -65,18 +65,24 @@ def test_predicted_win_rate_matches_play_through_the_real_rules(finish: str) -> 
     assert abs(seat0 / games - predicted) < 4 * sigma
 
 
-def test_hard_is_optimal_for_two_players_and_a_duel_with_the_leader_for_more() -> None:
-    two = {level.name: level.doc for level in dicegames.make("extra-meters").bot_levels()}
-    three = {level.name: level.doc
-             for level in dicegames.make("extra-meters", players=3).bot_levels()}
+def test_hard_is_exact_for_two_and_three_players_and_a_duel_with_the_leader_for_more(
+) -> None:
+    def levels(players: int, **options: object) -> dict[str, str]:
+        game = dicegames.make("extra-meters", players=players, **options)
+        return {level.name: level.doc for level in game.bot_levels()}
+
+    two, three, four = levels(2), levels(3), levels(4)
     assert "perfectly" in two["hard"] and "optimal" in two
-    assert "optimal" not in three and "leading opponent" in three["hard"]
+    assert "three-runner race" in three["hard"] and "leading opponent" in three["duel"]
+    assert "optimal" not in four and "leading opponent" in four["hard"]
+    assert "leading opponent" in levels(3, finish="same_round")["hard"]
+    assert "leading opponent" in levels(3, track_length=80)["hard"]
 
 
-def test_with_three_players_hard_duels_the_most_advanced_opponent() -> None:
+def test_with_four_players_hard_duels_the_most_advanced_opponent() -> None:
     """Far behind the leader, hard keeps rolling where the threshold rule would stop."""
-    game = dicegames.make("extra-meters", players=3, track_length=50)
-    behind = ExtraMetersData(positions=(5, 10, 45), player=0, phase=Phase.DECIDE,
+    game = dicegames.make("extra-meters", players=4, track_length=50)
+    behind = ExtraMetersData(positions=(5, 10, 45, 0), player=0, phase=Phase.DECIDE,
                              dice=(5, 5, 5, 5))
     state = game.state_from(behind)
     hard = make_bot(game, "hard", random.Random(0))

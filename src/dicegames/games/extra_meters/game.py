@@ -15,8 +15,9 @@ from dicegames.games.extra_meters import render as text
 from dicegames.games.extra_meters import view as web
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData
 from dicegames.games.extra_meters.heuristics import threshold_policy
+from dicegames.games.extra_meters.race3 import LARGEST_TRACK, hard_policy
 from dicegames.games.extra_meters.rules import ExtraMetersRules
-from dicegames.games.extra_meters.solver import optimal_policy
+from dicegames.games.extra_meters.solver import HAVE_NUMPY, optimal_policy
 
 
 class ExtraMeters(ExtraMetersRules):
@@ -65,8 +66,17 @@ class ExtraMeters(ExtraMetersRules):
                 BotLevel("hard", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
                 BotLevel("optimal", perfect, lambda g, rng: PolicyBot(optimal_policy, rng)),
             ]
-        else:
+            return tuple(levels)
+        duel = "plays the exact two-runner race against the leading opponent"
+        if self.players == 3 and self.options["finish"] == "first" and (
+                self.track_length <= LARGEST_TRACK and HAVE_NUMPY):
             levels.append(BotLevel(
-                "hard", "plays the exact two-runner race against the leading opponent",
-                lambda g, rng: PolicyBot(optimal_policy, rng)))
+                "hard", "plays perfectly: the exact solution of the three-runner race (each "
+                "runner maximising its own chance to win; a table computed once, about 1 s)",
+                lambda g, rng: PolicyBot(hard_policy, rng)))
+            levels.append(BotLevel("duel", f"{duel} (hard's former three-runner play)",
+                                   lambda g, rng: PolicyBot(optimal_policy, rng),
+                                   listed=False))
+        else:
+            levels.append(BotLevel("hard", duel, lambda g, rng: PolicyBot(optimal_policy, rng)))
         return tuple(levels)
