@@ -542,3 +542,29 @@ def test_random_games_end_with_a_full_stable() -> None:
             assert moves < 20_000
         winner = state.result.winners[0]
         assert has_four_on_3_to_6(state.data.horses[winner])
+
+
+@pytest.mark.parametrize("options", [{}, {"barrage_landing_captures": True,
+                                           "barrage_blocks_own": False}])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+@settings(max_examples=25, deadline=None)
+def test_kept_occupancy_equals_the_board_rebuilt_from_the_horses(
+        options: dict[str, Any], seed: int, players: int) -> None:
+    """The occupancy the rules carry move by move is the board the horses describe."""
+    import random
+
+    from dicegames.core.chance import sample
+    from dicegames.games.petits_chevaux.moves import Board
+
+    game = dicegames.make("petits-chevaux", players=players, **options)
+    rng = random.Random(seed)
+    state = game.new_state()
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
+        else:
+            state = state.apply_unchecked(rng.choice(state.legal_actions()))
+        kept = state.data.occupancy
+        if kept is not None:
+            rebuilt = Board(game.colours, state.data.horses)
+            assert (kept.owner, kept.count) == (rebuilt.owner, rebuilt.count)

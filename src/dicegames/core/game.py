@@ -238,6 +238,9 @@ class Game(ABC, Generic[D, A, Out]):
         )
 
 
+_CHANCE = NodeKind.CHANCE
+
+
 @final
 class State(Generic[D, A, Out]):
     """An immutable position of a game, with the checked way to move on from it.
@@ -246,21 +249,26 @@ class State(Generic[D, A, Out]):
     state by state. ``apply`` never changes a state: it returns a new one.
     """
 
-    __slots__ = ("_node", "data", "game")
+    __slots__ = ("_legal", "_node", "data", "game")
 
     def __init__(self, game: Game[D, A, Out], data: D) -> None:
         self.game = game
         self.data = data
+        # Computed on first use and kept: the state is immutable, so the node and the legal
+        # actions (of a single deciding seat) are computed once however many callers (the
+        # runner, the bot, the checked apply) ask.
         self._node: Node | None = None
+        self._legal: tuple[A, ...] | None = None
 
     # ------------------------------------------------------------------ inspection
 
     @property
     def node(self) -> Node:
         """The kind of this state and the seats deciding now."""
-        if self._node is None:
-            self._node = self.game._node(self.data)
-        return self._node
+        node = self._node
+        if node is None:
+            node = self._node = self.game._node(self.data)
+        return node
 
     @property
     def is_terminal(self) -> bool:
@@ -316,7 +324,20 @@ class State(Generic[D, A, Out]):
 
     def legal_actions(self, seat: Seat | None = None) -> tuple[A, ...]:
         """The legal actions of ``seat``, or of the only deciding seat when None."""
-        return self.game._legal_actions(self.data, self.deciding_seat(seat))
+        legal = self._legal
+        if legal is not None and (seat is None or seat == self._single_seat()):
+            return legal
+        acting = self.deciding_seat(seat)
+        legal = self.game._legal_actions(self.data, acting)
+        if len(self.node.players) == 1:
+            self._legal = legal
+        return legal
+
+    def _single_seat(self) -> Seat:
+        """The one deciding seat of a state whose legal actions are cached."""
+        node = self._node
+        assert node is not None
+        return node.players[0]
 
     # ------------------------------------------------------------------ moving on
 
@@ -345,7 +366,7 @@ class State(Generic[D, A, Out]):
                 )
             return State(self.game, self.game._apply_outcome(self.data, move))
         acting = self.deciding_seat(seat)
-        legal = self.game._legal_actions(self.data, acting)
+        legal = self.legal_actions(acting)
         if move not in legal:
             raise IllegalAction(f"{move} is not a legal move here; legal: {_listing(legal)}")
         return State(self.game, self.game._apply_action(self.data, acting, move))
@@ -356,11 +377,14 @@ class State(Generic[D, A, Out]):
         The caller guarantees ``move`` came from ``legal_actions`` or ``chance_outcomes``
         of this very state; anything else gives undefined results.
         """
-        node = self.node
-        if node.kind is NodeKind.CHANCE:
-            return State(self.game, self.game._apply_outcome(self.data, cast("Out", move)))
-        acting = node.players[0] if seat is None else seat
-        return State(self.game, self.game._apply_action(self.data, acting, cast("A", move)))
+        node = self._node
+        if node is None:
+            node = self._node = self.game._node(self.data)
+        game = self.game
+        if node.kind is _CHANCE:
+            return State(game, game._apply_outcome(self.data, cast("Out", move)))
+        return State(game, game._apply_action(self.data, node.players[0] if seat is None
+                                              else seat, cast("A", move)))
 
     # ------------------------------------------------------------------ dunder
 

@@ -76,10 +76,20 @@ class Node:
 
     @staticmethod
     def decision(*players: Seat) -> Node:
-        """A node where ``players`` decide (each on their own, on the same state)."""
+        """A node where ``players`` decide (each on their own, on the same state).
+
+        The node of one deciding seat is built once per seat and shared (nodes are frozen),
+        so games may call this on every state at no cost.
+        """
+        if len(players) == 1 and 0 <= players[0] < len(_SINGLE):
+            return _SINGLE[players[0]]
         if not players:
             raise ValueError("a decision node needs at least one deciding seat")
         return Node(NodeKind.DECISION, tuple(players))
+
+
+_SINGLE = tuple(Node(NodeKind.DECISION, (seat,)) for seat in range(16))
+"""The decision node of each single seat (0..15), shared."""
 
 
 class Special(StrEnum):

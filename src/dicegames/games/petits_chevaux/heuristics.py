@@ -95,7 +95,7 @@ def heuristic_scores(game: PetitsChevauxRules, data: ChevauxData) -> dict[Action
     """The medium bot's score of every legal move (higher is better)."""
     seat = data.player
     row = data.horses[seat]
-    board = Board(game.colours, data.horses)
+    board = game.board(data)
     scores: dict[Action, float] = {}
     for action, target in game.moves(data, data.roll):
         horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]
@@ -175,7 +175,7 @@ def hard_scores(game: PetitsChevauxRules, data: ChevauxData) -> dict[Action, flo
     """
     seat = data.player
     row = data.horses[seat]
-    base = expected_loss(game, data.horses, Board(game.colours, data.horses), seat)
+    base = expected_loss(game, data.horses, game.board(data), seat)
     scores: dict[Action, float] = {}
     for action, target in game.moves(data, data.roll):
         horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]

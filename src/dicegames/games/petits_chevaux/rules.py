@@ -35,7 +35,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.binding import forward
-from dicegames.games.petits_chevaux.board import ENTRANCE, HOME, SEATING, Colour
+from dicegames.games.petits_chevaux.board import ENTRANCE, HOME, PATHS, SEATING, Colour
 from dicegames.games.petits_chevaux.data import (
     HORSE_ACTIONS,
     HORSE_OF,
@@ -129,7 +129,7 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
         seat = data.player
         colour = self.colours[seat]
         row = data.horses[seat]
-        board = Board(self.colours, data.horses)
+        board = self.board(data)
         found: list[tuple[Action, int]] = []
         if die == 6 and can_come_out(board, colour, seat, row, self.blocking):
             found.append((Action.OUT, 1))
@@ -141,6 +141,15 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
                 found.append((actions[horse], target))
         return tuple(found)
 
+    def board(self, data: ChevauxData) -> Board:
+        """Who stands on each track square: the data's occupancy, built on first use."""
+        board = data.occupancy
+        if board is None:
+            board = Board(self.colours, data.horses)
+            # A derived cache of frozen data (not compared): set once, never changed.
+            object.__setattr__(data, "occupancy", board)
+        return board
+
     def _legal_actions(self, data: ChevauxData, seat: Seat) -> tuple[Move, ...]:
         found: tuple[Move, ...] = tuple(action for action, _ in self.moves(data, data.roll))
         if not found:
@@ -149,7 +158,7 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
 
     def _apply_action(self, data: ChevauxData, seat: Seat, action: Move) -> ChevauxData:
         if action is PASS:
-            return self._after_move(data, data.horses)
+            return self._after_move(data, data.horses, data.occupancy)
         if action is Action.OUT:
             horse, target = data.horses[seat].index(HOME), 1
         else:
@@ -157,18 +166,24 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
             horse = HORSE_OF[action]
             target = data.horses[seat][horse] + data.roll
         horses, _ = moved(self.colours, data.horses, seat, horse, target)
+        path = PATHS[self.colours[seat]]
+        board = self.board(data).moved(seat, path[data.horses[seat][horse]], path[target])
         if has_won(horses[seat]):
-            return ChevauxData(horses, seat, data.turn, Phase.OVER, 0, 0, seat)
-        return self._after_move(data, horses)
+            return ChevauxData(horses, seat, data.turn, Phase.OVER, 0, 0, seat, board)
+        return self._after_move(data, horses, board)
 
-    def _after_move(self, data: ChevauxData, horses: tuple[tuple[int, ...], ...]) -> ChevauxData:
+    def _after_move(self, data: ChevauxData, horses: tuple[tuple[int, ...], ...],
+                    board: Board | None) -> ChevauxData:
         """A 6 rolls again in the same turn; anything else passes the turn clockwise."""
         if data.roll == 6:
-            return ChevauxData(horses, data.player, data.turn, Phase.ROLL, 0, data.sixes)
-        return self._next_turn(horses, data)
+            return ChevauxData(horses, data.player, data.turn, Phase.ROLL, 0, data.sixes,
+                               occupancy=board)
+        return self._next_turn(horses, data, board)
 
-    def _next_turn(self, horses: tuple[tuple[int, ...], ...], data: ChevauxData) -> ChevauxData:
-        return ChevauxData(horses, (data.player + 1) % self.players, data.turn + 1, Phase.ROLL)
+    def _next_turn(self, horses: tuple[tuple[int, ...], ...], data: ChevauxData,
+                   board: Board | None) -> ChevauxData:
+        return ChevauxData(horses, (data.player + 1) % self.players, data.turn + 1, Phase.ROLL,
+                           occupancy=board)
 
     def _chance_outcomes(self, data: ChevauxData) -> tuple[tuple[Outcome, Fraction], ...]:
         if data.phase is Phase.DRAW:
@@ -178,12 +193,13 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
     def _apply_outcome(self, data: ChevauxData, outcome: Outcome) -> ChevauxData:
         if data.phase is Phase.DRAW:
             first = next(s for s, c in enumerate(self.colours) if c.label == outcome)
-            return ChevauxData(data.horses, first, 1, Phase.ROLL)
+            return ChevauxData(data.horses, first, 1, Phase.ROLL, occupancy=data.occupancy)
         assert isinstance(outcome, int)
         sixes = data.sixes + 1 if outcome == 6 else 0
         if self.three_sixes and sixes == 3:
-            return self._next_turn(data.horses, data)
-        return ChevauxData(data.horses, data.player, data.turn, Phase.MOVE, outcome, sixes)
+            return self._next_turn(data.horses, data, data.occupancy)
+        return ChevauxData(data.horses, data.player, data.turn, Phase.MOVE, outcome, sixes,
+                           occupancy=data.occupancy)
 
     def _result(self, data: ChevauxData) -> Result:
         scores = [sum(p > ENTRANCE for p in row) for row in data.horses]
