@@ -21,7 +21,7 @@ from rich.text import Text
 
 import dicegames
 from dicegames import PASS, IllegalAction, Session, State
-from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, Phase
+from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevaux, Phase
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -557,6 +557,7 @@ def test_kept_occupancy_equals_the_board_rebuilt_from_the_horses(
     from dicegames.games.petits_chevaux.moves import Board
 
     game = dicegames.make("petits-chevaux", players=players, **options)
+    assert isinstance(game, PetitsChevaux)
     rng = random.Random(seed)
     state = game.new_state()
     while not state.is_terminal:
