@@ -9,7 +9,8 @@ reason. End of input or ``quit`` leaves quietly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from rich.markup import escape
@@ -17,7 +18,7 @@ from rich.markup import escape
 from dicegames.bots import bot_levels
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import Game
-from dicegames.core.model import GameSpec
+from dicegames.core.model import BotLevel, GameSpec
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
@@ -81,12 +82,48 @@ def pick_seat(levels: tuple[str, ...]) -> Callable[[str], str]:
     return parse
 
 
+PLAIN_LEVELS = {
+    "easy": "the weakest, for a first game or young players",
+    "medium": "a fair opponent who follows a few rules of thumb",
+    "hard": "a strong opponent",
+    "expert": "stronger than hard",
+    "search": "tries its best moves out before it plays; up to about a second a move",
+    "optimal": "plays perfectly",
+}
+"""What the usual level names mean, in words for a family (each game's rules page says how
+its bots play)."""
+
+
+def plain_levels(levels: Sequence[BotLevel]) -> list[tuple[str, str]]:
+    """The listed levels, weakest first, each with a plain description.
+
+    A level the table does not know is described by its game's text up to the first colon,
+    semicolon or parenthesis; a level that is the same bot as an earlier one says so.
+    """
+    shown: list[tuple[str, str]] = []
+    seen: dict[str, str] = {}
+    for level in levels:
+        if not level.listed:
+            continue
+        plain = PLAIN_LEVELS.get(level.name) or re.split(r":|;| \(", level.doc)[0]
+        if level.doc in seen:
+            plain = f"the same player as {seen[level.doc]}"
+        seen.setdefault(level.doc, level.name)
+        shown.append((level.name, plain))
+    return shown
+
+
 def ask_seats(term: Terminal, game: Game[Any, Any, Any]) -> list[str]:
-    """Ask who sits in each seat; two people may not share a name."""
+    """Ask who sits in each seat; two people may not share a name.
+
+    Only the listed bot levels are offered, in plain words; the others (for simulations,
+    e.g. ``random``) are still accepted by name.
+    """
     levels = bot_levels(game)
     term.say("Computer players (type the level to seat one):")
-    for level in levels:
-        term.say(f"  [bold cyan]{escape(level.name)}[/]: {escape(level.doc)}")
+    for name, plain in plain_levels(levels):
+        term.say(f"  [bold cyan]{escape(name)}[/]: {escape(plain)}")
+    term.say(f"[dim]How each one plays: dicegames rules {escape(game.spec.id)}.[/]")
     names = tuple(level.name for level in levels)
     default_bot = default_bot_level(game)
     items: list[str] = []
@@ -162,5 +199,6 @@ def _launch(term: Terminal) -> ExitCode:
     manual = ask_until_valid(term, "Dice", "1", pick_dice)
     game = configure(spec.id, count, options)
     seed = new_seed()
-    session = Session(game, player_infos(items), None if manual else seed)
-    return play_session(term, session, seed, manual=manual, save_to=None)
+    session = Session(game, player_infos(items), None if manual else seed,
+                      "manual" if manual else "auto")
+    return play_session(term, session, seed, save_to=None)

@@ -39,6 +39,7 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
+from dicegames.core.text import count
 from dicegames.games.monza import render as text
 from dicegames.games.monza import view as web
 from dicegames.games.monza.circuit import DEFAULT, Circuit, CircuitError, circuit_for, remove
@@ -166,10 +167,11 @@ class Monza(Game[MonzaData, Move, Roll]):
     def _result(self, data: MonzaData) -> Result:
         circuit = self.circuit
         scores = tuple(float(circuit.progress(car)) for car in data.cars)
-        squares = " and ".join(circuit.square_name(data.cars[s]) for s in data.winners)
+        names = dict.fromkeys(circuit.square_name(data.cars[s]) for s in data.winners)
+        squares = " and ".join(names)  # two cars may share a target square
         colours = " and ".join(str(COLOURS[s]) for s in data.winners)
         used = data.round_used[data.winners[0]] if data.winners else 0
-        dice = f"{used} {'die' if used == 1 else 'dice'}"
+        dice = count(used, "die")
         if len(data.winners) > 1:
             summary = f"the {colours} cars on {squares}, {dice} each in the last round"
         else:
