@@ -22,6 +22,7 @@ from dicegames.core.model import BotLevel, GameSpec
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
+from dicegames.core.text import plural
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal
 from dicegames.terminal.info import first_sentence, player_range
 from dicegames.terminal.play import new_seed, play_session
@@ -62,7 +63,8 @@ def pick_count(spec: GameSpec) -> Callable[[str], int]:
     """A parser for the number of players ``spec`` allows."""
     def parse(text: str) -> int:
         if not text.isdecimal() or not spec.min_players <= int(text) <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {player_range(spec)} players: "
+            raise ValueError(f"{spec.name} is for {player_range(spec)} "
+                             f"{plural(spec.max_players, 'player')}: "
                              f"type a number from {spec.min_players} to {spec.max_players}")
         return int(text)
     return parse
@@ -187,7 +189,8 @@ def _launch(term: Terminal) -> ExitCode:
     term.say("[bold]dicegames[/]: family dice games. Pick a game (quit leaves).")
     for number, spec in enumerate(specs, start=1):
         term.say(f"  [bold cyan]{number})[/] [bold]{escape(spec.name)}[/] "
-                 f"({escape(spec.id)}, {player_range(spec)} players): "
+                 f"({escape(spec.id)}, {player_range(spec)} "
+                 f"{plural(spec.max_players, 'player')}): "
                  f"{escape(first_sentence(spec.pitch))}")
     spec = ask_until_valid(term, "Game: a number or an id", "1", pick_game)
     count = ask_until_valid(term, f"Number of players ({player_range(spec)})",
