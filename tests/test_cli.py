@@ -421,6 +421,11 @@ def test_simulate_json_is_one_document(env: dict[str, str]) -> None:
     assert all(isinstance(p["win_share"], float) for p in players)
     median = report["median_turns"]
     assert isinstance(median, int) or median % 1 == 0.5
+    # Every field is documented in --help (and the README says the same).
+    documented = " ".join(run(env, "simulate", "--help").stdout.split())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for key in [*report, *players[0]]:
+        assert key in documented and f"`{key}`" in readme, key
     for p in players:
         assert 0 <= p["ci_low"] <= p["win_share"] <= p["ci_high"] <= 1
     assert report["mean_turns"] > 0

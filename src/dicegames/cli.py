@@ -155,7 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", metavar="N", type=int, default=1,
                      help="worker processes (default 1; 0 = one per CPU)")
     sim.add_argument("--json", action="store_true",
-                     help="print one JSON document instead of the table")
+                     help="print one JSON object instead of the table: game, options, "
+                          "players, games, seed, rotate, per_player (label, games, wins, "
+                          "win_share, ci_low, ci_high, mean_score), mean_turns, "
+                          "median_turns, no_winner, elapsed_s, games_per_s; counts are "
+                          "integers")
     serve = commands.add_parser("serve", help="start the web app", formatter_class=_formatter,
                                 description="Start the web app (JSON API, websockets, pages) "
                                             "and print its address.",
