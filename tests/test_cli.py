@@ -207,6 +207,82 @@ def test_end_of_input_saves_and_resume_finishes_the_same_game(env: dict[str, str
     assert dicegames.load(part).state.is_terminal
 
 
+def test_resume_keeps_physical_dice_unless_told_otherwise(env: dict[str, str],
+                                                          tmp_path: Path) -> None:
+    """A game typed in from real dice resumes with real dice; --dice auto --seed switches it
+    to the computer's dice (the record then says so)."""
+    part = tmp_path / "race.json"
+    base = ["--players", "Ann,Ben", "--save", str(part)]
+    first = run(env, "play", "extra-meters", *base, "--dice", "manual",
+                "--option", "track_length=10", stdin="5\n")
+    assert first.returncode == 0, first.stderr
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"], stored["moves"]) == ("manual", None, ["5"])
+
+    again = run(env, "play", "--resume", str(part), stdin="roll\n3\nstop\n")
+    assert again.returncode == 0, again.stderr
+    assert "Dice: typed in from physical dice\n" in again.stdout
+    assert "rolled by the computer" not in again.stdout
+    assert "Resuming after 1 move." in again.stdout
+    assert "Ann rolls: type what the dice show" in again.stdout
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"]) == ("manual", None)
+    assert stored["moves"] == ["5", "roll", "3", "stop"]
+
+    switched = run(env, "play", "--resume", str(part), "--dice", "auto", "--seed", "4",
+                   stdin="stop\n" * 40)
+    assert switched.returncode == 0, switched.stderr
+    assert ("Dice: rolled by the computer, seed 4 (the saved game had physical dice)"
+            in switched.stdout)
+    assert "Resuming after 4 moves." in switched.stdout
+    assert "type what the dice show" not in switched.stdout
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"]) == ("auto", 4)
+    assert dicegames.load(part).state.is_terminal
+
+
+def test_resume_keeps_the_computer_dice_and_its_seed(env: dict[str, str],
+                                                     tmp_path: Path) -> None:
+    part = tmp_path / "auto.json"
+    first = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--seed", "8",
+                "--save", str(part), stdin="stop\n")
+    assert first.returncode == 0, first.stderr
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"]) == ("auto", 8)
+    again = run(env, "play", "--resume", str(part), stdin="")
+    assert "Dice: rolled by the computer, seed 8\n" in again.stdout
+
+
+def roll_lines(out: str) -> list[str]:
+    """The event lines that report a roll ("  ⚄ Ann rolls 5")."""
+    return [line for line in out.splitlines() if " rolls " in line and "›" not in line]
+
+
+def test_a_roll_line_shows_the_faces_rolled_and_counts_agree(env: dict[str, str]) -> None:
+    answers = ["1", "stop",                  # Ann: 1 = 1 square
+               "5", "roll", "2", "stop"]     # Ben: 5, then 2: 7 with 2 dice
+    done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--dice", "manual",
+               stdin="\n".join(answers) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert roll_lines(done.stdout) == ["  ⚀ Ann rolls 1", "  ⚄ Ben rolls 5",
+                                       "  → Ben rolls again", "  ⚁ Ben rolls 2: 7 with 2 dice"]
+    assert "⚂" not in done.stdout  # no three was rolled
+    assert "Ann stops and moves 1 = 1 square to square 1" in done.stdout
+    assert "Ben stops and moves 5+2 = 7 squares to square 7" in done.stdout
+    assert "Extra Meters · 2 players ·" in done.stdout
+
+    # Monza's colour dice have no face to draw: the line has no die glyph.
+    monza = run(env, "play", "monza", "--players", "Ann,Ben", "--dice", "manual",
+                stdin="rywppp\n")
+    assert roll_lines(monza.stdout) == [
+        "  Ann rolls red, yellow, white, purple, purple, purple"]
+    assert "1 steps" not in monza.stdout
+    assert "type 1 or a move's notation" not in monza.stdout
+
+    solo = run(env, "play", "extra", "--players", "Ann", "--dice", "manual", stdin="")
+    assert "EXTRA! · 1 player ·" in solo.stdout
+
+
 def test_leaving_without_save_writes_to_the_user_data_folder(env: dict[str, str]) -> None:
     done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--seed", "2",
                stdin="quit\n")
@@ -336,7 +412,20 @@ def test_simulate_json_is_one_document(env: dict[str, str]) -> None:
     assert report["players"] == ["bot:random", "bot:medium"]
     players = report["per_player"]
     assert [p["label"] for p in players] == ["bot:random", "bot:medium"]
-    assert sum(p["wins"] for p in players) + report["no_winner"] == pytest.approx(40)
+    assert sum(p["wins"] for p in players) + report["no_winner"] == 40
+    # Counts are whole numbers in the JSON text (no shared wins here), shares are floats.
+    assert all(isinstance(p["wins"], int) for p in players)
+    assert re.search(r'"wins": \d+,', done.stdout) and '.0,' not in done.stdout.split(
+        '"wins"')[1].split(",")[0]
+    assert isinstance(report["no_winner"], int)
+    assert all(isinstance(p["win_share"], float) for p in players)
+    median = report["median_turns"]
+    assert isinstance(median, int) or median % 1 == 0.5
+    # Every field is documented in --help (and the README says the same).
+    documented = " ".join(run(env, "simulate", "--help").stdout.split())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for key in [*report, *players[0]]:
+        assert key in documented and f"`{key}`" in readme, key
     for p in players:
         assert 0 <= p["ci_low"] <= p["win_share"] <= p["ci_high"] <= 1
     assert report["mean_turns"] > 0
@@ -361,10 +450,28 @@ def test_launcher_sets_up_and_plays_a_bot_game(env: dict[str, str]) -> None:
     assert "type a number from 2 to 8" in out
     assert "track_length takes a whole number from 10 to 200" in out
     assert "type 1 for dice rolled by the computer" in out
-    assert "medium: rolls while" in out  # the bot levels are listed with their docs
+    assert "medium: a fair opponent" in out  # the listed levels, in plain words
     assert "Players, in turn order: Easy bot (bot:easy), Medium bot (bot:medium)" in out
     assert "track_length=10" in out
     assert "Game over." in out
+
+
+def test_launcher_offers_the_listed_bots_in_plain_words(env: dict[str, str]) -> None:
+    """Petits Chevaux has nine bots; the menu shows the five listed ones, and an unlisted
+    one (random) is still seated by name."""
+    done = run(env, stdin="petits-chevaux\n2\nrandom\neasy\n", script=True)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    listing = out.split("Computer players")[1].split("Player 1")[0]
+    shown = re.findall(r"^  (\S+): ", listing, flags=re.MULTILINE)
+    assert shown == ["easy", "medium", "hard", "expert", "search"]
+    for jargon in ("search-expert-60", "search-60", "mcts", "random", "network",
+                   "continuations", "Monte Carlo"):
+        assert jargon not in listing
+    assert "How each one plays: dicegames rules petits-chevaux." in listing
+    assert "there is no bot" not in out
+    assert "Player 2: a person's name or a bot level" in out  # random was accepted
+    assert "three_sixes_penalty" in out  # and the menu went on to the options
 
 
 def test_launcher_leaves_quietly_at_end_of_input(env: dict[str, str]) -> None:

@@ -25,6 +25,7 @@ from dicegames import (
 )
 from dicegames.bots import RandomBot
 from dicegames.core.match import ScriptExhausted
+from dicegames.core.session import DiceMode
 
 
 def new_session(players: int = 2, **options: object) -> Session:
@@ -236,7 +237,7 @@ def test_a_record_holds_everything_needed_to_replay() -> None:
     assert record["options"] == {"track_length": 10, "finish": "first"}
     assert record["players"] == [{"name": "Ann", "kind": "human"},
                                  {"name": "Bob", "kind": "human"}]
-    assert record["seed"] == 7
+    assert record["dice"] == "auto" and record["seed"] == 7
     assert record["moves"] == FINISHED
     assert record["result"]["winners"] == [0]
     assert record["result"]["scores"] == [12, 1]
@@ -272,6 +273,35 @@ def test_older_records_without_player_kinds_or_seed_load() -> None:
     loaded = dicegames.from_record(record)
     assert loaded.players == (PlayerInfo("Ann"), PlayerInfo("Bob"))
     assert loaded.seed is None
+
+
+@pytest.mark.parametrize(("dice", "seed"), [("manual", None), ("auto", 7), ("auto", None),
+                                            ("manual", 12)])
+def test_a_record_keeps_how_its_dice_are_rolled(dice: DiceMode, seed: int | None) -> None:
+    game = dicegames.make("extra-meters", players=2, track_length=10)
+    session = played(Session(game, seed=seed, dice=dice), ["4", "roll"])
+    record = json.loads(json.dumps(dicegames.to_record(session)))
+    assert (record["dice"], record["seed"]) == (dice, seed)
+    loaded = dicegames.from_record(record)
+    assert (loaded.dice, loaded.seed) == (dice, seed)
+
+
+@pytest.mark.parametrize(("seed", "dice"), [(None, "manual"), (7, "auto")])
+def test_records_from_before_the_dice_mode_read_it_from_the_seed(seed: int | None,
+                                                                 dice: str) -> None:
+    """Physical-dice games were saved with a null seed: that is how to tell them apart."""
+    record = dicegames.to_record(new_session())
+    del record["dice"]
+    record["seed"] = seed
+    assert dicegames.from_record(record).dice == dice
+
+
+def test_a_bad_dice_mode_is_refused() -> None:
+    with pytest.raises(RecordError, match="the record's dice must be one of auto, manual, "
+                                          "not 'dice'"):
+        dicegames.from_record(tampered(set_key("dice", "dice")))
+    with pytest.raises(ValueError, match="dice must be one of auto, manual"):
+        Session(dicegames.make("extra-meters"), dice="robot")  # type: ignore[arg-type]
 
 
 def write(tmp_path: Path, content: str | bytes) -> Path:

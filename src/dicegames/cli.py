@@ -57,7 +57,9 @@ At your turn, type the number of a choice or the move itself; "?" lists the choi
 folder) and the path printed. With --dice manual you roll real dice and type what they show.
 
 The dice of --dice auto come from random.Random(SEED); a resumed game continues the same
-sequence, so a game saved and resumed rolls what it would have rolled uninterrupted.
+sequence, so a game saved and resumed rolls what it would have rolled uninterrupted. The
+record keeps how the dice are rolled (and the seed): --resume carries on with physical dice
+or with the same seed unless --dice or --seed says otherwise.
 
 examples:
   dicegames play extra-meters --players you,bot:medium
@@ -120,8 +122,9 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--players", metavar="LIST",
                       help="seats in order, e.g. you,bot:medium or Ann,Ben,bot:easy")
     _add_game_options(play)
-    play.add_argument("--dice", choices=("auto", "manual"), default="auto",
-                      help="auto: the computer rolls (default); manual: type in real dice")
+    play.add_argument("--dice", choices=("auto", "manual"),
+                      help="auto: the computer rolls (the default for a new game); manual: "
+                           "type in real dice. A resumed game keeps its own unless given")
     play.add_argument("--save", metavar="FILE", type=Path,
                       help="save the game record to FILE (at the end, or when stopped)")
     play.add_argument("--resume", metavar="FILE", type=Path,
@@ -152,7 +155,11 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--jobs", metavar="N", type=int, default=1,
                      help="worker processes (default 1; 0 = one per CPU)")
     sim.add_argument("--json", action="store_true",
-                     help="print one JSON document instead of the table")
+                     help="print one JSON object instead of the table: game, options, "
+                          "players, games, seed, rotate, per_player (label, games, wins, "
+                          "win_share, ci_low, ci_high, mean_score), mean_turns, "
+                          "median_turns, no_winner, elapsed_s, games_per_s; counts are "
+                          "integers")
     serve = commands.add_parser("serve", help="start the web app", formatter_class=_formatter,
                                 description="Start the web app (JSON API, websockets, pages) "
                                             "and print its address.",
@@ -192,7 +199,7 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "play":
         return run_play(term, PlayRequest(
             game=args.game, players=args.players, options=args.options, seed=args.seed,
-            manual=args.dice == "manual", save=args.save, resume=args.resume))
+            dice=args.dice, save=args.save, resume=args.resume))
     if args.command == "replay":
         return run_replay(term, args.file, args.step)
     if args.command == "serve":

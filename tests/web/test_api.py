@@ -198,6 +198,10 @@ def test_manual_dice_are_checked_by_the_rules(server: Server) -> None:
     assert state_of(server, mid, token)["version"] == 0
     server.post(f"/api/matches/{mid}/dice", {"token": token, "dice": "5"})
     assert state_of(server, mid, token)["log"][0]["description"] == "Ann rolls 5"
+    # The downloaded record says the dice are physical, so `dicegames play --resume`
+    # asks for real dice too.
+    record = server.get(f"/api/matches/{mid}/record")
+    assert record["dice"] == "manual" and record["moves"] == ["5"]
 
 
 def test_undo_own_last_decision_only(server: Server) -> None:

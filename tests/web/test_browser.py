@@ -1,4 +1,4 @@
-"""The pages in a real headless Chromium (the system's /usr/bin/chromium) via Playwright.
+"""The pages in a real headless Chromium (an installed one, see ``browser.py``) via Playwright.
 
 Every game is played to the end against bots by clicking; a second browser context plays
 another seat from its secret link; undo, manual dice entry, replay and record upload are

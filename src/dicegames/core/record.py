@@ -1,7 +1,10 @@
 """Game records: a session as JSON, and back, with every move checked on the way in.
 
-A record holds a format name and version, the game id and options, the players, the seed,
-the moves in notation and the result. Loading replays every move through the rules, so a
+A record holds a format name and version, the game id and options, the players, how the
+dice are rolled (``dice``: ``auto`` by the computer, ``manual`` physical dice typed in) and
+the seed, the moves in notation and the result. A record written before ``dice`` existed
+reads as ``manual`` when its seed is null (that is how physical-dice games were saved) and
+``auto`` otherwise. Loading replays every move through the rules, so a
 corrupt or tampered record is refused with :class:`RecordError` naming the move and the
 reason. Files are written atomically, so an interrupted save never destroys an old record.
 """
@@ -18,7 +21,7 @@ from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, RecordError
 from dicegames.core.registry import configure
-from dicegames.core.session import PlayerInfo, Session
+from dicegames.core.session import DICE_MODES, DiceMode, PlayerInfo, Session
 
 FORMAT = "dicegames-record"
 VERSION = 1
@@ -33,6 +36,7 @@ def to_record(session: Session) -> dict[str, Any]:
         "game": session.game.spec.id,
         "options": dict(session.game.options),
         "players": [{"name": p.name, "kind": p.kind} for p in session.players],
+        "dice": session.dice,
         "seed": session.seed,
         "saved": datetime.now(UTC).isoformat(timespec="seconds"),
         "moves": [entry.to_record() for entry in session.moves],
@@ -66,6 +70,18 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
     return data, players
 
 
+def _dice(record: dict[str, Any]) -> DiceMode:
+    """The record's dice mode; inferred from the seed for records that predate it."""
+    dice = record.get("dice")
+    if dice is None:
+        return "manual" if record.get("seed") is None else "auto"
+    for mode in DICE_MODES:
+        if dice == mode:
+            return mode
+    raise RecordError(f"the record's dice must be one of {', '.join(DICE_MODES)}, "
+                      f"not {dice!r}")
+
+
 def from_record(data: object) -> Session:
     """Rebuild a session from a record, replaying and checking every move.
 
@@ -79,7 +95,7 @@ def from_record(data: object) -> Session:
         game = configure(record["game"], len(players), record["options"])
     except OptionError as error:
         raise RecordError(str(error)) from None
-    session = Session(game, players, record.get("seed"))
+    session = Session(game, players, record.get("seed"), _dice(record))
     for index, entry in enumerate(record["moves"]):
         if not isinstance(entry, str):
             raise RecordError(f"{entry!r} is not a move in notation", index)

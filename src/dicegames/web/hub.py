@@ -79,7 +79,7 @@ class Hub:
             raise ApiError(422, _option_code(str(error)), str(error)) from None
         if dice == "manual" and all(player.is_bot for player in players):
             raise ApiError(422, "bad_dice", "manual dice need at least one person to enter them")
-        session = Session(game, players, seed)
+        session = Session(game, players, seed, "manual" if dice == "manual" else "auto")
         tokens = {seat: secrets.token_urlsafe(18)
                   for seat, player in enumerate(players) if not player.is_bot}
         try:
@@ -119,7 +119,8 @@ class Hub:
         try:
             players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
             game = configure(stored.game, len(players), stored.options)
-            session = Session(game, players, stored.seed)
+            session = Session(game, players, stored.seed,
+                              "manual" if stored.dice == "manual" else "auto")
             for seat, text, _several in stored.moves:
                 session.apply(text, seat)
             match = LiveMatch(stored.id, session, stored.dice, stored.tokens,

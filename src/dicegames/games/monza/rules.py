@@ -8,7 +8,8 @@ stepped to. Legal next squares come from the circuit (see :mod:`.circuit`). Unde
 ``longest`` compulsion only steps that still allow a sequence using the most dice are legal;
 under ``greedy`` any matching step is, and the car must go on while one matches. The turn
 ends by itself when no legal step remains. A car whose move ends on another car pushes it
-back to the nearest free non-tyre square behind in its lane (or the start zone).
+back to the nearest free non-tyre square behind in its lane (or the start zone); a target
+square holds any number of cars, and a car on one moves no more and is never pushed.
 
 When a car reaches a target square the round is completed; then the one car on a target
 wins, or among several the one whose player used the fewest dice in that round, a remaining
@@ -37,6 +38,7 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
+from dicegames.core.text import count
 from dicegames.games.binding import forward
 from dicegames.games.monza.circuit import DEFAULT, Circuit, CircuitError, circuit_for, remove
 from dicegames.games.monza.data import (
@@ -163,10 +165,11 @@ class MonzaRules(Game[MonzaData, Move, Roll]):
     def _result(self, data: MonzaData) -> Result:
         circuit = self.circuit
         scores = tuple(float(circuit.progress(car)) for car in data.cars)
-        squares = " and ".join(circuit.square_name(data.cars[s]) for s in data.winners)
+        names = dict.fromkeys(circuit.square_name(data.cars[s]) for s in data.winners)
+        squares = " and ".join(names)  # two cars may share a target square
         colours = " and ".join(str(COLOURS[s]) for s in data.winners)
         used = data.round_used[data.winners[0]] if data.winners else 0
-        dice = f"{used} {'die' if used == 1 else 'dice'}"
+        dice = count(used, "die")
         if len(data.winners) > 1:
             summary = f"the {colours} cars on {squares}, {dice} each in the last round"
         else:
@@ -184,9 +187,12 @@ class MonzaRules(Game[MonzaData, Move, Roll]):
 
     def push_back(self, cars: tuple[int, ...], seat: Seat) -> tuple[int, ...]:
         """Resolve the end of ``seat``'s move: a car on the same square is pushed back to
-        the nearest free non-tyre square behind it in its lane, or to the start zone."""
+        the nearest free non-tyre square behind it in its lane, or to the start zone.
+
+        Nobody is pushed in the start zone or on a target square: a target holds any number
+        of cars, and a car that has reached one moves no more and is never pushed."""
         square = cars[seat]
-        if square == START:
+        if square == START or square in self.circuit.targets:
             return cars
         for other, car in enumerate(cars):
             if other != seat and car == square:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
+from dicegames.core.text import count
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -209,7 +210,7 @@ def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: i
     seat = data.player
     colour = colours[seat]
     name = horse_label(colour, horse)
-    steps = f"{data.roll} square" + ("" if data.roll == 1 else "s")
+    steps = count(data.roll, "square")
     if action is Action.OUT:
         said = f"Bring {name} out"
     elif target > ENTRANCE:
