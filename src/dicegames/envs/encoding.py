@@ -106,6 +106,7 @@ class Encoder(ABC):
     def __init__(self, game: AnyGame) -> None:
         self.game = game
         self.players = game.players
+        self._outcomes: dict[int, tuple[object, dict[int, tuple[Hashable, float]]]] = {}
 
     # ------------------------------------------------------------------ observation
 
@@ -192,11 +193,26 @@ class Encoder(ABC):
     def outcome_id(self, outcome: Hashable) -> int:
         """The stable integer of a chance outcome, in ``0 .. num_outcomes - 1``."""
 
+    @abstractmethod
+    def outcome_name(self, outcome_id: int) -> str:
+        """The notation of the outcome an id stands for (``"5"``, ``"rryyyg"``)."""
+
     def outcomes(self, state: AnyState) -> dict[int, tuple[Hashable, float]]:
-        """The chance outcomes of ``state`` keyed by id (ascending), with float probabilities."""
-        found = {self.outcome_id(outcome): (outcome, float(p))
-                 for outcome, p in state.chance_outcomes()}
-        return dict(sorted(found.items()))
+        """The chance outcomes of ``state`` keyed by id (ascending), with float probabilities.
+
+        Cached per distribution object (the games reuse constant distributions), keeping
+        the object alive so its id is not reused.
+        """
+        distribution = state.chance_outcomes()
+        cached = self._outcomes.get(id(distribution))
+        if cached is not None and cached[0] is distribution:
+            return cached[1]
+        found = {self.outcome_id(outcome): (outcome, float(p)) for outcome, p in distribution}
+        result = dict(sorted(found.items()))
+        if len(self._outcomes) > 256:
+            self._outcomes.clear()
+        self._outcomes[id(distribution)] = (distribution, result)
+        return result
 
     # ------------------------------------------------------------------ state key
 

@@ -120,3 +120,7 @@ class ExtraEncoder(Encoder):
     def outcome_id(self, outcome: Hashable) -> int:
         """The roll's index among the rules' 252 rolls."""
         return self.rolls[outcome]  # type: ignore[index]
+
+    def outcome_name(self, outcome_id: int) -> str:
+        """The roll's notation."""
+        return str(ROLLS[outcome_id][0])

@@ -64,6 +64,10 @@ class ExtraMetersEncoder(Encoder):
         assert isinstance(outcome, int)
         return outcome - 1
 
+    def outcome_name(self, outcome_id: int) -> str:
+        """The die's face: ``outcome_id + 1``."""
+        return str(outcome_id + 1)
+
     def key(self, state: AnyState) -> str:
         """The runners, whose turn, the phase and the turn's sum and count of dice.
 

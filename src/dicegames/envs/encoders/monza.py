@@ -87,3 +87,7 @@ class MonzaEncoder(Encoder):
     def outcome_id(self, outcome: Hashable) -> int:
         """The roll's index among the rules' 462 rolls."""
         return self.rolls[outcome]  # type: ignore[index]
+
+    def outcome_name(self, outcome_id: int) -> str:
+        """The roll's notation."""
+        return str(ROLLS[outcome_id][0])

@@ -79,3 +79,9 @@ class PetitsChevauxEncoder(Encoder):
         if isinstance(outcome, int):
             return outcome - 1
         return FACES + next(s for s, c in enumerate(self.colours) if c.label == outcome)
+
+    def outcome_name(self, outcome_id: int) -> str:
+        """A die's face, or the colour drawn to play first."""
+        if outcome_id < FACES:
+            return str(outcome_id + 1)
+        return self.colours[outcome_id - FACES].label

@@ -68,3 +68,7 @@ class ShortcutEncoder(Encoder):
         """A die face ``f`` is ``f - 1``."""
         assert isinstance(outcome, int)
         return outcome - 1
+
+    def outcome_name(self, outcome_id: int) -> str:
+        """The die's face: ``outcome_id + 1``."""
+        return str(outcome_id + 1)
