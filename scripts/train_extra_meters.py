@@ -14,9 +14,9 @@ learned policy plays the exact solution (:mod:`dicegames.games.extra_meters.solv
 - how often the learner's decision is the optimal one, over the decisions it met there
   (only decisions where roll and stop differ in value are counted).
 
-Needs the extra ``rl``. ``python scripts/train_extra_meters.py`` (track 10, 40,000 episodes:
-about 2 minutes on one core) printed, in November 2026, the figures quoted in docs/rl.md;
-the test suite runs it with 300 episodes.
+Needs the extra ``rl``. ``python scripts/train_extra_meters.py`` (track 10, 40,000 episodes,
+seed 0: about 4 minutes on a busy two-core machine) printed, in November 2026, the figures
+quoted in docs/rl.md; the test suite runs it with 300 episodes.
 """
 
 from __future__ import annotations

@@ -67,6 +67,8 @@ def test_illegal_action_loses() -> None:
     _, reward, terminated, truncated, info = env.step(illegal)
     assert (reward, terminated, truncated) == (-1 / 3, True, False)
     assert "is not legal for seat 0 here; legal now:" in info["illegal_action"]
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
 
 
 def test_max_moves_truncates() -> None:
@@ -79,6 +81,8 @@ def test_max_moves_truncates() -> None:
         observation, _, terminated, truncated, _ = env.step(action)
         steps += 1
     assert truncated and not terminated and env.table.moves >= 4 and steps <= 4
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
 
 
 def test_bad_arguments() -> None:

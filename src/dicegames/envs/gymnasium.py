@@ -112,6 +112,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         self.bots: dict[Seat, Agent] = {}
         self._bot_seed: int | str = random.Random().getrandbits(64)
         self._episodes = 0
+        self._over = True
 
     def reset(self, *, seed: int | None = None,
               options: dict[str, Any] | None = None) -> tuple[ObsDict, dict[str, Any]]:
@@ -125,6 +126,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         if seed is not None:
             self._bot_seed, self._episodes = seed, 0
         self._episodes += 1
+        self._over = False
         self.bots = {other: make_bot(self.game, name,
                                      random.Random(f"{self._bot_seed}/{self._episodes}/{other}"))
                      for other, name in self.opponent_names.items()}
@@ -137,11 +139,12 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         next decision or the end. Returns (observation, reward, terminated, truncated,
         info)."""
         table = self.table
-        if table.state.is_terminal or table.deciding != self.seat:
+        if self._over or table.deciding != self.seat:
             raise RuntimeError("the episode is over: call reset() before step()")
         try:
             table.act(self.seat, int(action))
         except IllegalAction as error:
+            self._over = True
             return self._observation(), self.loss, True, False, {"illegal_action": str(error)}
         self._play_opponents()
         state = table.state
@@ -149,6 +152,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         reward = returns(state)[self.seat] if terminated else 0.0
         truncated = (not terminated and self.max_moves is not None
                      and table.moves >= self.max_moves)
+        self._over = terminated or truncated
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, truncated, {}
