@@ -33,7 +33,6 @@ import gymnasium  # noqa: E402
 import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 from gymnasium import spaces  # noqa: E402
-from rich.text import Text  # noqa: E402
 
 from dicegames.bots import make_bot  # noqa: E402
 from dicegames.core.errors import IllegalAction  # noqa: E402
@@ -41,12 +40,10 @@ from dicegames.core.model import Agent, Seat  # noqa: E402
 from dicegames.core.registry import make  # noqa: E402
 from dicegames.envs.encoders import ENCODERS  # noqa: E402
 from dicegames.envs.encoding import returns, reward_range  # noqa: E402
-from dicegames.envs.table import Table  # noqa: E402
+from dicegames.envs.table import RENDER_MODES, Table, check_settings  # noqa: E402
 
 ObsDict = dict[str, Any]
 
-RENDER_MODES = ("ansi", "human")
-"""``render_mode`` values: ``ansi`` returns the board as plain text, ``human`` prints it."""
 
 
 def env_id(game_id: str) -> str:
@@ -87,12 +84,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         if len(names) != count - 1:
             raise ValueError(f"give one opponent for each of the {count - 1} other seats, "
                              f"not {len(names)}")
-        if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; use None, "
-                             "'ansi' or 'human'")
-        if max_moves is not None and max_moves < 1:
-            raise ValueError(f"max_moves must be a positive number of decisions, not "
-                             f"{max_moves!r}")
+        check_settings(render_mode, max_moves)
         self.seat = seat
         self.opponent_names = {other: names[i] for i, other in
                                enumerate(s for s in range(count) if s != seat)}
@@ -163,13 +155,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
 
     def render(self) -> str | None:
         """The board as plain text (``ansi``: returned; ``human``: printed)."""
-        if self.render_mode is None:
-            return None
-        text = Text.from_markup(str(self.table.state)).plain
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render(self.render_mode)
 
     def _play_opponents(self) -> None:
         """Let the bots decide until the learning seat does or the game ends."""
@@ -184,9 +170,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
             table.act(seat, self.encoder.action_id(move))
 
     def _observation(self) -> ObsDict:
-        state = self.table.state
-        return {"observation": self.encoder.observe(state, self.seat),
-                "action_mask": self.encoder.mask(state, self.seat)}
+        return self.table.observation(self.seat)
 
 
 for _game_id in ENCODERS:

@@ -32,16 +32,13 @@ import numpy as np  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 from pettingzoo import AECEnv  # noqa: E402
 from pettingzoo.utils import wrappers  # noqa: E402
-from rich.text import Text  # noqa: E402
 
 from dicegames.core.registry import make  # noqa: E402
 from dicegames.envs.encoding import returns  # noqa: E402
-from dicegames.envs.table import Table  # noqa: E402
+from dicegames.envs.table import RENDER_MODES, Table, check_settings  # noqa: E402
 
 ObsDict = dict[str, Any]
 
-RENDER_MODES = ("ansi", "human")
-"""``render_mode`` values: ``ansi`` returns the board as plain text, ``human`` prints it."""
 
 
 class DiceGameEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
@@ -60,12 +57,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
                  render_mode: str | None = None, max_moves: int | None = None,
                  **options: object) -> None:
         super().__init__()
-        if render_mode not in (None, *RENDER_MODES):
-            raise ValueError(f"render_mode {render_mode!r} is not supported; use None, "
-                             "'ansi' or 'human'")
-        if max_moves is not None and max_moves < 1:
-            raise ValueError(f"max_moves must be a positive number of decisions, not "
-                             f"{max_moves!r}")
+        check_settings(render_mode, max_moves)
         self.game = make(game_id, players, **options)
         self.table = Table(self.game)
         self.encoder = self.table.encoder
@@ -105,10 +97,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> ObsDict:
         """``agent``'s observation vector and action mask."""
-        seat = self._seat[agent]
-        state = self.table.state
-        return {"observation": self.encoder.observe(state, seat),
-                "action_mask": self.encoder.mask(state, seat)}
+        return self.table.observation(self._seat[agent])
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (None for an agent whose episode has ended).
@@ -147,13 +136,7 @@ class DiceGameEnv(AECEnv[str, ObsDict, int]):  # type: ignore[misc]
 
     def render(self) -> str | None:
         """The board as plain text (``ansi``: returned; ``human``: printed)."""
-        if self.render_mode is None:
-            return None
-        text = Text.from_markup(str(self.table.state)).plain
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return self.table.render(self.render_mode)
 
     def close(self) -> None:
         """Nothing to release."""

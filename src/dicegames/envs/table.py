@@ -10,11 +10,30 @@ and given the same decisions plays the very game the engine's match runner plays
 from __future__ import annotations
 
 import random
+from typing import Any
+
+from rich.text import Text
 
 from dicegames.core.chance import sample
 from dicegames.core.model import Seat
 from dicegames.envs.encoders import encoder_for
 from dicegames.envs.encoding import AnyGame, AnyState, Encoder
+
+RENDER_MODES = ("ansi", "human")
+"""``render_mode`` values: ``ansi`` returns the board as plain text, ``human`` prints it."""
+
+
+def check_settings(render_mode: str | None, max_moves: int | None) -> None:
+    """Refuse a render mode or move limit the environments do not know.
+
+    Raises:
+        ValueError: the message says what is allowed.
+    """
+    if render_mode not in (None, *RENDER_MODES):
+        raise ValueError(f"render_mode {render_mode!r} is not supported; use None, 'ansi' or "
+                         "'human'")
+    if max_moves is not None and max_moves < 1:
+        raise ValueError(f"max_moves must be a positive number of decisions, not {max_moves!r}")
 
 
 class Table:
@@ -64,3 +83,18 @@ class Table:
         self.state = self.state.apply_unchecked(action, seat)
         self.moves += 1
         self.roll()
+
+    def observation(self, seat: Seat) -> dict[str, Any]:
+        """``seat``'s observation dict: its vector and its action mask."""
+        return {"observation": self.encoder.observe(self.state, seat),
+                "action_mask": self.encoder.mask(self.state, seat)}
+
+    def render(self, render_mode: str | None) -> str | None:
+        """The board as plain text: returned for ``ansi``, printed for ``human``."""
+        if render_mode is None:
+            return None
+        text = Text.from_markup(str(self.state)).plain
+        if render_mode == "human":
+            print(text)
+            return None
+        return text
