@@ -79,6 +79,8 @@ def test_keys_tell_futures_apart() -> None:
     further = past.apply("roll").apply("1")
     assert encoder.key(past).endswith("sum 11 of 3 dice")
     assert encoder.key(further).endswith("sum 11 of 4 dice")
+    won = further.apply("stop")  # square 14: past the end, the game is over
+    assert encoder.key(won) == "runners 11 0; seat 0 over; sum 0 of 0 dice"
 
 
 def test_extra_action_ids() -> None:

@@ -80,7 +80,7 @@ class ExtraMetersEncoder(Encoder):
         data = state.data
         assert isinstance(data, ExtraMetersData)
         end = self.track_length
-        room = end - data.positions[data.player]  # squares the mover may still cover
+        room = max(0, end - data.positions[data.player])  # squares the mover may still cover
         total = min(sum(data.dice), room + 1)
         count = min(len(data.dice), room)
         positions = " ".join(str(min(p, end + 1)) for p in data.positions)
