@@ -37,6 +37,7 @@ from dicegames.games.extra_meters import render as text
 from dicegames.games.extra_meters import view as web
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.heuristics import threshold_policy
+from dicegames.games.extra_meters.position import ExtraMetersFacts, facts, from_position, position
 from dicegames.games.extra_meters.solver import optimal_policy
 
 OPENING_ROLL = uniform(range(1, 6))
@@ -142,6 +143,19 @@ class ExtraMeters(Game[ExtraMetersData, Decision, int]):
         if data.phase is Phase.OPENING and normalize(text) == "6":
             raise Reroll("a 6 on the first roll of a turn is rolled again: roll the die again")
         return super()._parse_outcome(data, text)
+
+    # ------------------------------------------------------------ positions (position.py)
+
+    def _position(self, data: ExtraMetersData) -> str:
+        return position(data)
+
+    def _from_position(self, text: str) -> ExtraMetersData:
+        return from_position(text, self.players, self.track_length,
+                             self.options["finish"] == "same_round")
+
+    def facts(self, state: State[ExtraMetersData, Decision, int]) -> ExtraMetersFacts:
+        """Where the runners stand, the turn's dice, whose turn and the phase."""
+        return facts(state.data)
 
     # ------------------------------------------------------------ presentation and bots
 

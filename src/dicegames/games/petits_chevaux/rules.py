@@ -53,6 +53,12 @@ from dicegames.games.petits_chevaux.moves import (
     has_won,
     moved,
 )
+from dicegames.games.petits_chevaux.position import (
+    PetitsChevauxFacts,
+    facts,
+    from_position,
+    position,
+)
 
 Move = Action | Special
 """A decision: move a horse, bring one out, or pass."""
@@ -201,6 +207,18 @@ class PetitsChevaux(Game[ChevauxData, Move, Outcome]):
         elif wanted in ("o", "new", "sortir"):
             text = "out"
         return super()._parse_action(data, seat, text)
+
+    # ------------------------------------------------------------ positions (position.py)
+
+    def _position(self, data: ChevauxData) -> str:
+        return position(data)
+
+    def _from_position(self, text: str) -> ChevauxData:
+        return from_position(text, self.colours, self.three_sixes)
+
+    def facts(self, state: State[ChevauxData, Move, Outcome]) -> PetitsChevauxFacts:
+        """Where each horse stands, the die, the 6s in a row, whose turn and the phase."""
+        return facts(state.data, self.colours)
 
     # ------------------------------------------------------------ presentation and bots
 

@@ -42,6 +42,7 @@ from dicegames.games.shortcut import render as text
 from dicegames.games.shortcut import view as web
 from dicegames.games.shortcut.board import Board, load_board
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
+from dicegames.games.shortcut.position import ShortcutFacts, facts, from_position, position
 
 DIE = uniform(range(1, 7))
 """One fair die: 1..6 at 1/6 each (road and shortcut rolls alike)."""
@@ -190,6 +191,18 @@ class Shortcut(Game[ShortcutData, Action, int]):
             if wanted in names:
                 return super()._parse_action(data, seat, board.names[names[wanted]])
         return super()._parse_action(data, seat, aliases.get(wanted, text))
+
+    # ------------------------------------------------------------ positions (position.py)
+
+    def _position(self, data: ShortcutData) -> str:
+        return position(data, self.board)
+
+    def _from_position(self, text: str) -> ShortcutData:
+        return from_position(text, self.players, self.board)
+
+    def facts(self, state: State[ShortcutData, Action, int]) -> ShortcutFacts:
+        """Each car's cell by name, the shortcut dice, whose turn and the phase."""
+        return facts(state.data, self.board)
 
     # ------------------------------------------------------------ presentation and bots
 
