@@ -80,7 +80,7 @@ class Reader:
         self.players = players
         if len(self.fields) != len(self.names):
             raise PositionError(
-                f"a {game} position has {len(self.names)} fields ({' '.join(self.names)}), "
+                f"a position of {game} has {len(self.names)} fields ({' '.join(self.names)}), "
                 f"separated by spaces; this one has {len(self.fields)}")
 
     def error(self, name: str, problem: str) -> PositionError:

@@ -109,7 +109,7 @@ def facts(data: ExtraData) -> ExtraFacts:
     sheets = tuple(SheetFacts(s.rows, BOXES, s.numbers, s.marks, _noted(s), s.done, s.score)
                    for s in data.sheets)
     phase = "over" if over else "decide" if data.roll else "roll"
-    return ExtraFacts(data.roller, data.turn, phase, over, winners, sheets, data.roll,
+    return ExtraFacts(data.roller, data.turn, phase, over, winners, sheets, tuple(data.roll),
                       tuple(None if d is None else str(d) for d in data.pending))
 
 
