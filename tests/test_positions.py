@@ -11,6 +11,7 @@ import pytest
 
 import dicegames
 from dicegames import PositionError
+from dicegames.core.registry import configure
 from dicegames.docs import game_text
 from dicegames.games.extra.position import ExtraFacts
 from dicegames.games.extra_meters.position import ExtraMetersFacts
@@ -107,7 +108,7 @@ BAD: list[tuple[str, dict[str, object], str, str]] = [
                          ids=[f"{g}:{t}" for g, _, t, _ in BAD])
 def test_bad_positions_are_refused_with_a_reason(game_id: str, options: dict[str, object],
                                                  text: str, fragment: str) -> None:
-    game = dicegames.make(game_id, **options)  # the default player count: 2 seats
+    game = configure(game_id, None, options)  # the default player count: 2 seats
     with pytest.raises(PositionError) as info:
         game.from_position(text)
     assert fragment in str(info.value)
@@ -162,7 +163,10 @@ def test_extra_meters_facts() -> None:
                                      runners=(12, 7), dice=(3, 5))
     assert state.legal_actions(1) == state.legal_actions()
     assert [str(a) for a in state.legal_actions()] == ["roll", "stop"]
-    assert state.apply("stop").game.facts(state.apply("stop")).runners == (12, 15)
+    after = state.apply("stop")
+    moved = after.game.facts(after)
+    assert isinstance(moved, ExtraMetersFacts)
+    assert moved.runners == (12, 15)
 
 
 def test_shortcut_facts() -> None:
