@@ -86,6 +86,8 @@ class Session:
         game: the configured game.
         players: who sits in each seat; defaults to "Player 1", "Player 2"...
         seed: the seed of the random dice, kept in the record (None for manual dice).
+        start: the state to start from (a position set up with ``game.from_position``);
+            None for the start of the game. A record keeps its position.
     """
 
     def __init__(
@@ -93,6 +95,7 @@ class Session:
         game: Game[Any, Any, Any],
         players: Sequence[PlayerInfo] | None = None,
         seed: int | None = None,
+        start: State[Any, Any, Any] | None = None,
     ) -> None:
         if players is None:
             players = [PlayerInfo(f"Player {i + 1}") for i in range(game.players)]
@@ -101,8 +104,13 @@ class Session:
         self.game = game
         self.players: tuple[PlayerInfo, ...] = tuple(players)
         self.seed = seed
-        self._states: list[State[Any, Any, Any]] = [game.new_state()]
+        if start is not None and start.game != game:
+            raise ValueError(f"the start state is a state of {start.game!r}, not of {game!r}")
+        self._states: list[State[Any, Any, Any]] = [game.new_state() if start is None
+                                                    else start]
         self._moves: list[MoveEntry] = []
+        self.position: str | None = None if start is None else game.position(start)
+        """The position the session started from (None: the start of the game)."""
 
     @property
     def state(self) -> State[Any, Any, Any]:
