@@ -83,9 +83,12 @@ class Hint:
 def estimator_of(game: Game[Any, Any, Any]) -> Estimator | None:
     """The ``win_chances`` of the game package's ``estimates`` module, if it has one."""
     package = sys.modules[type(game).__module__].__package__
+    name = f"{package}.estimates"
     try:
-        module = importlib.import_module(f"{package}.estimates")
-    except ModuleNotFoundError:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as error:
+        if error.name != name:  # the module exists but something it imports is missing
+            raise
         return None
     found: Estimator = module.win_chances
     return found

@@ -115,6 +115,14 @@ class Reader:
         """Field ``name`` as a seat, written 1-based (``1`` is seat 0)."""
         return self.whole(name, self.raw(name), 1, self.players, "seat") - 1
 
+    def check_rotation(self, seat: Seat, turn: int) -> None:
+        """Refuse a seat to move (field ``to-move``) that is not the one of turn ``turn`` in
+        games where seat 1 plays turn 1 and the seats take turns in order."""
+        expected = (turn - 1) % self.players
+        if seat != expected:
+            raise self.error("to-move", f"turn {turn} is seat {expected + 1}'s (seat 1 plays "
+                             f"turn 1 and the seats take turns in order), not seat {seat + 1}'s")
+
     def choice(self, name: str, choices: Mapping[str, T]) -> T:
         """Field ``name`` as one of the words of ``choices``."""
         word = self.raw(name)

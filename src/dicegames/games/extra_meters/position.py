@@ -69,10 +69,7 @@ def from_position(text: str, players: int, track_length: int,
     phase = reader.choice("phase", PHASES)
     dice = reader.numbers("dice", reader.raw("dice"), 1, 5, "a die (a 6 ends the turn)")
     turn = reader.whole("turn", reader.raw("turn"), 1)
-    if player != (turn - 1) % players:
-        raise reader.error("to-move", f"turn {turn} is seat {(turn - 1) % players + 1}'s "
-                           f"(seat 1 plays turn 1 and the seats take turns in order), not "
-                           f"seat {player + 1}'s")
+    reader.check_rotation(player, turn)
     if phase in (Phase.DECIDE, Phase.ROLLING) and not dice:
         raise reader.error("dice", f"a turn in phase {PHASE_NAMES[phase]} has rolled at least "
                            "one die: give them, e.g. 3,5")

@@ -105,10 +105,7 @@ def from_position(text: str, players: int, circuit: Circuit, *, longest: bool,
                        for part in reader.seats("round-used", "counts of dice"))
     finishing = reader.choice("final", {FINAL: True, NONE: False})
     turn = reader.whole("turn", reader.raw("turn"), 1)
-    if player != (turn - 1) % players:
-        raise reader.error("to-move", f"turn {turn} is seat {(turn - 1) % players + 1}'s "
-                           f"(seat 1 plays turn 1 and the seats take turns in order), not "
-                           f"seat {player + 1}'s")
+    reader.check_rotation(player, turn)
     _check_cars(reader, circuit, cars, player if phase is Phase.STEP else -1)
     used = DICE - sum(dice) if roll else 0
     moved = phase in (Phase.VARIANT, Phase.OVER)

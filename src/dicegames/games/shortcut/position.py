@@ -71,10 +71,7 @@ def from_position(text: str, players: int, board: Board) -> ShortcutData:
     rolls = reader.numbers("rolls", reader.raw("rolls"), 1, 3, "a shortcut die that lets "
                            "the car move (4-6 end the turn)")
     turn = reader.whole("turn", reader.raw("turn"), 1)
-    if player != (turn - 1) % players:
-        raise reader.error("to-move", f"turn {turn} is seat {(turn - 1) % players + 1}'s "
-                           f"(seat 1 plays turn 1 and the seats take turns in order), not "
-                           f"seat {player + 1}'s")
+    reader.check_rotation(player, turn)
     _check_cars(reader, board, cars, player, phase)
     if phase is Phase.CHOOSE and not rolls:
         raise reader.error("rolls", "a car choosing where to stop has rolled at least one "
