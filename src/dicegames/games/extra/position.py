@@ -17,6 +17,7 @@ A seat stops when one of its EXTRA columns is full, so that is not written.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from dicegames.core.errors import IllegalAction
@@ -28,6 +29,12 @@ from dicegames.games.extra.sheet import legal_decisions
 
 FIELDS = ("sheets", "roller", "roll", "decisions", "turn")
 """The fields of a position, in order."""
+
+ROW_ITEM = re.compile(r"(1[0-2]|[2-9])=([1-9][0-9]?)")
+"""A row as positions usually write it (``6=3``); anything else is read field by field."""
+
+COLUMN_ITEM = re.compile(r"([1-6])x([0-9]|[1-9][0-9])")
+"""An EXTRA column as positions usually write it (``3x4``)."""
 
 UNDECIDED = "?"
 """A playing seat that has not decided on the roll yet."""
@@ -160,13 +167,15 @@ def _sheet(reader: Reader, seat: int, entry: str, columns: tuple[int, int, int],
     rows = [0] * len(SUMS)
     if parts[0] != NONE:
         for item in parts[0].split(","):
+            plain = ROW_ITEM.fullmatch(item)  # the usual case, read without error labels
             total_text, sep, count_text = item.partition("=")
-            total = reader.whole("sheets", total_text, 2, 12, f"{who}: the row {item!r}, sum")
+            total = int(plain[1]) if plain else reader.whole(
+                "sheets", total_text, 2, 12, f"{who}: the row {item!r}, sum")
             if not sep or rows[total - 2]:
                 raise reader.error("sheets", f"{who}: rows are written once each as "
                                    f"sum=crosses, like 6=3; not {item!r}")
-            count = reader.whole("sheets", count_text, 1, None, f"{who}: the crosses of row "
-                                 f"{total}")
+            count = int(plain[2]) if plain else reader.whole(
+                "sheets", count_text, 1, None, f"{who}: the crosses of row {total}")
             if count > BOXES[total - 2]:
                 raise reader.error("sheets", f"{who}: row {total} has {count} crosses but only "
                                    f"{BOXES[total - 2]} boxes")
@@ -204,14 +213,15 @@ def _columns(reader: Reader, who: str, text: str, columns: tuple[int, int, int],
         if item == NONE:
             continue
         number_text, sep, marks_text = item.partition("x")
-        number = reader.whole("sheets", number_text, 1, 6, f"{who}: the EXTRA number of "
-                              f"column {'abc'[j]}")
+        plain = COLUMN_ITEM.fullmatch(item)  # the usual case, read without error labels
+        number = int(plain[1]) if plain else reader.whole(
+            "sheets", number_text, 1, 6, f"{who}: the EXTRA number of column {'abc'[j]}")
         low = 0 if child_extra else 1
         if not sep:
             raise reader.error("sheets", f"{who}: write column {'abc'[j]} as number x "
                                f"crosses, like {number}x2, not {item!r}")
-        crossed = reader.whole("sheets", marks_text, low, None,
-                               f"{who}: the crosses of column {'abc'[j]}")
+        crossed = int(plain[2]) if plain and int(plain[2]) >= low else reader.whole(
+            "sheets", marks_text, low, None, f"{who}: the crosses of column {'abc'[j]}")
         if crossed > columns[j]:
             raise reader.error("sheets", f"{who}: column {'abc'[j]} has {crossed} crosses "
                                f"but only {columns[j]} boxes")
