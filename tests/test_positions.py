@@ -18,6 +18,7 @@ from dicegames.games.extra_meters.position import ExtraMetersFacts
 from dicegames.games.monza.position import MonzaFacts
 from dicegames.games.petits_chevaux.position import PetitsChevauxFacts
 from dicegames.games.shortcut.position import ShortcutFacts
+from test_simultaneous import shared_roll
 
 GAME_IDS = [spec.id for spec in dicegames.games()]
 
@@ -271,3 +272,15 @@ def test_extra_decision_in_a_taken_column_says_so() -> None:
         game.parse(state, "5+1 2+2 x3a", 0)
     assert "column a already holds the EXTRA number 3" in str(info.value)
     assert str(game.parse(state, "5+1 2+2 x3", 0)) == "2+2 1+5 x3"
+
+
+def test_a_game_without_a_notation_says_so_and_still_has_facts() -> None:
+    game = shared_roll(2)
+    state = game.new_state()
+    with pytest.raises(PositionError, match="has no position notation"):
+        game.position(state)
+    with pytest.raises(PositionError, match="has no position notation"):
+        game.from_position("anything 1")
+    facts = game.facts(state)
+    assert (facts.to_move, facts.turn, facts.over, facts.winners) == (
+        state.turn.seat, state.turn.number, False, ())

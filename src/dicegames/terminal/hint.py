@@ -75,7 +75,8 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
         deciding = " and ".join(str(s + 1) for s in state.current_players)
         term.say(f"[dim]Seats {deciding} decide on this roll; --seat N asks for another.[/]")
     term.say(f"[bold]{who} decides. The {escape(answer.bot)} bot plays "
-             f"[green]{escape(answer.move)}[/].[/] How it decides: {escape(answer.reason)}.")
+             f"[green]{escape(answer.move)}[/].[/] How it decides: "
+             f"{escape(answer.reason.rstrip('.'))}.")
     term.say(f"{who}'s chance to win after each choice ({escape(answer.method)}):")
     width = max(len(choice.move) for choice in answer.choices)
     for choice in answer.choices:
