@@ -348,6 +348,23 @@ def test_ctrl_c_saves_and_exits_130(env: dict[str, str], tmp_path: Path) -> None
          "at least 1"),
         (["replay", "no-such-file.json"], 1, "cannot read no-such-file.json"),
         (["play", "--resume", "no-such-file.json"], 1, "cannot read no-such-file.json"),
+        (["play", "extra-meters", "--position", "48/46 3 decide 4 7"], 2,
+         "--position: bad For a Few Extra Meters position, field to-move: seat 3 is out"),
+        (["play", "extra-meters", "--position", "  "], 2, "--position: a position is one line"),
+        (["play", "extra-meters", "--position", "1/2/3 1 opening - 1", "--players", "a,b"],
+         2, "--players names 2 players but the position has 3 seats"),
+        (["play", "--resume", "x.json", "--position", "0/0 1 opening - 1"], 2,
+         "--position cannot be combined with --resume"),
+        (["hint", "monza", "q1/start 1 roll - - 0/0 - 1"], 2, "'q1' is not a square"),
+        (["hint", "monza", "start/start 1 roll - - 0/0 - 1"], 2,
+         "no hint here: the dice roll next"),
+        (["hint", "extra-meters", "52/38 1 over - 7"], 2, "no hint here: the game is over"),
+        (["hint", "extra", "-;-,-,-/-;-,-,- 1 12235 ?/? 1", "--seat", "3"], 2,
+         "seat 3 does not decide here (deciding: 1, 2)"),
+        (["hint", "extra-meters", "48/46 1 decide 4 7", "--rollouts", "0"], 2,
+         "--rollouts takes a whole number from 1"),
+        (["hint", "extra-meters", "1/2/3/4/5/6/7/8/9 1 opening - 1"], 2,
+         "the position has 9 seats in its first field; extra-meters is for 2 to 8"),
     ],
 )
 def test_user_errors_are_one_line_without_traceback(
@@ -502,3 +519,62 @@ def test_hint_asks_the_learned_bot_where_a_game_has_one(env: dict[str, str],
                "--save", str(save), stdin="red\n6\nhint\nout\n")
     assert "Hint: the expert bot would play out" in done.stdout, done.stdout[-2000:]
     assert record_moves(save) == ["red", "6", "out"]
+
+
+# ------------------------------------------------------------------------- positions
+
+
+def test_play_from_a_position_to_the_end_and_the_record_keeps_it(
+        env: dict[str, str], tmp_path: Path) -> None:
+    save = tmp_path / "from-position.json"
+    done = run(env, "play", "extra-meters", "--position", "48/46 1 decide 4 7",
+               "--players", "Ann,bot:medium", "--seed", "1", "--save", str(save),
+               stdin="stop\n")
+    assert done.returncode == 0, done.stderr
+    assert "Ann wins: past square 50 in round 4" in done.stdout
+    record = json.loads(save.read_text(encoding="utf-8"))
+    assert (record["version"], record["position"], record["moves"]) == (
+        2, "48/46 1 decide 4 7", ["stop"])
+    replayed = run(env, "replay", str(save))
+    assert replayed.returncode == 0 and "Ann wins" in replayed.stdout
+
+
+def test_play_from_a_position_seats_you_against_bots_by_default(env: dict[str, str]) -> None:
+    done = run(env, "play", "petits-chevaux", "--position",
+               "s4,s5,s6,0/0,0,0,0/30,0,0,0 2 move 6 1 14", "--seed", "3", stdin="")
+    assert done.returncode == 0, done.stderr
+    assert "Medium bot" in done.stdout and "You" in done.stdout
+    assert "Game saved to" in done.stdout  # end of input at a person's turn: saved
+
+
+def test_hint_gives_exact_chances_where_the_game_is_solved(env: dict[str, str]) -> None:
+    done = run(env, "hint", "extra-meters", "48/46 1 decide 4 7")
+    assert done.returncode == 0, done.stderr
+    assert "The hard bot plays stop" in done.stdout
+    assert "exact: the solved game" in done.stdout
+    lines = [line.split() for line in done.stdout.splitlines() if line.startswith("  ")]
+    assert ["stop", "100.0%", "◀", "the", "bot's", "choice"] in lines
+    assert ["roll", "86.2%"] in lines
+
+
+def test_hint_json_estimates_every_choice_by_rollouts(env: dict[str, str]) -> None:
+    position = "0,0,12,s3/30,0,0,0 2 move 6 1 14"
+    done = run(env, "hint", "petits-chevaux", position, "--rollouts", "8", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["seat"], answer["position"], answer["exact"]) == (2, position, False)
+    assert answer["bot"] == "expert" and answer["move"] in ("out", "y1")
+    assert sorted(c["move"] for c in answer["choices"]) == ["out", "y1"]
+    for choice in answer["choices"]:
+        assert choice["rollouts"] == 8
+        assert 0 <= choice["low"] <= choice["win_chance"] <= choice["high"] <= 1
+    again = run(env, "hint", "petits-chevaux", position, "--rollouts", "8", "--json")
+    assert json.loads(again.stdout) == answer, "the same seed gives the same answer"
+
+
+def test_hint_screens_many_choices_and_names_the_seat(env: dict[str, str]) -> None:
+    done = run(env, "hint", "extra", "-;-,-,-/-;-,-,- 1 12235 ?/? 1", "--seat", "2",
+               "--rollouts", "5")
+    assert done.returncode == 0, done.stderr
+    assert "Seat 2 decides" in done.stdout
+    assert "other choices scored lower in a first screening of 1 rollouts each" in done.stdout

@@ -260,6 +260,27 @@ def test_save_and_load_round_trip(tmp_path: Path, moves: list[str]) -> None:
     assert list(tmp_path.rglob(".dicegames-*")) == []
 
 
+def test_a_game_started_from_a_position_keeps_it_in_its_record(tmp_path: Path) -> None:
+    game = dicegames.make("extra-meters", track_length=10)
+    start = game.from_position("8/9 1 decide 1 5")
+    session = Session(game, seed=3, start=start)
+    session.apply("roll")
+    session.apply("2")
+    session.apply("stop")
+    assert session.states[0] == start
+    assert session.position == "8/9 1 decide 1 5"
+    record = dicegames.to_record(session)
+    assert (record["version"], record["position"]) == (2, "8/9 1 decide 1 5")
+    assert record["moves"] == ["roll", "2", "stop"]
+    loaded = dicegames.load(dicegames.save(session, tmp_path / "p.json"))
+    assert loaded.states == session.states
+    assert loaded.position == session.position
+    assert loaded.state.is_terminal and loaded.state.result.winners == (0,)
+    assert "position" not in dicegames.to_record(new_session())
+    with pytest.raises(ValueError, match="is a state of"):
+        Session(dicegames.make("extra-meters"), start=start)
+
+
 def test_a_finished_record_without_its_result_still_loads() -> None:
     record = dicegames.to_record(finished_session())
     del record["result"]
@@ -341,10 +362,13 @@ def set_key(key: str, value: object) -> Callable[[dict[str, Any]], object]:
 HEADER_DAMAGE: list[tuple[Any, str]] = [
     (set_key("format", "pgn"), "not a dicegames record (format should be 'dicegames-record')"),
     (lambda r: r.pop("format"), "not a dicegames record"),
-    (set_key("version", 2), "record version 2 is newer than this dicegames (reads up to 1); "
+    (set_key("version", 3), "record version 3 is newer than this dicegames (reads up to 2); "
                             "update dicegames"),
     (set_key("version", "1"), "the record has no whole-number version"),
     (set_key("version", True), "the record has no whole-number version"),
+    (set_key("position", 7), "the record's 'position' must be a position text"),
+    (set_key("position", "0/0 3 opening - 1"), "the record's position: bad For a Few Extra "
+                                                "Meters position, field to-move"),
     (set_key("game", "chess"), "unknown game 'chess'; the games are: "),
     (set_key("game", 3), "the record's 'game' is missing or not a str"),
     (lambda r: r.pop("game"), "the record's 'game' is missing or not a str"),

@@ -18,7 +18,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar, cast, final
 
-from dicegames.core.errors import GameNotOver, GameOver, IllegalAction, NotYourTurn
+from dicegames.core.errors import (
+    GameNotOver,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    PositionError,
+)
 from dicegames.core.model import (
     PASS,
     BotLevel,
@@ -31,6 +37,7 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionValue
+from dicegames.core.position import Facts
 from dicegames.core.text import sentence
 
 D = TypeVar("D", bound=Hashable)
@@ -90,6 +97,40 @@ class Game(ABC, Generic[D, A, Out]):
     def state_from(self, data: D) -> State[D, A, Out]:
         """Wrap game data (e.g. a scenario set up by a test) as a state of this game."""
         return State(self, data)
+
+    @final
+    def position(self, state: State[D, A, Out]) -> str:
+        """The position notation of ``state``: one line holding everything the rules need.
+
+        ``game.from_position(game.position(state)) == state`` for every reachable state. The
+        fields are documented on the game's rules page (section "Positions").
+        """
+        return self._position(state.data)
+
+    @final
+    def from_position(self, text: str) -> State[D, A, Out]:
+        """The state a position text describes (the inverse of :meth:`position`).
+
+        Extra spaces are ignored. The position must fit this configured game: as many
+        seats as players, squares of its board, phases its options allow.
+
+        Raises:
+            PositionError: the text is malformed or describes a position the rules cannot
+                reach; the message names the field, what is wrong and what is allowed.
+        """
+        if not isinstance(text, str):
+            raise PositionError(f"a position is text, not {type(text).__name__}")
+        return State(self, self._from_position(" ".join(text.split())))
+
+    def facts(self, state: State[D, A, Out]) -> Facts:
+        """The typed, public reading of ``state``: whose turn, the phase, and each game's
+        pieces (runners, cars, horses, sheets; see the game's ``Facts`` subclass, which
+        each game's ``facts`` returns). The default knows only the turn and the end."""
+        data = state.data
+        turn = self._turn(data)
+        over = self._node(data).kind is NodeKind.TERMINAL
+        winners = self._result(data).winners if over else ()
+        return Facts(turn.seat, turn.number, "over" if over else "play", over, winners)
 
     def parse(self, state: State[D, A, Out], text: str, seat: Seat | None = None) -> Hashable:
         """Turn notation into the action or chance outcome it names in ``state``.
@@ -216,6 +257,14 @@ class Game(ABC, Generic[D, A, Out]):
     @abstractmethod
     def _result(self, data: D) -> Result:
         """Winners, scores and ranks of a finished game."""
+
+    def _position(self, data: D) -> str:
+        """The position notation of ``data`` (games with a notation override this)."""
+        raise PositionError(f"{self.spec.name} has no position notation")
+
+    def _from_position(self, text: str) -> D:
+        """The data a normalized position text describes, checked to be reachable."""
+        raise PositionError(f"{self.spec.name} has no position notation")
 
     def _parse_action(self, data: D, seat: Seat, text: str) -> A:
         """Notation to action; the default looks the text up among the legal actions."""

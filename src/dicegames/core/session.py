@@ -95,6 +95,8 @@ class Session:
             there is none (physical dice, or a seed nobody noted).
         dice: how the dice are rolled, ``auto`` (by the computer) or ``manual`` (physical
             dice typed in); kept in the record, so a resumed game carries on the same way.
+        start: the state to start from (a position set up with ``game.from_position``);
+            None for the start of the game. A record keeps its position.
     """
 
     def __init__(
@@ -103,6 +105,8 @@ class Session:
         players: Sequence[PlayerInfo] | None = None,
         seed: int | None = None,
         dice: DiceMode = "auto",
+        *,
+        start: State[Any, Any, Any] | None = None,
     ) -> None:
         if players is None:
             players = [PlayerInfo(f"Player {i + 1}") for i in range(game.players)]
@@ -114,8 +118,13 @@ class Session:
         self.players: tuple[PlayerInfo, ...] = tuple(players)
         self.seed = seed
         self.dice: DiceMode = dice
-        self._states: list[State[Any, Any, Any]] = [game.new_state()]
+        if start is not None and start.game != game:
+            raise ValueError(f"the start state is a state of {start.game!r}, not of {game!r}")
+        self._states: list[State[Any, Any, Any]] = [game.new_state() if start is None
+                                                    else start]
         self._moves: list[MoveEntry] = []
+        self.position: str | None = None if start is None else game.position(start)
+        """The position the session started from (None: the start of the game)."""
 
     @property
     def state(self) -> State[Any, Any, Any]:

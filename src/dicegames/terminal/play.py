@@ -24,10 +24,11 @@ import platformdirs
 from rich.markup import escape
 
 from dicegames.bots import adviser
-from dicegames.core.errors import IllegalAction
+from dicegames.core.errors import IllegalAction, PositionError
 from dicegames.core.game import State
 from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
 from dicegames.core.model import Agent, Seat
+from dicegames.core.position import players_in
 from dicegames.core.record import load, save
 from dicegames.core.registry import game_class
 from dicegames.core.session import DiceMode, Event, EventKind, Session
@@ -416,6 +417,7 @@ class PlayRequest:
     """``auto`` or ``manual``; None: auto for a new game, the record's way for a resumed one."""
     save: Path | None
     resume: Path | None
+    position: str | None = None
 
 
 def resumed_session(request: PlayRequest) -> Session:
@@ -433,6 +435,9 @@ def resumed_session(request: PlayRequest) -> Session:
     if request.options:
         raise UsageError("--option cannot be combined with --resume: the record fixes the "
                          "options")
+    if request.position is not None:
+        raise UsageError("--position cannot be combined with --resume: the record fixes the "
+                         "position")
     session = load(request.resume)
     if request.game is not None:
         wanted = game_class(request.game).spec.id
@@ -440,6 +445,23 @@ def resumed_session(request: PlayRequest) -> Session:
             raise UsageError(f"{request.resume} is a {session.game.spec.id} game, "
                              f"not {wanted}")
     return session
+
+
+def position_seats(request: PlayRequest, items: Sequence[str] | None) -> int:
+    """The seats of ``--position`` (its first field), checked against ``--players``.
+
+    Raises:
+        UsageError: an empty position, or a different number of ``--players``.
+    """
+    assert request.position is not None
+    try:
+        count = players_in(request.position)
+    except PositionError as error:
+        raise UsageError(f"--position: {error}") from None
+    if items is not None and len(items) != count:
+        raise UsageError(f"--players names {len(items)} players but the position has {count} "
+                         "seats (its first field has one entry per seat)")
+    return count
 
 
 def run_play(term: Terminal, request: PlayRequest) -> ExitCode:
@@ -463,10 +485,18 @@ def run_play(term: Terminal, request: PlayRequest) -> ExitCode:
         if request.game is None:
             raise UsageError("name a game to play (see dicegames list), or --resume FILE")
         items = split_players(request.players) if request.players is not None else None
-        game, items = configure(request.game, items, parse_options(request.options))
+        count = None if request.position is None else position_seats(request, items)
+        game, items = configure(request.game, items, parse_options(request.options), count)
+        start = None
+        if request.position is not None:
+            try:
+                start = game.from_position(request.position)
+            except PositionError as error:
+                raise UsageError(f"--position: {error}") from None
         seed = request.seed if request.seed is not None else new_seed()
         dice = request.dice or "auto"
-        session = Session(game, player_infos(items), seed if dice == "auto" else None, dice)
+        session = Session(game, player_infos(items), seed if dice == "auto" else None, dice,
+                          start=start)
     agents = build_agents(session, seed, lambda seat: HumanAgent(term, session))
     # A resumed game is kept in its own file unless --save names another.
     save_to = request.save or request.resume

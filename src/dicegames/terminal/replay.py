@@ -26,7 +26,7 @@ def run_replay(term: Terminal, path: Path, step: bool) -> ExitCode:
     """
     stored = load(path)
     game = stored.game
-    replay = Session(game, stored.players, stored.seed)
+    replay = Session(game, stored.players, stored.seed, stored.dice, start=stored.states[0])
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
     term.say(f"[bold]{escape(game.spec.name)}[/] · replay of {escape(str(path))}")
     if options:

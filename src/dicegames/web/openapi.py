@@ -120,7 +120,11 @@ OPENAPI: dict[str, Any] = {
                 "kind": {"type": "string", "description": "human or bot:<level>"}}}},
             "options": {"type": "object"},
             "dice": {"enum": ["auto", "manual"]},
-            "seed": {"type": "integer"}}},
+            "seed": {"type": "integer"},
+            "position": {"type": "string", "maxLength": 2000,
+                         "description": "start from this position (the game's position "
+                                        "notation, see Positions on its rules page); 422 "
+                                        "bad_position when the game refuses it"}}},
         "State": {"type": "object", "description": "see docs/web-api.md", "properties": {
             "id": {"type": "string"}, "game": {"type": "object"},
             "players": {"type": "array"}, "options": {"type": "object"},

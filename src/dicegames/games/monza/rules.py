@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 
 from dicegames.core.chance import multisets
 from dicegames.core.errors import IllegalAction, OptionError
-from dicegames.core.game import Game, normalize
+from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
     PASS,
@@ -54,6 +54,7 @@ from dicegames.games.monza.data import (
     Roll,
     Step,
 )
+from dicegames.games.monza.position import MonzaFacts, facts, from_position, position
 
 ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
     (Roll(tuple(combo.count(c) for c in COLOURS)), p) for combo, p in multisets(COLOURS, DICE))
@@ -271,6 +272,19 @@ class MonzaRules(Game[MonzaData, Move, Roll]):
             if wanted in aliases:
                 return action
         return super()._parse_action(data, seat, text)
+
+    # ------------------------------------------------------------ positions (position.py)
+
+    def _position(self, data: MonzaData) -> str:
+        return position(data, self.circuit)
+
+    def _from_position(self, text: str) -> MonzaData:
+        return from_position(text, self.players, self.circuit, longest=self.longest_rule,
+                             variant=self.variant)
+
+    def facts(self, state: State[MonzaData, Move, Roll]) -> MonzaFacts:
+        """Each car's square by name, the dice, the round's counts, whose turn, the phase."""
+        return facts(state.data, self.circuit)
 
 
 # The playable class's old import path, kept working (see dicegames.games.binding).

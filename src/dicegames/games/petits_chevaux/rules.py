@@ -21,7 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
-from dicegames.core.game import Game, normalize
+from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
     PASS,
@@ -50,6 +50,12 @@ from dicegames.games.petits_chevaux.moves import (
     destination,
     has_won,
     moved,
+)
+from dicegames.games.petits_chevaux.position import (
+    PetitsChevauxFacts,
+    facts,
+    from_position,
+    position,
 )
 
 Move = Action | Special
@@ -215,6 +221,18 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
         elif wanted in ("o", "new", "sortir"):
             text = "out"
         return super()._parse_action(data, seat, text)
+
+    # ------------------------------------------------------------ positions (position.py)
+
+    def _position(self, data: ChevauxData) -> str:
+        return position(data)
+
+    def _from_position(self, text: str) -> ChevauxData:
+        return from_position(text, self.colours, self.three_sixes)
+
+    def facts(self, state: State[ChevauxData, Move, Outcome]) -> PetitsChevauxFacts:
+        """Where each horse stands, the die, the 6s in a row, whose turn and the phase."""
+        return facts(state.data, self.colours)
 
 
 # The playable class's old import path, kept working (see dicegames.games.binding).

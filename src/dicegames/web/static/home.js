@@ -70,6 +70,7 @@ async function choose(game) {
   const shown = game.options.filter((o) => !(o.kind === "text" && o.doc.includes("path")));
   $("options").replaceChildren(...shown.map(optionField));
   $("options-set").hidden = shown.length === 0;
+  $("position").value = "";
   $("setup").scrollIntoView({behavior: "smooth", block: "start"});
   const full = await api(`/api/games/${game.id}`);
   $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
@@ -94,6 +95,8 @@ async function start(event) {
   }
   const dice = document.querySelector("input[name=dice]:checked").value;
   const body = {game: current.id, players: players.map(({name, kind}) => ({name, kind})), options, dice};
+  const position = $("position").value.trim();
+  if (position) body.position = position;
   $("start").disabled = true;
   try {
     const match = await api("/api/matches", body);
