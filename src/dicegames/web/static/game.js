@@ -16,10 +16,11 @@ let waiting = false;
 let retry = 500;
 let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
+const NOT_CONNECTED = "Not connected: reconnecting…";
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    showError("Not connected: reconnecting…");
+    showError(NOT_CONNECTED);
     return;
   }
   waiting = true;
@@ -60,7 +61,7 @@ function askHint() {
   const seat = actingSeat();
   if (seat === null || waiting || $("hint").disabled) return;
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    showError("Not connected: reconnecting…");
+    showError(NOT_CONNECTED);
     return;
   }
   showError("");
@@ -197,7 +198,12 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = tokens.length ? `?token=${encodeURIComponent(tokens.join(","))}` : "";
   socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${encodeURIComponent(matchId)}${query}`);
-  socket.onopen = () => { retry = 500; $("conn").textContent = ""; };
+  socket.onopen = () => {
+    retry = 500;
+    $("conn").textContent = "";
+    // A message about the lost connection is over once it is back.
+    if ($("error").textContent === NOT_CONNECTED) showError("");
+  };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {

@@ -187,6 +187,11 @@ export function statusLine(state, actingSeat) {
       : `${roller} rolls…`;
   }
   if (actingSeat !== null && actingSeat !== undefined) return `Your turn, ${names[actingSeat]}: choose.`;
+  // A seat of this viewer that decides with no choice has only the forced pass left, which
+  // the server plays at once: say so rather than "waiting" for the very person looking.
+  const you = new Set(state.you || []);
+  const stuck = state.node.deciding.filter((s) => you.has(s));
+  if (stuck.length) return `${stuck.map((s) => names[s]).join(", ")}: no move is possible, the turn passes.`;
   const who = state.node.deciding.map((s) => names[s]).join(", ");
   return `Waiting for ${who}.`;
 }
