@@ -152,7 +152,7 @@ def test_real_dice_are_entered_and_the_last_colour_step_is_declined_on_the_car(
     expect(page.locator("#entry button.add[data-value=b]")).to_have_attribute(
         "aria-label", "Blue: 2 so far. Add one")
     expect(page.locator("#entry .entry-status")).to_contain_text(
-        "6 of 6 dice: 1 Red, 1 Yellow, 1 Green, 2 Blue, 1 White.")
+        "6 of 6 dice: Red, Yellow, Green, Blue, Blue, White.")
     page.locator("#entry button.primary").click()
     expect(page.locator("#log")).to_contain_text("Ann rolls red, yellow, green, blue, blue, white")
     expect(page.locator("#dice svg.die")).to_have_count(6)

@@ -110,3 +110,14 @@ def test_a_horse_is_spelled_the_same_on_the_board_and_in_the_log(server: Server,
     expect(page.locator("#log")).to_contain_text("Ann moves R1 4")
     expect(page.locator("#log")).not_to_contain_text("r1")
     expect(page.locator("#board")).to_contain_text("R1")
+
+
+def test_extra_real_dice_are_five_taps_on_one_row_of_faces(server: Server, page: Page) -> None:
+    match = two_people(server, "extra")
+    page.goto(match["ann_link"])
+    expect(page.locator("#entry .counter button.add")).to_have_count(6)
+    for face in "35516":
+        page.click(f"#entry button.add[data-value='{face}']")
+    expect(page.locator("#entry .entry-status")).to_have_text("5 of 5 dice: 1, 3, 5, 5, 6.")
+    page.click("#entry button.primary")
+    expect(page.locator("#log")).to_contain_text("rolls 1 3 5 5 6")

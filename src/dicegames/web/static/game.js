@@ -158,8 +158,8 @@ function countingEntry(spec, enter) {
       add.disabled = n >= spec.count;
       less.disabled = k === 0;
     }
-    const shown = spec.faces.filter((face) => counts.get(face.value))
-      .map((face) => `${counts.get(face.value)} ${face.label}`).join(", ");
+    const shown = spec.faces.flatMap((face) => new Array(counts.get(face.value)).fill(face.label))
+      .join(", ");
     status.textContent = `${n} of ${spec.count} dice` + (shown ? `: ${shown}.` : ".");
     ok.disabled = n !== spec.count;
     clear.disabled = n === 0;
