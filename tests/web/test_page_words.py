@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from web.browser import READY
 from web.server import Server
 
 
@@ -121,3 +122,23 @@ def test_extra_real_dice_are_five_taps_on_one_row_of_faces(server: Server, page:
     expect(page.locator("#entry .entry-status")).to_have_text("5 of 5 dice: 1, 3, 5, 5, 6.")
     page.click("#entry button.primary")
     expect(page.locator("#log")).to_contain_text("rolls 1 3 5 5 6")
+
+
+@pytest.mark.parametrize("game", ["extra-meters", "shortcut", "petits-chevaux", "monza"])
+def test_a_laptop_screen_shows_the_board_and_the_choices_without_scrolling(
+        server: Server, browser: Browser, game: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page = context.new_page()
+        match = server.post("/api/matches", {"game": game, "seed": 6, "players": [
+            {"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot:easy"}]})
+        page.goto(server.url + match["seats"][0]["link"])
+        page.wait_for_function(READY, timeout=20_000)
+        bottoms = page.evaluate("""() => ({
+            choices: Math.max(...[...document.querySelectorAll('#choices button.choice')]
+                .map((b) => b.getBoundingClientRect().bottom)),
+            board: document.querySelector('#board svg').getBoundingClientRect().bottom})""")
+        assert bottoms["choices"] <= 800, bottoms
+        assert bottoms["board"] <= 800, bottoms
+    finally:
+        context.close()

@@ -57,6 +57,9 @@ const STYLE = `
 .em-roll.em-live:hover, .em-roll.em-live:focus-visible { background: color-mix(in srgb, var(--accent) 12%, transparent); }
 .em-roll:focus-visible { outline: 3px solid var(--accent); outline-offset: 3px; }
 .em-track { width: 100%; height: auto; display: block; }
+/* On a laptop the panel and the track fit the window together (the page's rule leaves room
+   for the board alone). */
+@media (min-width: 761px) { .board svg.em-track { max-height: calc(100vh - 24rem); } }
 .em-road { fill: none; stroke: #e8dcc0; stroke-linecap: round; stroke-linejoin: round; }
 .em-road-line { fill: none; stroke: #fff8; stroke-dasharray: 10 12; stroke-width: 3; }
 .em-tile { fill: var(--card); stroke: var(--line); stroke-width: 2; }
