@@ -56,7 +56,7 @@ function optionField(option) {
 
 async function choose(game) {
   current = game;
-  for (const card of $("games").children) card.setAttribute("aria-pressed", card.dataset.id === game.id);
+  for (const card of $("games").querySelectorAll(".game-card")) card.setAttribute("aria-pressed", card.dataset.id === game.id);
   $("setup").hidden = false;
   $("setup-title").textContent = game.name;
   $("pitch").textContent = game.pitch;
@@ -126,12 +126,12 @@ async function main() {
   $("record-file").addEventListener("change", uploadRecord);
   games = (await api("/api/games")).games;
   $("games").replaceChildren(...games.map((game) => {
-    const card = el("button", {type: "button", class: "game-card", role: "listitem",
+    const card = el("button", {type: "button", class: "game-card",
       "data-id": game.id, "aria-pressed": "false", onclick: () => choose(game)},
       el("strong", {text: game.name}),
       el("span", {class: "players-range", text: `${game.min_players}–${game.max_players} players`}),
       el("span", {class: "pitch", text: game.pitch}));
-    return card;
+    return el("li", {}, card);
   }));
   $("add-player").addEventListener("click", () => {
     const bot = current.bots.find((b) => b.name === "medium") || current.bots[0];
