@@ -431,9 +431,10 @@ export function render(container, view, ctx) {
   const style = el("style", {});
   style.textContent = STYLE;
   animations = [];
-  const drawn = [panel(board, safe, targets),
-    track(board, safe, targets, container.clientWidth > 0 && container.clientWidth < 560),
-    legend(board, safe)];
+  // As a picture (the home page's card, ctx.picture), the track alone.
+  const narrow = container.clientWidth > 0 && container.clientWidth < 560;
+  const drawn = safe.picture ? [track(board, safe, targets, narrow)]
+    : [panel(board, safe, targets), track(board, safe, targets, narrow), legend(board, safe)];
   const root = el("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
   for (const motion of animations) {
