@@ -10,7 +10,7 @@ run in a worker thread by the API).
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 from dicegames.bots import RandomBot
@@ -27,7 +27,7 @@ SHARE = 3
 """The sample stops at the first person's decision after 1/SHARE of the game's moves."""
 
 
-@lru_cache(maxsize=None)
+@cache
 def sample_state(game_id: str, board_module: str | None) -> dict[str, Any]:
     """The shared state JSON (as the replay page gets it) of ``game_id``'s sample position,
     with the game's default player count (named Ann, Ben...)."""
