@@ -177,11 +177,13 @@ class Game(ABC, Generic[D, A, Out]):
         - ``"game"``: the game id;
         - ``"board"``: game-specific drawing data (geometry and pieces), or None;
         - ``"dice"``: the dice to show, a list of ``{"value": str|int, "label": str}``
-          (``"used": true`` marks a die already spent this turn), empty when none are out;
+          (``"used": true`` marks a die already spent this turn; a colour die adds
+          ``"colour"``, a CSS colour from the board's own palette), empty when none are out;
         - ``"dice_entry"``: at a chance node, how a person types physical dice:
           ``{"count": n, "faces": [{"value": notation, "label": str}], "join": " "}``
-          (the outcome's notation is the chosen faces, in any order, joined by ``join``),
-          or None when the outcomes are best offered as a plain list.
+          (the outcome's notation is the chosen faces, in any order, joined by ``join``;
+          a colour face adds ``"colour"`` as the dice do), or None when the outcomes are
+          best offered as a plain list.
 
         A game may add ``"seat_colours"``: one CSS colour per seat, when its pieces have
         colours of their own (the page's seat markers then match the board); a game whose

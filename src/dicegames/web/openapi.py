@@ -52,6 +52,14 @@ OPENAPI: dict[str, Any] = {
             "parameters": [{"name": "game_id", "in": "path", "required": True,
                             "schema": {"type": "string"}}],
             "responses": {"200": _json({"type": "object"}, "the game"), **_errors(404)}}},
+        "/api/games/{game_id}/sample": {"get": {
+            "summary": "A sample position of the game (a seeded game of random bots, a third "
+                       "of the way through), as the replay page's states: the home page draws "
+                       "each game's card with it",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _json(_ref("State"), "the sample position"),
+                          **_errors(404)}}},
         "/api/matches": {"post": {
             "summary": "Create a match; the answer holds each person's secret seat link",
             "requestBody": _body(_ref("NewMatch")),

@@ -76,6 +76,8 @@ SPEC = GameSpec(
     max_players=6,
     default_players=2,
     aliases=("monza-race", "haba-monza"),
+    age=5,  # the rule sheet: "players ages 5 to 99"
+    minutes=(10, 15),  # the rule sheet: "Length of the game: 10 - 15 minutes approx."
     options=(
         OptionSpec("compulsion", "choice", "longest",
                    "longest: you must use as many dice as possible; greedy: you must keep "
