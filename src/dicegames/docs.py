@@ -22,6 +22,13 @@ def _default(spec: OptionSpec) -> str:
     return str(spec.default)
 
 
+def _allowed(spec: OptionSpec) -> str:
+    """The allowed values, each choice with its label."""
+    if spec.kind == "choice" and spec.choice_labels:
+        return "; ".join(f"`{c}` ({spec.choice_title(c)})" for c in spec.choices)
+    return spec.allowed()
+
+
 def game_text(game_id: str) -> str:
     """The hand-written part of a game's rules page (its folder's ``rules.md``)."""
     cls = game_class(game_id)
@@ -53,7 +60,7 @@ def rules_page(game_id: str) -> str:
         lines += ["Set with `--option name=value` on the command line, as keyword arguments of "
                   "`dicegames.make`, or in a record's `options`.", "",
                   "| option | default | allowed | what it changes |", "|---|---|---|---|"]
-        lines += [f"| `{o.name}` | `{_default(o)}` | {o.allowed()} | {o.doc} |"
+        lines += [f"| {o.title} (`{o.name}`) | `{_default(o)}` | {_allowed(o)} | {o.doc} |"
                   for o in spec.options]
     else:
         lines.append("This game has no options.")

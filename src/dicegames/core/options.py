@@ -27,8 +27,13 @@ class OptionSpec:
         name: the key used everywhere (library keyword, ``--option name=value``, records).
         kind: ``int`` (with ``minimum``/``maximum``), ``bool``, ``choice`` (one of
             ``choices``) or ``text`` (free text, e.g. a file path; validated by the game).
-        default: the value RULINGS.md rules; used when the option is not given.
-        doc: one line saying what the option changes.
+        default: the value our rulings choose; used when the option is not given.
+        doc: one plain line saying what the option changes, for players (no option names,
+            file names or jargon: the set-up form and the launcher show it under the label).
+        label: a few words naming the option for players (``name`` is for typing); empty
+            means the name itself.
+        choice_labels: for a ``choice`` option, the words shown for each of ``choices``,
+            in the same order (empty: the choices themselves).
     """
 
     name: str
@@ -38,6 +43,19 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     choices: tuple[str, ...] = ()
+    label: str = ""
+    choice_labels: tuple[str, ...] = ()
+
+    @property
+    def title(self) -> str:
+        """What players read as the option's name: its label, or its name without jargon."""
+        return self.label or self.name.replace("_", " ").capitalize()
+
+    def choice_title(self, choice: str) -> str:
+        """The words shown for one of ``choices`` (the choice itself without a label)."""
+        if choice in self.choices and len(self.choice_labels) == len(self.choices):
+            return self.choice_labels[self.choices.index(choice)]
+        return choice
 
     def allowed(self) -> str:
         """Describe the allowed values in a few words, for errors and listings."""

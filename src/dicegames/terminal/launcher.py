@@ -157,9 +157,13 @@ def ask_options(term: Terminal, spec: GameSpec) -> dict[str, OptionValue]:
     if spec.options:
         term.say("Options (Enter keeps the default):")
     for option in spec.options:
-        term.say(f"  [bold]{escape(option.name)}[/]: {escape(option.doc)} "
-                 f"[dim]({escape(option.allowed())})[/]")
-        values[option.name] = ask_until_valid(term, f"  {escape(option.name)}",
+        term.say(f"  [bold]{escape(option.title)}[/]: {escape(option.doc)}")
+        if option.choice_labels:
+            term.say("    [dim]" + escape("; ".join(
+                f"{choice} = {option.choice_title(choice)}" for choice in option.choices))
+                + "[/]")
+        term.say(f"    [dim]({escape(option.allowed())})[/]")
+        values[option.name] = ask_until_valid(term, f"  {escape(option.title)}",
                                               show_default(option), option.validate)
     return values
 

@@ -64,7 +64,9 @@ def game_summary(game_id: str) -> dict[str, Any]:
         "default_players": spec.default_players, "age": spec.age,
         "minutes": list(spec.minutes),
         "options": [{"name": o.name, "kind": o.kind, "default": o.default, "doc": o.doc,
+                     "label": o.title,
                      "minimum": o.minimum, "maximum": o.maximum, "choices": list(o.choices),
+                     "choice_labels": [o.choice_title(c) for c in o.choices],
                      "allowed": o.allowed()} for o in spec.options],
         "bots": [{"name": level.name, "doc": level.doc, "listed": level.listed}
                  for level in bot_levels(make(spec.id))],

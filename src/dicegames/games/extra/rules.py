@@ -80,16 +80,23 @@ SPEC = GameSpec(
     # 71 rolls and choices a 2-player game, 118 with four (medium bots), at about 8 s each.
     minutes=(10, 20),
     options=(
-        OptionSpec("extra_columns", "text", "10,9,8", "boxes of the three EXTRA columns a, b, "
-                   f"c: three whole numbers from 1 to {MAX_COLUMN}, comma-separated"),
-        OptionSpec("children", "bool", False, "the children's variant for every player "
-                   "(see children_rule)"),
-        OptionSpec("child_seats", "text", "", "the children's variant for these players only: "
-                   "1-based seats, comma-separated, e.g. 2,3 (empty: none)"),
-        OptionSpec("children_rule", "choice", "extra", "what the children's variant delays: "
-                   "extra (the rule sheet: a new EXTRA number gets no cross until it is "
-                   "recorded again) or rows (the other reading: a row's first cross comes "
-                   "on the second recording of its sum)", choices=("extra", "rows")),
+        OptionSpec("extra_columns", "text", "10,9,8",
+                   "How many boxes each of the three EXTRA columns has, left to right: three "
+                   f"numbers from 1 to {MAX_COLUMN} separated by commas (usual: 10,9,8).",
+                   label="Size of the EXTRA columns"),
+        OptionSpec("children", "bool", False,
+                   "Every player plays the children's variant, an easier start (what it "
+                   "delays is chosen below).", label="Children's variant for everyone"),
+        OptionSpec("child_seats", "text", "",
+                   "Only these players play the children's variant: their places in the "
+                   "turn order, separated by commas (2,3 is the second and third player); "
+                   "leave empty for none.", label="Children's variant for some players"),
+        OptionSpec("children_rule", "choice", "extra",
+                   "EXTRA numbers (the rule sheet): a newly chosen EXTRA number gets no cross "
+                   "until it is rolled again. Rows (the other reading): a row's first cross "
+                   "comes the second time its sum is recorded.",
+                   choices=("extra", "rows"), label="What the children's variant delays",
+                   choice_labels=("EXTRA numbers", "Rows")),
     ),
 )
 

@@ -56,11 +56,14 @@ SPEC = GameSpec(
     # 77 rolls and choices a 2-player game, 127 with four (medium bots), at about 4 s each.
     minutes=(5, 10),
     options=(
-        OptionSpec("track_length", "int", 50, "number of squares; a runner wins by passing "
-                   "the last one", minimum=10, maximum=200),
-        OptionSpec("finish", "choice", "first", "first: the first runner past the end wins at "
-                   "once; same_round: the round is completed and all runners past the end share "
-                   "the win", choices=("first", "same_round")),
+        OptionSpec("track_length", "int", 50,
+                   "How many squares the track has; a runner wins by passing the last one.",
+                   minimum=10, maximum=200, label="Length of the track"),
+        OptionSpec("finish", "choice", "first",
+                   "Either the first runner past the last square wins at once, or the round "
+                   "is played to its end and every runner past the last square shares the win.",
+                   choices=("first", "same_round"), label="End of the race",
+                   choice_labels=("First past the end wins", "Finish the round, share the win")),
     ),
 )
 

@@ -80,13 +80,16 @@ SPEC = GameSpec(
     minutes=(10, 15),  # the rule sheet: "Length of the game: 10 - 15 minutes approx."
     options=(
         OptionSpec("compulsion", "choice", "longest",
-                   "longest: you must use as many dice as possible; greedy: you must keep "
-                   "stepping while any die matches, in any order", choices=("longest", "greedy")),
+                   "Either you must use as many of your dice as possible, or you must keep "
+                   "stepping while any die matches the next square, in any order.",
+                   choices=("longest", "greedy"), label="Which dice you must use",
+                   choice_labels=("As many dice as possible", "Keep going while a die matches")),
         OptionSpec("variant_last_colour", "bool", False,
-                   "after each move the car of the last die's colour may advance one free "
-                   "square; its owner decides"),
+                   "After each move, the car of the last die's colour may move one more free "
+                   "square; its owner decides.", label="Last colour moves one more"),
         OptionSpec("circuit", "text", DEFAULT,
-                   "`default` for the shipped circuit, or the path of a circuit JSON file"),
+                   "The circuit to race on: default for the usual one, or the path of a "
+                   "circuit file of your own (terminal only).", label="Circuit"),
     ),
 )
 

@@ -90,14 +90,20 @@ SPEC = GameSpec(
     # 428 rolls and moves a 2-player game, 1,291 with four (medium bots), at about 3 s each.
     minutes=(20, 60),
     options=(
-        OptionSpec("three_sixes_penalty", "bool", False, "a third 6 in a row ends the turn "
-                   "without moving (default: every 6 rolls again, without limit)"),
-        OptionSpec("compulsory_move", "bool", True, "a player who can move must move (false: "
-                   "'pass' is always allowed)"),
-        OptionSpec("barrage_blocks_own", "bool", True, "a barrage also blocks its own colour's "
-                   "horses (false: only opponents)"),
-        OptionSpec("barrage_landing_captures", "bool", False, "landing on an opposing barrage "
-                   "sends both horses home (default: it is illegal)"),
+        OptionSpec("three_sixes_penalty", "bool", False,
+                   "A third 6 in a row ends the turn without moving. Off: every 6 rolls "
+                   "again, without limit.", label="Three sixes lose the turn"),
+        OptionSpec("compulsory_move", "bool", True,
+                   "A player who can move must move. Off: a player may always pass.",
+                   label="Moving is compulsory"),
+        OptionSpec("barrage_blocks_own", "bool", True,
+                   "A barrage (two horses of one colour on a square) also stops its own "
+                   "colour's horses. Off: it stops only the opponents.",
+                   label="Barrages block their own colour"),
+        OptionSpec("barrage_landing_captures", "bool", False,
+                   "A horse may land on an opposing barrage and send both its horses back to "
+                   "their corner stable. Off: landing there is not allowed.",
+                   label="Landing on a barrage captures it"),
     ),
 )
 

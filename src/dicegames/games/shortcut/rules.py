@@ -66,9 +66,10 @@ SPEC = GameSpec(
     # 33 declarations, rolls and moves a 2-player game, 62 with four, at about 5 s each.
     minutes=(3, 6),
     options=(
-        OptionSpec("board", "text", "default", "the board: `default` (the shipped U-shaped "
-                   "road) or the path of a board file in the text format of the Boards "
-                   "section"),
+        OptionSpec("board", "text", "default",
+                   "The board to play on: default for the usual U-shaped road, or the path of "
+                   "a board file of your own in the text format of the Boards section "
+                   "(terminal only).", label="Board"),
     ),
 )
 

@@ -35,14 +35,18 @@ function renumber() {
   $("add-player").disabled = rows.length >= current.max_players;
 }
 
+/** One option: its label, its input, and its plain explanation (linked for screen readers).
+ * A checkbox comes before its label, the way forms show them. */
 function optionField(option) {
   const id = `opt-${option.name}`;
+  const help = el("small", {id: `${id}-help`, text: option.doc});
   let input;
   if (option.kind === "bool") {
     input = el("input", {type: "checkbox", id, checked: option.default === true});
   } else if (option.kind === "choice") {
-    input = el("select", {id}, ...option.choices.map((c) =>
-      el("option", {value: c, selected: c === option.default, text: c})));
+    input = el("select", {id}, ...option.choices.map((c, i) =>
+      el("option", {value: c, selected: c === option.default,
+        text: option.choice_labels[i] || c})));
   } else if (option.kind === "int") {
     input = el("input", {type: "number", id, min: option.minimum, max: option.maximum,
       value: option.default});
@@ -51,8 +55,12 @@ function optionField(option) {
   }
   input.dataset.option = option.name;
   input.dataset.kind = option.kind;
-  return el("div", {class: "option"}, el("label", {for: id, text: option.name}), input,
-    el("small", {text: option.doc}));
+  input.setAttribute("aria-describedby", help.id);
+  const label = el("label", {for: id, text: option.label});
+  if (option.kind === "bool") {
+    return el("div", {class: "option check"}, el("span", {class: "pair"}, input, label), help);
+  }
+  return el("div", {class: "option"}, label, input, help);
 }
 
 async function choose(game) {
