@@ -488,7 +488,8 @@ def test_launcher_offers_the_listed_bots_in_plain_words(env: dict[str, str]) -> 
     assert "How each one plays: dicegames rules petits-chevaux." in listing
     assert "there is no bot" not in out
     assert "Player 2: a person's name or a bot level" in out  # random was accepted
-    assert "three_sixes_penalty" in out  # and the menu went on to the options
+    # The menu went on to the options, named in words (issue 14, defect 5).
+    assert "Three sixes lose the turn" in out and "three_sixes_penalty" not in out
 
 
 def test_launcher_leaves_quietly_at_end_of_input(env: dict[str, str]) -> None:

@@ -17,6 +17,7 @@ from typing import NoReturn
 
 from dicegames import __version__
 from dicegames.core.errors import DiceGamesError, OptionError
+from dicegames.i18n import LANGUAGES, choose
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.hint import HintRequest, run_hint
 from dicegames.terminal.info import run_list, run_rules
@@ -133,6 +134,8 @@ def build_parser() -> argparse.ArgumentParser:
                                 epilog="example:\n  dicegames rules extra-meters\n  "
                                        "dicegames rules extra-meters | less\n\n" + EXIT_CODES)
     rules.add_argument("game", metavar="GAME", help="a game id or alias (see dicegames list)")
+    rules.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                       help="the page's language (default: from LANG, else English)")
 
     play = commands.add_parser("play", help="play a game at this terminal",
                                formatter_class=_formatter, epilog=PLAY_EPILOG,
@@ -236,7 +239,7 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "list":
         return run_list(term)
     if args.command == "rules":
-        return run_rules(term, args.game)
+        return run_rules(term, args.game, choose(args.lang, None, os.environ.get("LANG")))
     if args.command == "play":
         return run_play(term, PlayRequest(
             game=args.game, players=args.players, options=args.options, seed=args.seed,

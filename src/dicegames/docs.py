@@ -14,6 +14,7 @@ from importlib.resources import files
 from dicegames.bots import bot_levels
 from dicegames.core.options import OptionSpec
 from dicegames.core.registry import game_class, make
+from dicegames.i18n import DEFAULT, LANGUAGES, _, use
 
 
 def _default(spec: OptionSpec) -> str:
@@ -25,50 +26,84 @@ def _default(spec: OptionSpec) -> str:
 def _allowed(spec: OptionSpec) -> str:
     """The allowed values, each choice with its label."""
     if spec.kind == "choice" and spec.choice_labels:
-        return "; ".join(f"`{c}` ({spec.choice_title(c)})" for c in spec.choices)
-    return spec.allowed()
+        return "; ".join(f"`{c}` ({_(spec.choice_title(c))})" for c in spec.choices)
+    if spec.kind == "int":
+        return _("a whole number from {low} to {high}", low=spec.minimum, high=spec.maximum)
+    if spec.kind == "bool":
+        return _("true or false")
+    if spec.kind == "choice":
+        return _("one of {choices}", choices=", ".join(spec.choices))
+    return _("text")
 
 
-def game_text(game_id: str) -> str:
-    """The hand-written part of a game's rules page (its folder's ``rules.md``)."""
+def game_text(game_id: str, lang: str = DEFAULT) -> str:
+    """The hand-written part of a game's rules page: its folder's ``rules.<lang>.md`` when
+    there is one, else ``rules.md`` (English)."""
     cls = game_class(game_id)
     package = sys.modules[cls.__module__].__package__
     assert package is not None
-    return files(package).joinpath("rules.md").read_text(encoding="utf-8").strip()
+    folder = files(package)
+    translated = folder.joinpath(f"rules.{lang}.md")
+    if lang != DEFAULT and lang in LANGUAGES and translated.is_file():
+        return translated.read_text(encoding="utf-8").strip()
+    return folder.joinpath("rules.md").read_text(encoding="utf-8").strip()
 
 
-def rules_page(game_id: str) -> str:
-    """The full Markdown rules page of a game (raises OptionError for an unknown game)."""
+def has_translated_text(game_id: str, lang: str) -> bool:
+    """True when the game's hand-written rules exist in ``lang``."""
+    package = sys.modules[game_class(game_id).__module__].__package__
+    assert package is not None
+    return lang == DEFAULT or files(package).joinpath(f"rules.{lang}.md").is_file()
+
+
+def rules_page(game_id: str, lang: str = DEFAULT) -> str:
+    """The full Markdown rules page of a game in ``lang`` (raises OptionError for an
+    unknown game). The bots' technical descriptions stay in English."""
+    with use(lang) as chosen:
+        return _rules_page(game_id, chosen)
+
+
+def _rules_page(game_id: str, lang: str) -> str:
     cls = game_class(game_id)
     spec = cls.spec
     game = make(spec.id)
+    also = ""
+    if spec.aliases:
+        also = " " + _("Also known as: {names}.",
+                       names=", ".join(f"`{a}`" for a in spec.aliases))
     lines = [
         f"# {spec.name} (`{spec.id}`)",
         "",
-        spec.pitch,
+        _(spec.pitch),
         "",
-        f"Players: {spec.min_players} to {spec.max_players} (default {spec.default_players})."
-        + (f" Also known as: {', '.join(f'`{a}`' for a in spec.aliases)}." if spec.aliases
-           else ""),
+        _("Players: {low} to {high} (default {default}).", low=spec.min_players,
+          high=spec.max_players, default=spec.default_players) + also,
         "",
-        game_text(spec.id),
+    ]
+    if not has_translated_text(spec.id, lang):
+        lines += [_("*This part of the rules is in English for now.*"), ""]
+    lines += [
+        game_text(spec.id, lang),
         "",
-        "## Options",
+        "## " + _("Options"),
         "",
     ]
     if spec.options:
-        lines += ["Set with `--option name=value` on the command line, as keyword arguments of "
-                  "`dicegames.make`, or in a record's `options`.", "",
-                  "| option | default | allowed | what it changes |", "|---|---|---|---|"]
-        lines += [f"| {o.title} (`{o.name}`) | `{_default(o)}` | {_allowed(o)} | {o.doc} |"
+        lines += [_("Set with `--option name=value` on the command line, as keyword arguments "
+                    "of `dicegames.make`, or in a record's `options`."), "",
+                  "| " + _("option | default | allowed | what it changes") + " |",
+                  "|---|---|---|---|"]
+        lines += [f"| {_(o.title)} (`{o.name}`) | `{_default(o)}` | {_allowed(o)} | {_(o.doc)} |"
                   for o in spec.options]
     else:
-        lines.append("This game has no options.")
-    lines += ["", "## Computer players", "",
-              "Use them as `bot:<name>`, e.g. `--players you,bot:medium`.", "",
-              "| bot | how it plays |", "|---|---|"]
+        lines.append(_("This game has no options."))
+    lines += ["", "## " + _("Computer players"), "",
+              _("Use them as `bot:<name>`, e.g. `--players you,bot:medium`."), ""]
+    if lang != DEFAULT:
+        lines += [_("*How each bot plays is described in English.*"), ""]
+    lines += ["| " + _("bot | how it plays") + " |", "|---|---|"]
     lines += [f"| `{level.name}` | {level.doc} |" for level in bot_levels(game)]
-    lines += ["", "## Try it", "", "```sh",
+    lines += ["", "## " + _("Try it"), "", "```sh",
               f"dicegames play {spec.id} --players you,bot:medium",
               f"dicegames simulate {spec.id} --players bot:easy,bot:medium --games 10000",
               "```", ""]

@@ -9,9 +9,17 @@ from __future__ import annotations
 _IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "are", "was": "were"}
 
 
+_YOU = {"you", "vous", "du", "tu"}
+""""You" as the web pages' languages write it for the player at the keyboard."""
+
+
 def is_you(name: str) -> bool:
-    """True when ``name`` addresses the reader ("You")."""
-    return name.strip().lower() == "you"
+    """True when ``name`` addresses the reader ("You", or "Vous", "Du", "Tu").
+
+    >>> is_you("You"), is_you("Vous"), is_you("Ann")
+    (True, True, False)
+    """
+    return name.strip().lower() in _YOU
 
 
 def verb(name: str, third_person: str) -> str:
@@ -44,7 +52,9 @@ def possessive(name: str) -> str:
     >>> possessive("Ann"), possessive("You"), possessive("Jules")
     ("Ann's", 'Your', "Jules's")
     """
-    return name.strip()[0] + "our" if is_you(name) else f"{name}'s"
+    if is_you(name):
+        return ("y" if name.strip()[0].islower() else "Y") + "our"
+    return f"{name}'s"
 
 
 _PLURALS = {"die": "dice", "child": "children", "person": "people"}

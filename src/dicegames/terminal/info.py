@@ -40,13 +40,14 @@ def run_list(term: Terminal) -> ExitCode:
     return ExitCode.OK
 
 
-def run_rules(term: Terminal, game_id: str) -> ExitCode:
-    """Print a game's rules page: rendered Markdown on a terminal, the plain text otherwise.
+def run_rules(term: Terminal, game_id: str, lang: str = "en") -> ExitCode:
+    """Print a game's rules page in ``lang``: rendered Markdown on a terminal, the plain
+    text otherwise.
 
     Raises:
         OptionError: no such game (the message lists the games).
     """
-    page = rules_page(game_class(game_id).spec.id)
+    page = rules_page(game_class(game_id).spec.id, lang)
     if term.stdout_is_terminal:
         term.out.print(Markdown(page))
     else:

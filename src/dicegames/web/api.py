@@ -21,8 +21,10 @@ from dicegames.core.errors import OptionError
 from dicegames.core.record import to_record
 from dicegames.core.registry import game_class, games, make
 from dicegames.docs import rules_page
+from dicegames.i18n import translate
 from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
+from dicegames.web.language import bot_json, option_json, request_language
 from dicegames.web.live import LiveMatch
 from dicegames.web.openapi import OPENAPI
 from dicegames.web.samples import sample_state
@@ -55,21 +57,17 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     return data
 
 
-def game_summary(game_id: str) -> dict[str, Any]:
-    """A game's spec as JSON: id, name, pitch, players, options and bot levels."""
+def game_summary(game_id: str, lang: str = "en") -> dict[str, Any]:
+    """A game's spec as JSON: id, name, pitch, players, options and bot levels; what people
+    read is in ``lang``."""
     spec = game_class(game_id).spec
     return {
-        "id": spec.id, "name": spec.name, "pitch": spec.pitch,
+        "id": spec.id, "name": spec.name, "pitch": translate(lang, spec.pitch),
         "min_players": spec.min_players, "max_players": spec.max_players,
         "default_players": spec.default_players, "age": spec.age,
         "minutes": list(spec.minutes),
-        "options": [{"name": o.name, "kind": o.kind, "default": o.default, "doc": o.doc,
-                     "label": o.title,
-                     "minimum": o.minimum, "maximum": o.maximum, "choices": list(o.choices),
-                     "choice_labels": [o.choice_title(c) for c in o.choices],
-                     "allowed": o.allowed()} for o in spec.options],
-        "bots": [{"name": level.name, "doc": level.doc, "listed": level.listed}
-                 for level in bot_levels(make(spec.id))],
+        "options": [option_json(o, lang) for o in spec.options],
+        "bots": bot_json(bot_levels(make(spec.id)), lang),
     }
 
 
@@ -91,15 +89,16 @@ def build_routes(hub: Hub) -> list[Route]:
     """The API's routes, bound to ``hub``."""
 
     async def list_games(request: Request) -> Response:
-        return JSONResponse({"games": [game_summary(spec.id) for spec in games()]})
+        lang = request_language(request)
+        return JSONResponse({"games": [game_summary(spec.id, lang) for spec in games()]})
 
     async def get_game(request: Request) -> Response:
         game_id = request.path_params["game_id"]
         try:
-            data = game_summary(game_id)
+            data = game_summary(game_id, request_language(request))
         except OptionError as error:
             raise ApiError(404, "unknown_game", str(error)) from None
-        markdown = rules_page(data["id"])
+        markdown = rules_page(data["id"], request_language(request))
         data["rules_markdown"] = markdown
         data["rules_html"] = _markdown.render(markdown)
         return JSONResponse(data)

@@ -1,6 +1,6 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine} from "/static/shell.js";
+import {api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -16,7 +16,7 @@ let waiting = false;
 let retry = 500;
 let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
-const NOT_CONNECTED = "Not connected: reconnecting…";
+const NOT_CONNECTED = t("Not connected: reconnecting…");
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
@@ -77,7 +77,8 @@ function drawHint(seat) {
   button.disabled = false;
   const now = hinted !== null && seat === hinted.seat && state.revision === hinted.revision;
   $("hint-text").hidden = !now;
-  $("hint-text").textContent = now ? `Hint: the ${hinted.bot} bot would play “${hinted.label}”.` : "";
+  $("hint-text").textContent = now
+    ? t("Hint: the {level} bot would play “{move}”.", {level: t(hinted.bot), move: hinted.label}) : "";
   // The choice button, and the board's pieces or squares that play the same move (each
   // board module styles its own .suggested targets).
   document.querySelectorAll("#choices button.choice, #board [data-move]").forEach((node) => {
@@ -91,15 +92,15 @@ function drawEntry() {
   box.hidden = false;
   const enter = (text) => { showError(""); send({type: "dice", dice: text}); };
   const spec = state.view.dice_entry;
-  const title = el("p", {class: "entry-title", text: "Roll the real dice and enter what they show:"});
+  const title = el("p", {class: "entry-title", text: t("Roll the real dice and enter what they show:")});
   if (spec && spec.count > 1) {
     box.replaceChildren(title, ...countingEntry(spec, enter));
   } else if (spec) {
     const chosen = new Array(spec.count).fill(null);
-    const ok = el("button", {type: "button", class: "primary", disabled: true, text: "Enter the dice",
+    const ok = el("button", {type: "button", class: "primary", disabled: true, text: t("Enter the dice"),
       onclick: () => enter(chosen.join(spec.join))});
     const rows = chosen.map((_, d) => el("div", {class: "picker", role: "radiogroup",
-      "aria-label": `Die ${d + 1}`}, ...spec.faces.map((face) => {
+      "aria-label": t("Die {number}", {number: d + 1})}, ...spec.faces.map((face) => {
       const button = el("button", {type: "button", class: "face", role: "radio",
         "aria-checked": "false", "data-value": face.value,
         onclick: () => {
@@ -114,9 +115,10 @@ function drawEntry() {
     box.replaceChildren(title, el("div", {class: "outcomes"}, ...state.outcomes.map((o) =>
       el("button", {type: "button", class: "outcome", "data-move": o, text: o, onclick: () => enter(o)}))));
   } else {
-    const input = el("input", {type: "text", "aria-label": "The dice, in notation", placeholder: "e.g. 3 5"});
+    const input = el("input", {type: "text", "aria-label": t("The dice, in notation"),
+      placeholder: t("e.g. {example}", {example: "3 5"})});
     const form = el("form", {onsubmit: (e) => { e.preventDefault(); enter(input.value); }},
-      input, el("button", {type: "submit", class: "primary", text: "Enter"}));
+      input, el("button", {type: "submit", class: "primary", text: t("Enter")}));
     box.replaceChildren(title, form);
   }
 }
@@ -134,10 +136,10 @@ function countingEntry(spec, enter) {
   const counts = new Map(spec.faces.map((face) => [face.value, 0]));
   const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
   const status = el("p", {class: "entry-status", role: "status", "aria-live": "polite"});
-  const ok = el("button", {type: "button", class: "primary", text: "Enter the dice",
+  const ok = el("button", {type: "button", class: "primary", text: t("Enter the dice"),
     onclick: () => enter(spec.faces.flatMap((face) =>
       new Array(counts.get(face.value)).fill(face.value)).join(spec.join))});
-  const clear = el("button", {type: "button", text: "Clear",
+  const clear = el("button", {type: "button", text: t("Clear"),
     onclick: () => { counts.forEach((_, key) => counts.set(key, 0)); update(); }});
   const cells = spec.faces.map((face) => {
     const count = el("span", {class: "count", "aria-hidden": "true"});
@@ -145,7 +147,7 @@ function countingEntry(spec, enter) {
       onclick: () => { if (total() < spec.count) { counts.set(face.value, counts.get(face.value) + 1); update(); } }},
     swatch(face), el("span", {class: "name", text: face.label}), count);
     const less = el("button", {type: "button", class: "less", "data-value": face.value,
-      "aria-label": `One ${face.label} less`, text: "−",
+      "aria-label": t("One {face} less", {face: face.label}), text: "−",
       onclick: () => { counts.set(face.value, Math.max(0, counts.get(face.value) - 1)); update(); }});
     return {face, add, less, count};
   });
@@ -154,18 +156,19 @@ function countingEntry(spec, enter) {
     for (const {face, add, less, count} of cells) {
       const k = counts.get(face.value);
       count.textContent = k ? `×${k}` : "";
-      add.setAttribute("aria-label", `${face.label}: ${k} so far. Add one`);
+      add.setAttribute("aria-label", t("{face}: {count} so far. Add one", {face: face.label, count: k}));
       add.disabled = n >= spec.count;
       less.disabled = k === 0;
     }
     const shown = spec.faces.flatMap((face) => new Array(counts.get(face.value)).fill(face.label))
       .join(", ");
-    status.textContent = `${n} of ${spec.count} dice` + (shown ? `: ${shown}.` : ".");
+    status.textContent = shown ? t("{count} of {total} dice: {faces}.", {count: n, total: spec.count, faces: shown})
+      : t("{count} of {total} dice.", {count: n, total: spec.count});
     ok.disabled = n !== spec.count;
     clear.disabled = n === 0;
   }
   update();
-  const grid = el("div", {class: "counter", role: "group", "aria-label": `The ${spec.count} dice`},
+  const grid = el("div", {class: "counter", role: "group", "aria-label": t("The {count} dice", {count: spec.count})},
     ...cells.map(({add, less}) => el("div", {class: "counter-face"}, add, less)));
   return [grid, status, el("div", {class: "entry-actions"}, ok, clear)];
 }
@@ -174,10 +177,10 @@ function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
-      links.push(linkItem(`${invite.name}'s seat (secret)`, location.origin + invite.link));
+      links.push(linkItem(t("{name}'s seat (secret)", {name: invite.name}), location.origin + invite.link));
     }
   }
-  links.push(linkItem("Watch (read-only)", `${location.origin}/m/${matchId}`));
+  links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
   $("invites").hidden = false;
   if (saved && saved.invites && saved.invites.length && state && state.version === 0) $("invites").open = true;
@@ -186,7 +189,7 @@ function drawLinks() {
 function linkItem(label, url) {
   const input = el("input", {type: "text", readonly: true, value: url, "aria-label": label});
   return el("li", {}, el("span", {text: label + ": "}), input,
-    el("button", {type: "button", text: "Copy", onclick: () => {
+    el("button", {type: "button", text: t("Copy"), onclick: () => {
       input.select();
       navigator.clipboard?.writeText(url).catch(() => {});
     }}));
@@ -260,7 +263,7 @@ function connect() {
     } else if (message.type === "error") {
       waiting = false;
       showError(message.message);
-      if (message.id === null) { socket.onclose = null; $("conn").textContent = "Cannot open this match."; return; }
+      if (message.id === null) { socket.onclose = null; $("conn").textContent = t("Cannot open this match."); return; }
       if (state) render();
     } else if (message.type === "ack") {
       waiting = false;
@@ -270,7 +273,7 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("conn").textContent = "Reconnecting…";
+    $("conn").textContent = t("Reconnecting…");
     setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };

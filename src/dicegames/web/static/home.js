@@ -1,25 +1,27 @@
 // Home page: every game as a card with a picture of its own board in a sample position,
 // one tap to play against the computer, or a set-up to choose players, options and dice.
-import {api, drawBoard, el} from "/static/shell.js";
+import {api, drawBoard, el, t} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
 let current = null;
 
 function playerRow(game, index, kind = "here") {
-  const kinds = [["here", "Person here"], ["invited", "Invited (link)"],
+  const kinds = [["here", t("Person here")], ["invited", t("Invited (link)")],
     ...game.bots.filter((b) => b.listed)
-      .map((b) => [`bot:${b.name}`, `Bot: ${b.name}`, b.doc])];
-  const select = el("select", {"aria-label": `Player ${index + 1} kind`, class: "kind"},
+      .map((b) => [`bot:${b.name}`, t("Bot: {level}", {level: t(b.name)}), b.plain])];
+  const select = el("select", {"aria-label": t("Player {number} kind", {number: index + 1}), class: "kind"},
     ...kinds.map(([value, label, doc]) => el("option", {value, selected: value === kind,
       text: label, title: doc || null})));
   const name = el("input", {type: "text", maxlength: 40, class: "name",
-    "aria-label": `Player ${index + 1} name`, value: kind.startsWith("bot:") ? "" : `Player ${index + 1}`,
-    placeholder: "name"});
+    "aria-label": t("Player {number} name", {number: index + 1}),
+    value: kind.startsWith("bot:") ? "" : t("Player {number}", {number: index + 1}),
+    placeholder: t("name")});
   select.addEventListener("change", () => {
-    if (select.value.startsWith("bot:") && /^Player \d+$/.test(name.value)) name.value = "";
+    if (select.value.startsWith("bot:") && /^\D+ \d+$/.test(name.value)) name.value = "";
   });
-  const remove = el("button", {type: "button", class: "remove", "aria-label": `Remove player ${index + 1}`,
+  const remove = el("button", {type: "button", class: "remove",
+    "aria-label": t("Remove player {number}", {number: index + 1}),
     text: "✕", onclick: () => { row.remove(); renumber(); }});
   const row = el("li", {class: "player"}, select, name, remove);
   return row;
@@ -28,8 +30,8 @@ function playerRow(game, index, kind = "here") {
 function renumber() {
   const rows = [...$("players").children];
   rows.forEach((row, i) => {
-    row.querySelector(".kind").setAttribute("aria-label", `Player ${i + 1} kind`);
-    row.querySelector(".name").setAttribute("aria-label", `Player ${i + 1} name`);
+    row.querySelector(".kind").setAttribute("aria-label", t("Player {number} kind", {number: i + 1}));
+    row.querySelector(".name").setAttribute("aria-label", t("Player {number} name", {number: i + 1}));
     row.querySelector(".remove").disabled = rows.length <= current.min_players;
   });
   $("add-player").disabled = rows.length >= current.max_players;
@@ -71,7 +73,7 @@ async function choose(game) {
   $("setup").hidden = false;
   $("setup-title").textContent = game.name;
   $("pitch").textContent = game.pitch;
-  $("rules-html").textContent = "Loading the rules…";
+  $("rules-html").textContent = t("Loading the rules…");
   const rows = [playerRow(game, 0, "here")];
   const bot = game.bots.find((b) => b.name === "medium") || game.bots[0];
   for (let i = 1; i < game.default_players; i++) rows.push(playerRow(game, i, `bot:${bot.name}`));
@@ -82,6 +84,7 @@ async function choose(game) {
   $("options").replaceChildren(...shown.map(optionField));
   $("options-set").hidden = shown.length === 0;
   $("position").value = "";
+  $("position").placeholder = t("e.g. {example}", {example: "48/46 1 decide 4 7"});
   $("setup").scrollIntoView({behavior: "smooth", block: "start"});
   const full = await api(`/api/games/${game.id}`);
   $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
@@ -105,7 +108,8 @@ async function start(event) {
     const kind = row.querySelector(".kind").value;
     const name = row.querySelector(".name").value.trim();
     const bot = kind.startsWith("bot:");
-    return {name: name || (bot ? `Bot ${i + 1}` : `Player ${i + 1}`), kind: bot ? kind : "human",
+    return {name: name || t(bot ? "Bot {number}" : "Player {number}", {number: i + 1}),
+      kind: bot ? kind : "human",
       local: kind === "here"};
   });
   const options = {};
@@ -132,9 +136,10 @@ async function start(event) {
  * the default options and the dice rolled by the app. */
 async function playNow(game, button, error) {
   const bot = game.bots.find((b) => b.name === "medium") || game.bots.find((b) => b.listed);
-  const players = [{name: "You", kind: "human"}];
+  const players = [{name: t("You"), kind: "human"}];
   for (let i = 1; i < Math.max(2, game.min_players); i++) {
-    players.push({name: i > 1 ? `Computer ${i}` : "Computer", kind: `bot:${bot.name}`});
+    players.push({name: i > 1 ? t("Computer {number}", {number: i}) : t("Computer"),
+      kind: `bot:${bot.name}`});
   }
   const body = {game: game.id, players, options: {}, dice: "auto"};
   const local = players.map((p) => p.kind === "human");
@@ -153,18 +158,18 @@ function card(game) {
   const picture = el("div", {class: "picture", "aria-hidden": "true", inert: ""});
   const error = el("p", {class: "error", role: "alert"});
   const play = el("button", {type: "button", class: "primary play-now",
-    text: "Play against the computer"});
+    text: t("Play against the computer")});
   play.addEventListener("click", () => playNow(game, play, error));
-  const facts = [`${game.min_players}–${game.max_players} players`];
-  if (game.minutes[1]) facts.push(`${game.minutes[0]}–${game.minutes[1]} min`);
-  if (game.age) facts.push(`ages ${game.age}+`);
+  const facts = [t("{low}–{high} players", {low: game.min_players, high: game.max_players})];
+  if (game.minutes[1]) facts.push(t("{low}–{high} min", {low: game.minutes[0], high: game.minutes[1]}));
+  if (game.age) facts.push(t("ages {age}+", {age: game.age}));
   const title = el("h2", {id: `card-${game.id}`, text: game.name});
   const node = el("li", {class: "game-card", "data-id": game.id, "aria-labelledby": title.id},
     picture, title, el("p", {class: "facts", text: facts.join(" · ")}),
     el("p", {class: "pitch", text: game.pitch}),
     el("div", {class: "card-actions"}, play,
       el("button", {type: "button", class: "choose", "aria-pressed": "false",
-        text: "Choose players and options", onclick: () => choose(game)})),
+        text: t("Choose players and options"), onclick: () => choose(game)})),
     error);
   // The picture: the game's own board module drawing a sample position.
   api(`/api/games/${game.id}/sample`).then((sample) => drawBoard(picture, sample, {
@@ -182,7 +187,7 @@ async function uploadRecord() {
     const answer = await api("/api/replays", record);
     location.href = answer.replay;
   } catch (error) {
-    $("replay-error").textContent = error instanceof SyntaxError ? "That file is not JSON." : error.message;
+    $("replay-error").textContent = error instanceof SyntaxError ? t("That file is not JSON.") : error.message;
   }
 }
 

@@ -1,5 +1,5 @@
 // Replay page: step through any match, move by move (buttons, slider, arrow keys).
-import {api, drawBoard, drawDice, drawLog, drawSeats, statusLine} from "/static/shell.js";
+import {api, drawBoard, drawDice, drawLog, drawSeats, statusLine, t} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -17,10 +17,10 @@ async function show(wanted) {
     $("error").textContent = "";
     $("title").textContent = state.game.name;
     $("step").value = step;
-    $("where").textContent = `move ${step} of ${last}`;
+    $("where").textContent = t("move {step} of {last}", {step, last});
     drawSeats($("seats"), state);
     $("status").textContent = step === last && state.result ? statusLine(state, null)
-      : (state.log.at(-1)?.description || "The start.");
+      : (state.log.at(-1)?.description || t("The start."));
     drawDice($("dice"), state.view.dice);
     await drawBoard($("board"), state, {hints: [], pick: () => {}, seat: null,
       names: state.players.map((p) => p.name), deciding: state.node.deciding});

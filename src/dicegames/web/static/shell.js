@@ -3,6 +3,66 @@
 
 const boardModules = new Map();
 
+// Languages. The page's language is, in order: ?lang= in the address, the one chosen before
+// (kept in localStorage by the header's switch), the browser's (navigator.languages),
+// English. Its catalogue (web/static/i18n/<lang>.json, compiled from the same .po files as
+// the server's) is loaded before any page module runs (top-level await), so t() is ready.
+export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano"};
+const LANG_KEY = "dicegames:lang";
+
+function pickLanguage() {
+  const asked = new URLSearchParams(location.search).get("lang");
+  let stored = null;
+  try { stored = localStorage.getItem(LANG_KEY); } catch { /* storage off: not kept */ }
+  for (const code of [asked, stored, ...(navigator.languages || [navigator.language])]) {
+    const short = String(code || "").slice(0, 2).toLowerCase();
+    if (short in LANGUAGES) return short;
+  }
+  return "en";
+}
+
+/** The language of this page (a key of LANGUAGES). */
+export const LANG = pickLanguage();
+if (new URLSearchParams(location.search).get("lang")?.slice(0, 2) === LANG) {
+  try { localStorage.setItem(LANG_KEY, LANG); } catch { /* storage off */ }
+}
+const catalogue = LANG === "en" ? {} : await fetch(`/static/i18n/${LANG}.json`)
+  .then((answer) => (answer.ok ? answer.json() : {})).catch(() => ({}));
+
+/** `message` (English, the catalogue's id) in the page's language, with its {placeholders}
+ *  filled from `params`. */
+export function t(message, params = {}) {
+  const text = catalogue[message] || message;
+  return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** Translate the page's own HTML (elements marked data-i18n, the attributes named by
+ *  data-i18n-attrs) and put the language switch in the header. */
+function translatePage() {
+  document.documentElement.lang = LANG;
+  for (const node of document.querySelectorAll("[data-i18n]")) {
+    node.textContent = t(node.textContent.replace(/\s+/g, " ").trim());
+  }
+  for (const node of document.querySelectorAll("[data-i18n-attrs]")) {
+    for (const name of node.dataset.i18nAttrs.split(/\s+/)) {
+      if (node.hasAttribute(name)) node.setAttribute(name, t(node.getAttribute(name).replace(/\s+/g, " ").trim()));
+    }
+  }
+  const header = document.querySelector("header.top");
+  if (!header || header.querySelector("#lang")) return;
+  const select = el("select", {id: "lang", class: "lang", "aria-label": t("Language")},
+    ...Object.entries(LANGUAGES).map(([code, name]) =>
+      el("option", {value: code, lang: code, selected: code === LANG, text: name})));
+  select.addEventListener("change", () => {
+    try { localStorage.setItem(LANG_KEY, select.value); } catch { /* kept in the address */ }
+    const address = new URL(location.href);
+    address.searchParams.set("lang", select.value);
+    location.replace(address.href);
+  });
+  header.append(select);
+}
+translatePage();
+
 /** Create an element with attributes and children. */
 export function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -37,7 +97,8 @@ export const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3
 export function drawDie(die) {
   const face = Number(die.value);
   const box = svg("svg", {viewBox: "0 0 40 40", class: "die" + (die.used ? " used" : ""),
-    role: "img", "aria-label": `die showing ${die.label}${die.used ? " (used)" : ""}`});
+    role: "img", "aria-label": die.used ? t("die showing {face} (used)", {face: die.label})
+      : t("die showing {face}", {face: die.label})});
   let fill = "#fffdf6";
   let ink = "#222";
   const isFace = Number.isInteger(face) && face >= 1 && face <= 6 && String(die.value) == face;
@@ -156,13 +217,13 @@ export function drawSeats(container, state) {
     if (deciding.has(p.seat)) marks.push("deciding");
     if (winners.has(p.seat)) marks.push("winner");
     if (mine) marks.push("mine");
-    const kind = p.kind.startsWith("bot:") ? ` (bot, ${p.kind.slice(4)})` : "";
+    const kind = p.kind.startsWith("bot:") ? t(" (bot, {level})", {level: t(p.kind.slice(4))}) : "";
     return el("li", {class: `seat seat-${p.seat} ${marks.join(" ")}`,
       "aria-current": deciding.has(p.seat) ? "true" : null},
       el("span", {class: "dot", "aria-hidden": "true",
         style: colours && colours[p.seat] ? `background: ${colours[p.seat]}` : null}),
-      el("span", {text: p.name + kind + (mine ? " — you" : "")}),
-      winners.has(p.seat) ? el("span", {class: "badge", text: "winner"}) : null);
+      el("span", {text: p.name + kind + (mine ? t(" — you") : "")}),
+      winners.has(p.seat) ? el("span", {class: "badge", text: t("winner")}) : null);
   }));
 }
 
@@ -171,7 +232,8 @@ export function drawLog(container, state) {
   const items = state.log.map((e) => el("li", {class: `ev ev-${e.kind}`,
     text: e.description}));
   if (state.log_size > state.log.length) {
-    items.unshift(el("li", {class: "ev more", text: `… ${state.log_size - state.log.length} earlier events (see the record)`}));
+    items.unshift(el("li", {class: "ev more", text: t("… {count} earlier events (see the record)",
+      {count: state.log_size - state.log.length})}));
   }
   container.replaceChildren(...items);
   container.scrollTop = container.scrollHeight;
@@ -179,28 +241,37 @@ export function drawLog(container, state) {
 
 /** A line saying who decides now or how the game ended. */
 export function statusLine(state, actingSeat) {
-  if (state.result) return "Game over. " + (state.log.at(-1)?.description || "");
+  if (state.result) return t("Game over.") + " " + (state.log.at(-1)?.description || "");
   const names = state.players.map((p) => p.name);
   if (state.node.kind === "chance") {
     const roller = names[state.node.turn.seat];
-    return state.dice_mode === "manual" ? `${roller}'s roll: roll the real dice and enter them.`
-      : `${roller} rolls…`;
+    return state.dice_mode === "manual"
+      ? t("{name}'s roll: roll the real dice and enter them.", {name: roller})
+      : t("{name} rolls…", {name: roller});
   }
-  if (actingSeat !== null && actingSeat !== undefined) return `Your turn, ${names[actingSeat]}: choose.`;
+  if (actingSeat !== null && actingSeat !== undefined) {
+    return t("Your turn, {name}: choose.", {name: names[actingSeat]});
+  }
   // A seat of this viewer that decides with no choice has only the forced pass left, which
   // the server plays at once: say so rather than "waiting" for the very person looking.
   const you = new Set(state.you || []);
   const stuck = state.node.deciding.filter((s) => you.has(s));
-  if (stuck.length) return `${stuck.map((s) => names[s]).join(", ")}: no move is possible, the turn passes.`;
+  if (stuck.length) {
+    return t("{names}: no move is possible, the turn passes.",
+      {names: stuck.map((s) => names[s]).join(", ")});
+  }
   const who = state.node.deciding.map((s) => names[s]).join(", ");
-  return `Waiting for ${who}.`;
+  return t("Waiting for {names}.", {names: who});
 }
 
 /** GET or POST JSON; throws Error(message) with the server's message on a 4xx. */
 export async function api(path, body) {
   const init = body === undefined ? {} : {method: "POST",
     headers: {"content-type": "application/json"}, body: JSON.stringify(body)};
-  const answer = await fetch(path, init);
+  // The server answers in the page's language (option labels, rules, sentences).
+  const address = new URL(path, location.href);
+  if (!address.searchParams.has("lang")) address.searchParams.set("lang", LANG);
+  const answer = await fetch(address.pathname + address.search, init);
   const data = await answer.json().catch(() => ({message: answer.statusText}));
   if (!answer.ok) throw new Error(data.message || answer.statusText);
   return data;
