@@ -87,7 +87,7 @@ def template() -> Catalog:
     for path in sources:
         with path.open("rb") as handle:
             for line, message, _comments, _context in extract(
-                    "javascript", handle, keywords={"t": None}):
+                    "javascript", handle, keywords={"t": None, "tr": None}):
                 if isinstance(message, str):
                     catalog.add(message, locations=[(path.relative_to(PACKAGE).as_posix(), line)])
     for path in sorted(STATIC.glob("*.html")):

@@ -6,7 +6,7 @@
 // then the EXTRA column, and as soon as only one choice is left it is played. Nobody has to
 // read the 27 buttons of a first roll; the page's choice buttons stay as they are.
 // No library, no build step; colours come from the page's CSS variables (dark mode works).
-import {svg} from "/static/shell.js";
+import {svg, t} from "/static/shell.js";
 
 
 /** The cells picked so far (ids), kept while the same choices are on offer. */
@@ -66,7 +66,7 @@ function signed(score) {
 }
 
 function nameOf(ctx, seat) {
-  return (ctx.names && ctx.names[seat]) || `Player ${seat + 1}`;
+  return (ctx.names && ctx.names[seat]) || t("Player {number}", {number: seat + 1});
 }
 
 /** A clickable, keyboard-reachable SVG element: Enter and Space act like a click. */
@@ -172,7 +172,7 @@ function drawSheet(state, sheet, isMine) {
   const geo = layoutFor(board, state.narrow, Boolean(prompt));
   const {x} = geo;
   const root = svg("svg", {viewBox: `0 0 ${geo.width} ${geo.height}`, class: "xb-main",
-    role: "group", "aria-label": `${nameOf(ctx, sheet.seat)}'s score sheet: ${sheet.score} points`});
+    role: "group", "aria-label": t("{name}'s score sheet: {score} points", {name: nameOf(ctx, sheet.seat), score: sheet.score})});
   const glowing = new Set(left.flatMap((hint) => hint.targets).filter((id) => !picked.ids.includes(id)));
   const chosen = new Set(picked.ids);
   const colour = (view.seat_colours || [])[sheet.seat] || "var(--muted)";
@@ -180,12 +180,12 @@ function drawSheet(state, sheet, isMine) {
   // Header: whose sheet, its total, where the player stands.
   root.append(svg("rect", {x: 0, y: 0, width: geo.width, height: 50, class: "head"}));
   root.append(svg("rect", {x: 0, y: 0, width: 10, height: 50, fill: colour}));
-  const who = nameOf(ctx, sheet.seat) + (ctx.seat === sheet.seat ? " (you)" : "");
+  const who = nameOf(ctx, sheet.seat) + (ctx.seat === sheet.seat ? t(" (you)") : "");
   root.append(label(22, 22, who, {"text-anchor": "start", "font-size": 19, "font-weight": 700}));
   root.append(label(22, 42, sheetStatus(board, sheet, ctx), {"text-anchor": "start", "font-size": 13, class: "muted"}));
   root.append(label(geo.width - 14, 30, signed(sheet.score), {"text-anchor": "end", "font-size": 28,
     "font-weight": 800, class: sheet.score < 0 ? "lost" : sheet.score > 0 ? "gain" : ""}));
-  root.append(label(geo.width - 14, 45, "points", {"text-anchor": "end", "font-size": 11, class: "muted"}));
+  root.append(label(geo.width - 14, 45, t("points"), {"text-anchor": "end", "font-size": 11, class: "muted"}));
   if (board.winners && board.winners.includes(sheet.seat)) root.append(star(geo.width - 112, 25, 14));
 
   // The prompt: what to tap now.
@@ -193,18 +193,18 @@ function drawSheet(state, sheet, isMine) {
   if (isMine && picked.ids.length) {
     const btn = svg("g", {class: "btn"});
     btn.append(svg("rect", {x: geo.width - 104, y: 54, width: 96, height: 22, rx: 8}));
-    btn.append(label(geo.width - 56, 69.5, "↺ Start again", {"font-size": 12}));
-    root.append(actionable(btn, "Start the choice again", (keyboard) => startAgain(state, keyboard)));
+    btn.append(label(geo.width - 56, 69.5, t("↺ Start again"), {"font-size": 12}));
+    root.append(actionable(btn, t("Start the choice again"), (keyboard) => startAgain(state, keyboard)));
   }
 
   // Column headings.
   const hy = geo.gridTop - 8;
-  root.append(label(x.sum, hy, "sum", {"font-size": 11, class: "muted"}));
-  root.append(label(x.value, hy, "value", {"font-size": 11, class: "muted"}));
-  root.append(label(x.zone + (x.zero - x.zone) / 2, hy, "−200 zone", {"font-size": 11, class: "muted"}));
+  root.append(label(x.sum, hy, t("sum"), {"font-size": 11, class: "muted"}));
+  root.append(label(x.value, hy, t("value"), {"font-size": 11, class: "muted"}));
+  root.append(label(x.zone + (x.zero - x.zone) / 2, hy, t("−200 zone"), {"font-size": 11, class: "muted"}));
   root.append(label(x.zero + BOX / 2, hy, "0", {"font-size": 12, "font-weight": 700}));
   L.factors.forEach((f, i) => root.append(label(x.mult + i * STEP + BOX / 2, hy, `×${f}`, {"font-size": 12, "font-weight": 700})));
-  root.append(label(x.score - 4, hy, "score", {"font-size": 11, class: "muted", "text-anchor": "end"}));
+  root.append(label(x.score - 4, hy, t("score"), {"font-size": 11, class: "muted", "text-anchor": "end"}));
 
   const acts = [];
   sheet.rows.forEach((row, i) => {
@@ -230,7 +230,7 @@ function drawSheet(state, sheet, isMine) {
       root.append(label(x.score - 4, y + ROW_H / 2 + 4, signed(row.score), {"text-anchor": "end",
         "font-size": 14, "font-weight": 700, class: row.score < 0 ? "lost" : row.score > 0 ? "gain" : ""}));
     }
-    if (row.full) root.append(label(x.score - 46, y + ROW_H / 2 + 3, "full", {"font-size": 9, class: "muted"}));
+    if (row.full) root.append(label(x.score - 46, y + ROW_H / 2 + 3, t("full"), {"font-size": 9, class: "muted"}));
     // Highlights: the boxes the choices still possible would cross; the picked ones dashed.
     // The row itself (a cross lost, or only noted) comes first: it is what a first tap does.
     const ids = glowing.has(row.id) ? [row.id] : [];
@@ -244,10 +244,10 @@ function drawSheet(state, sheet, isMine) {
     }
     if (chosen.has(row.id)) root.append(label(x.score - 40, y + ROW_H / 2 + 4, "✓", {class: "prompt"}));
     if (ids.length) {
-      const what = ids[0] === row.id ? (row.full ? "the row is full, the cross is lost" : "noted, no cross yet")
-        : `cross box ${Number(ids[0].split("-").at(-1)) + 1}`;
+      const what = ids[0] === row.id ? (row.full ? t("the row is full, the cross is lost") : t("noted, no cross yet"))
+        : t("cross box {number}", {number: Number(ids[0].split("-").at(-1)) + 1});
       acts.push(actionable(svg("rect", {x: 4, y: y - 1, width: x.score, height: ROW_H, rx: 6, class: "hit"}),
-        `Row ${row.sum}: ${what}`, (keyboard) => choose(ids[0], state, keyboard), ids[0]));
+        t("Row {sum}: {what}", {sum: row.sum, what}), (keyboard) => choose(ids[0], state, keyboard), ids[0]));
     }
   });
 
@@ -270,7 +270,7 @@ function drawSheet(state, sheet, isMine) {
       root.append(svg("rect", {x: b.x, y: b.y, width: b.w, height: b.h, rx: 3, class: "box zero",
         stroke: last ? "var(--fg)" : null, "stroke-width": last ? 2.4 : null}));
       if (i < column.marks) root.append(cross(b.x + (b.w - Math.min(b.w, b.h)) / 2, b.y + (b.h - Math.min(b.w, b.h)) / 2, Math.min(b.w, b.h)));
-      else if (last) root.append(label(b.x + b.w / 2, b.y + b.h / 2 + 3, "end", {"font-size": 8, class: "muted"}));
+      else if (last) root.append(label(b.x + b.w / 2, b.y + b.h / 2 + 3, t("end"), {"font-size": 8, class: "muted"}));
     });
     if (glowing.has(column.id) || chosen.has(column.id)) {
       const next = column.number ? g.boxes[Math.min(column.marks, g.boxes.length - 1)] : g.head;
@@ -284,8 +284,9 @@ function drawSheet(state, sheet, isMine) {
     }
     if (glowing.has(column.id)) {
       const fifth = extraNumber(left, column.id);
-      const text = column.number ? `EXTRA column ${column.name.toUpperCase()}: cross ${column.number}`
-        : `EXTRA column ${column.name.toUpperCase()}: write ${fifth ?? "the fifth die"} at its head`;
+      const letter = column.name.toUpperCase();
+      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number: column.number})
+        : t("EXTRA column {letter}: write {number} at its head", {letter, number: fifth ?? t("the fifth die")});
       acts.push(actionable(svg("rect", {x: g.area.x, y: g.area.y, width: g.area.w, height: g.area.h, rx: 8, class: "hit"}),
         text, (keyboard) => choose(column.id, state, keyboard), column.id));
     }
@@ -303,34 +304,36 @@ function extraNumber(left, columnId) {
 
 function sheetStatus(board, sheet, ctx) {
   if (board.phase === "over") {
-    if (board.solo) return sheet.score >= 0 ? "Game over: you beat the sheet, well done!" : "Game over: below zero, try again!";
-    return board.winners.includes(sheet.seat) ? "Game over: winner!" : "Game over";
+    if (board.solo) return sheet.score >= 0 ? t("Game over: you beat the sheet, well done!") : t("Game over: below zero, try again!");
+    return board.winners.includes(sheet.seat) ? t("Game over: winner!") : t("Game over");
   }
-  const child = (sheet.child ? " · children's rules" : "") + (board.solo ? " · goal: 0 or more" : "");
-  if (sheet.done) return "Finished: an EXTRA column is full" + child;
-  if (sheet.status === "deciding") return (sheet.seat === ctx.seat ? "Your choice" : "Choosing…") + child;
-  if (sheet.status === "decided") return "Decided ✓ waiting for the others" + child;
-  if (board.phase === "roll") return `Roll ${board.turn}: ${nameOf(ctx, board.roller)} rolls the dice` + child;
-  return "Playing" + child;
+  const child = (sheet.child ? t(" · children's rules") : "") + (board.solo ? t(" · goal: 0 or more") : "");
+  if (sheet.done) return t("Finished: an EXTRA column is full") + child;
+  if (sheet.status === "deciding") return (sheet.seat === ctx.seat ? t("Your choice") : t("Choosing…")) + child;
+  if (sheet.status === "decided") return t("Decided ✓ waiting for the others") + child;
+  if (board.phase === "roll") return t("Roll {number}: {name} rolls the dice", {number: board.turn, name: nameOf(ctx, board.roller)}) + child;
+  return t("Playing") + child;
 }
 
 function promptText(state, sheet, isMine, left) {
   const board = state.view.board;
   if (board.phase === "over") {
     const names = board.winners.map((seat) => nameOf(state.ctx, seat));
-    if (board.solo) return board.winners.length ? "You won: a total of 0 or more!" : "A negative total: try again!";
+    if (board.solo) return board.winners.length ? t("You won: a total of 0 or more!") : t("A negative total: try again!");
     const best = Math.max(...board.sheets.map((s) => s.score));
-    return `${names.join(" and ")} ${names.length > 1 ? "win" : "wins"} with ${signed(best)} points after ${board.rolls_done} rolls!`;
+    const params = {names: names.join(", "), points: signed(best), rolls: board.rolls_done};
+    return names.length > 1 ? t("{names} win with {points} points after {rolls} rolls!", params)
+      : t("{names} wins with {points} points after {rolls} rolls!", params);
   }
-  if (!isMine && state.hints.length) return "Tap your own sheet below to choose.";
+  if (!isMine && state.hints.length) return t("Tap your own sheet below to choose.");
   if (!isMine || !state.hints.length) return "";
   if (!picked.ids.length) {
     const free = state.hints.every((h) => / free$/.test(h.move));
-    return free ? "Free ride! Tap the two rows to cross." : "Tap a glowing row, then an EXTRA column.";
+    return free ? t("Free ride! Tap the two rows to cross.") : t("Tap a glowing row, then an EXTRA column.");
   }
   const rows = left.length && left.every((h) => h.targets.filter((t) => !t.includes("-x")).every((t) => picked.ids.includes(t)));
-  if (rows) return `${left[0].label.split(",")[0]}: now tap an EXTRA column.`;
-  return picked.ids.some((id) => id.includes("-x")) ? "Now tap the rows to cross." : "Now tap a second glowing row.";
+  if (rows) return t("{choice}: now tap an EXTRA column.", {choice: left[0].label.split(",")[0]});
+  return picked.ids.some((id) => id.includes("-x")) ? t("Now tap the rows to cross.") : t("Now tap a second glowing row.");
 }
 
 function star(cx, cy, r) {
@@ -340,7 +343,7 @@ function star(cx, cy, r) {
     const d = i % 2 ? r * 0.45 : r;
     points.push(`${(cx + d * Math.cos(a)).toFixed(1)},${(cy + d * Math.sin(a)).toFixed(1)}`);
   }
-  const g = svg("g", {role: "img", "aria-label": "winner"});
+  const g = svg("g", {role: "img", "aria-label": t("winner")});
   g.append(svg("polygon", {points: points.join(" "), fill: "#f2b705", stroke: "var(--fg)", "stroke-width": 1.2}));
   return g;
 }
@@ -360,10 +363,10 @@ function drawMini(state, sheet) {
   root.append(label(164, 19, signed(sheet.score), {"text-anchor": "end", "font-size": 16, "font-weight": 800,
     class: sheet.score < 0 ? "lost" : sheet.score > 0 ? "gain" : ""}));
   const winner = board.winners && board.winners.includes(sheet.seat);
-  let status = {deciding: "choosing…", decided: "decided ✓", stopped: "finished", playing: ""}[sheet.status];
-  if (winner) status = "winner!";
+  let status = {deciding: t("choosing…"), decided: t("decided ✓"), stopped: t("finished"), playing: ""}[sheet.status];
+  if (winner) status = t("winner!");
   if (winner) root.append(star(156, 118, 8));
-  root.append(label(8, 122, status + (sheet.child ? " · children's rules" : ""), {"text-anchor": "start", "font-size": 10.5, class: "muted"}));
+  root.append(label(8, 122, status + (sheet.child ? t(" · children's rules") : ""), {"text-anchor": "start", "font-size": 10.5, class: "muted"}));
   // One little bar per row: its crosses against its boxes, the -200 zone shaded.
   sheet.rows.forEach((row, i) => {
     const bx = 8 + i * 14.2;
@@ -383,7 +386,8 @@ function drawMini(state, sheet) {
     root.append(svg("rect", {x: ex + 22, y: 96, width: 26, height: 8, class: "box zero", rx: 2}));
     root.append(svg("rect", {x: ex + 22, y: 96, width: 26 * Math.min(1, column.marks / column.size), height: 8, fill: "var(--fg)", rx: 2}));
   });
-  const summary = `${name}: ${sheet.score} points${status ? ", " + status : ""}. Show this sheet large.`;
+  const summary = status ? t("{name}: {score} points, {status}. Show this sheet large.", {name, score: sheet.score, status})
+    : t("{name}: {score} points. Show this sheet large.", {name, score: sheet.score});
   const item = document.createElement("div");
   item.setAttribute("role", "listitem");
   item.append(actionable(root, summary, (keyboard) => {
@@ -428,7 +432,7 @@ export function render(container, view, ctx) {
     const minis = document.createElement("div");
     minis.className = "xb-minis";
     minis.setAttribute("role", "list");
-    minis.setAttribute("aria-label", "The other players' sheets");
+    minis.setAttribute("aria-label", t("The other players' sheets"));
     for (const sheet of others) minis.append(drawMini(state, sheet));
     wrap.append(minis);
   }

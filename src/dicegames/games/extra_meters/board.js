@@ -10,7 +10,7 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
-import {el, svg as s} from "/static/shell.js";
+import {el, svg as s, t as tr} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
 const GAP = 8;            // road visible between two squares of a row
@@ -185,11 +185,12 @@ function actionable(node, hint, ctx) {
 }
 
 function nameOf(ctx, seat) {
-  return (ctx.names && ctx.names[seat]) || `Player ${seat + 1}`;
+  return (ctx.names && ctx.names[seat]) || tr("Player {number}", {number: seat + 1});
 }
 
 function joinNames(names) {
-  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
+  return names.length <= 1 ? names.join("")
+    : tr("{names} and {last}", {names: names.slice(0, -1).join(", "), last: names.at(-1)});
 }
 
 /** The panel above the track: whose turn, the sum so far, and the big die. */
@@ -204,16 +205,19 @@ function panel(board, ctx, targets) {
   let head;
   if (board.phase === "over") {
     const winners = board.winners.map((seat) => nameOf(ctx, seat));
-    head = `${joinNames(winners)} ${winners.length === 1 ? "wins" : "win"}!`;
-    lines.push(el("p", {class: "em-detail", text: `Past square ${board.track_length} in round ${board.round}.`}));
+    head = winners.length === 1 ? tr("{names} wins!", {names: joinNames(winners)})
+      : tr("{names} win!", {names: joinNames(winners)});
+    lines.push(el("p", {class: "em-detail",
+      text: tr("Past square {square} in round {round}.", {square: board.track_length, round: board.round})}));
   } else if (board.phase === "opening") {
-    head = `${who}'s turn`;
-    lines.push(el("p", {class: "em-detail", text: `Round ${board.round}: the first roll of the turn…`}));
+    head = tr("{name}'s turn", {name: who});
+    lines.push(el("p", {class: "em-detail", text: tr("Round {round}: the first roll of the turn…", {round: board.round})}));
   } else {
-    head = yours ? `Your turn, ${who}!` : board.phase === "rolling" ? `${who} rolls again…` : `${who} is thinking…`;
+    head = yours ? tr("Your turn, {name}!", {name: who}) : board.phase === "rolling"
+      ? tr("{name} rolls again…", {name: who}) : tr("{name} is thinking…", {name: who});
   }
   if (turn && board.phase !== "over") {
-    const sum = el("p", {class: "em-sum", "aria-label": `dice so far: ${turn.dice.join(" plus ")} equals ${turn.sum}`});
+    const sum = el("p", {class: "em-sum", "aria-label": tr("dice so far: {dice} equals {sum}", {dice: turn.dice.join(" + "), sum: turn.sum})});
     turn.dice.forEach((die, i) => {
       if (i) sum.append(el("span", {class: "em-eq", text: " + "}));
       sum.append(el("span", {text: String(die)}));
@@ -221,20 +225,21 @@ function panel(board, ctx, targets) {
     if (turn.dice.length > 1) {
       sum.append(el("span", {class: "em-eq", text: " = "}), el("span", {class: "em-total", text: String(turn.sum)}));
     }
-    sum.append(el("span", {class: "em-so-far", text: turn.sum === 1 ? " square so far" : " squares so far"}));
+    sum.append(el("span", {class: "em-so-far", text: turn.sum === 1 ? tr(" square so far") : tr(" squares so far")}));
     lines.push(sum);
     if (board.phase === "decide") {
-      const stop = turn.crosses ? "Stop now and you cross the finish!"
-        : `Stop now: ${turn.from === 0 ? "from the start" : `from square ${turn.from}`} to square ${turn.landing}.`;
-      const six = `Roll a 6 and you move only ${turn.six_moves}.`;
+      const stop = turn.crosses ? tr("Stop now and you cross the finish!") : turn.from === 0
+        ? tr("Stop now: from the start to square {to}.", {to: turn.landing})
+        : tr("Stop now: from square {from} to square {to}.", {from: turn.from, to: turn.landing});
+      const six = tr("Roll a 6 and you move only {squares}.", {squares: turn.six_moves});
       lines.push(el("p", {class: "em-detail", text: `${stop} ${six}`}));
     }
   }
   const across = runners.filter((r) => r.finished);
   if (board.finish === "same_round" && board.phase !== "over" && across.length) {
     const names = across.map((r) => nameOf(ctx, r.seat));
-    lines.push(el("p", {class: "em-detail em-note", text: `${joinNames(names)} crossed the finish! ` +
-      "The round is played to its end: every runner past the finish by then shares the win."}));
+    lines.push(el("p", {class: "em-detail em-note", text: tr("{names} crossed the finish! The round is played to its end: every runner past the finish by then shares the win.",
+      {names: joinNames(names)})}));
   }
   const left = el("div", {class: "em-who"}, badge(current),
     el("div", {}, el("p", {class: "em-head", text: head}), ...lines));
@@ -242,7 +247,7 @@ function panel(board, ctx, targets) {
   if (board.roll) {
     const hint = targets.get("roll");
     const die = el("div", {class: `em-roll ${hint ? "em-live" : "em-idle"}`, "data-target": "roll"},
-      dieFace(), el("span", {text: "Roll again"}));
+      dieFace(), el("span", {text: tr("Roll again")}));
     if (hint) actionable(die, hint, ctx);
     else die.setAttribute("aria-hidden", "true");
     parts.push(die);
@@ -263,7 +268,7 @@ function track(board, ctx, targets, narrow) {
   const place = (position) => cell(Math.min(position, n + 1), cols);
   const names = board.runners.map((r) => `${r.letter} ${nameOf(ctx, r.seat)}: ${r.where}`);
   const root = s("svg", {class: "em-track", viewBox: `0 0 ${width} ${height}`, role: "group",
-    "aria-label": `The track, squares 1 to ${n}. ${names.join("; ")}.`});
+    "aria-label": tr("The track, squares 1 to {last}. {runners}.", {last: n, runners: names.join("; ")})});
   const defs = s("defs", {});
   const check = s("pattern", {id: "em-check", width: 20, height: 20, patternUnits: "userSpaceOnUse"},
     s("rect", {width: 20, height: 20, fill: "#fff"}),
@@ -389,7 +394,7 @@ function track(board, ctx, targets, narrow) {
     const group = s("g", {"data-target": "landing"});
     if (hint) {
       group.append(s("rect", {class: "em-glow", x: c.x - 4, y: c.y - 4, width: TILE + 8, height: TILE + 8, rx: 13}));
-      const label = turn.crosses ? "Stop: finish!" : "Stop here";
+      const label = turn.crosses ? tr("Stop: finish!") : tr("Stop here");
       const w = label.length * 11 + 24;
       const fx = Math.max(2, Math.min(width - w - 2, c.x + TILE / 2 - w / 2));
       group.append(s("g", {class: "em-flag"},

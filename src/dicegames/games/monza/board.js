@@ -7,7 +7,12 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
-import {el, svg} from "/static/shell.js";
+import {el, svg, t} from "/static/shell.js";
+
+/** The colours' names in the page's language. */
+const COLOUR_WORDS = {red: t("red"), yellow: t("yellow"), green: t("green"), blue: t("blue"),
+  white: t("white"), purple: t("purple")};
+const colourWord = (colour) => COLOUR_WORDS[colour] || colour;
 
 
 const FILL = {red: "#e53935", yellow: "#fbc02d", green: "#43a047", blue: "#1e88e5",
@@ -153,8 +158,9 @@ function tyre(x, y, radius) {
 }
 
 function describeSquare(sq) {
-  if (sq.colour === "tyre") return `${sq.id}, tyre: no car may drive here`;
-  return `${sq.id}, ${sq.colour}${sq.target ? ", finish" : ""}`;
+  if (sq.colour === "tyre") return t("{square}, tyre: no car may drive here", {square: sq.id});
+  return sq.target ? t("{square}, {colour}, finish", {square: sq.id, colour: colourWord(sq.colour)})
+    : `${sq.id}, ${colourWord(sq.colour)}`;
 }
 
 /** Make `node` a clickable, keyboard-reachable button for `hints` (the first is picked). */
@@ -182,7 +188,7 @@ function drawTrack(board, ctx, width) {
   // Short circuits on wide screens: no bigger than about 30 px per unit.
   const root = svg("svg", {class: "mz-track", viewBox: `0 0 ${r2(w)} ${r2(height)}`,
     style: `max-width: ${Math.round(w * 30)}px`,
-    role: "group", "aria-label": `${board.name}: the circuit`});
+    role: "group", "aria-label": t("{name}: the circuit", {name: board.name})});
   const byTarget = new Map();
   for (const hint of ctx.hints || []) {
     for (const id of hint.targets) {
@@ -213,7 +219,7 @@ function drawTrack(board, ctx, width) {
 
   // The start zone at the head of the first row.
   const row0 = rows[0];
-  const zone = svg("g", {"data-id": board.start, role: "img", "aria-label": "the start zone"});
+  const zone = svg("g", {"data-id": board.start, role: "img", "aria-label": t("the start zone")});
   zone.append(svg("rect", {x: 0.25, y: r2(row0.y - 0.25), width: r2(START_W - 0.85), height: r2(lanesH + 0.5),
     rx: 0.6, fill: "var(--bg)", stroke: "var(--line)", "stroke-width": 0.12}));
   zone.append(chequer(START_W - 1.2, row0.y - 0.2, row0.y + lanesH + 0.2, 0.35));
@@ -311,7 +317,7 @@ function drawTrack(board, ctx, width) {
   const carsLayer = svg("g");
   for (const {c, x, y, s} of place) {
     const hints = byTarget.get(c.id);
-    const who = names[c.seat] || `Player ${c.seat + 1}`;
+    const who = names[c.seat] || t("Player {number}", {number: c.seat + 1});
     const g = svg("g", {"data-id": c.id, class: "mz-car"});
     const from = glide ? carsAt.get(c.id) : null;
     const start = from && from.rows === rows.length ? from : {x, y};
@@ -333,7 +339,9 @@ function drawTrack(board, ctx, width) {
       makePick(g, hints, ctx);
     } else {
       g.setAttribute("role", "img");
-      g.setAttribute("aria-label", `${who}'s ${c.colour} car, number ${c.seat + 1}, ${c.at === board.start ? "in the start zone" : "on " + c.at}`);
+      g.setAttribute("aria-label", c.at === board.start
+        ? t("{name}'s {colour} car, number {number}, in the start zone", {name: who, colour: colourWord(c.colour), number: c.seat + 1})
+        : t("{name}'s {colour} car, number {number}, on {square}", {name: who, colour: colourWord(c.colour), number: c.seat + 1, square: c.at}));
     }
     carsLayer.append(g);
   }
@@ -342,43 +350,48 @@ function drawTrack(board, ctx, width) {
 }
 
 function where(c, board) {
-  if (c.at === board.start) return "at the start";
-  if (c.target) return `${c.at}: finished!`;
-  return `${c.at} · ${c.to_go} to go`;
+  if (c.at === board.start) return t("at the start");
+  if (c.target) return t("{square}: finished!", {square: c.at});
+  return t("{square} · {count} to go", {square: c.at, count: c.to_go});
 }
 
 function turnLine(board, ctx) {
   const names = ctx.names || [];
-  const name = (seat) => names[seat] || `Player ${seat + 1}`;
+  const name = (seat) => names[seat] || t("Player {number}", {number: seat + 1});
   const line = el("div", {class: "monza-turn", role: "status"});
   if (board.phase === "over") {
-    const winners = board.winners.map(name).join(" and ");
+    const winners = board.winners.map(name).join(", ");
     line.append(...board.winners.map((s) => carIcon(board.cars[s].colour, s + 1)),
-      el("span", {text: `${winners} ${board.winners.length > 1 ? "win" : "wins"} the race!`}));
+      el("span", {text: board.winners.length > 1 ? t("{names} win the race!", {names: winners})
+        : t("{names} wins the race!", {names: winners})}));
     return line;
   }
   const seat = board.decider ?? board.player;
   const c = board.cars[seat];
   const you = ctx.hints && ctx.hints.length && ctx.seat === seat;
   let words;
-  if (board.phase === "roll") words = `${name(seat)} rolls the six colour dice`;
-  else if (board.phase === "variant") words = `${you ? "You" : name(seat)} may move the ${c.colour} car one free square (the last die was ${board.last})`;
-  else if (board.phase === "stuck") words = c.target ? `${name(seat)} waits on the finish` : `No die fits for ${name(seat)}`;
-  else if (you) words = "Tap a marked square: each step uses a die of that square's colour";
-  else words = `${name(seat)} drives the ${c.colour} car ${seat + 1}`;
+  if (board.phase === "roll") words = t("{name} rolls the six colour dice", {name: name(seat)});
+  else if (board.phase === "variant") {
+    const params = {name: name(seat), colour: colourWord(c.colour), last: colourWord(board.last)};
+    words = you ? t("You may move the {colour} car one free square (the last die was {last})", params)
+      : t("{name} may move the {colour} car one free square (the last die was {last})", params);
+  } else if (board.phase === "stuck") {
+    words = c.target ? t("{name} waits on the finish", {name: name(seat)}) : t("No die fits for {name}", {name: name(seat)});
+  } else if (you) words = t("Tap a marked square: each step uses a die of that square's colour");
+  else words = t("{name} drives the {colour} car {number}", {name: name(seat), colour: colourWord(c.colour), number: seat + 1});
   line.append(carIcon(c.colour, seat + 1), el("span", {text: words}));
-  if (board.finishing) line.append(el("span", {class: "mz-pill last", text: "Last round!"}));
+  if (board.finishing) line.append(el("span", {class: "mz-pill last", text: t("Last round!")}));
   return line;
 }
 
 function legend(board, ctx) {
   const names = ctx.names || [];
   const seat = board.phase === "over" ? null : (board.decider ?? board.player);
-  return el("ul", {class: "monza-cars", "aria-label": "The cars"}, ...board.cars.map((c) =>
+  return el("ul", {class: "monza-cars", "aria-label": t("The cars")}, ...board.cars.map((c) =>
     el("li", {class: c.seat === seat ? "now" : null},
       carIcon(c.colour, c.seat + 1),
-      el("strong", {text: names[c.seat] || `Player ${c.seat + 1}`}),
-      el("span", {class: "mz-where", text: `${c.colour} · ${where(c, board)}`}))));
+      el("strong", {text: names[c.seat] || t("Player {number}", {number: c.seat + 1})}),
+      el("span", {class: "mz-where", text: `${colourWord(c.colour)} · ${where(c, board)}`}))));
 }
 
 /** Draw the board; returns {ownsChoices: false}: the page's choice buttons stay. */
@@ -394,8 +407,8 @@ export function render(container, view, ctx) {
   const track = drawTrack(board, safe, width);
   wrap.append(el("style", {text: CSS}), turnLine(board, safe), track.root,
     legend(board, safe),
-    el("p", {class: "monza-key", text: "Squares: R red · Y yellow · G green · B blue · W white · P purple. "
-      + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start."}));
+    el("p", {class: "monza-key", text: t("Squares: R red · Y yellow · G green · B blue · W white · P purple. "
+      + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start.")}));
   container.replaceChildren(wrap);
   if (track.moving.length) {
     void wrap.getBoundingClientRect();  // commit the old places, then glide to the new ones

@@ -2,7 +2,11 @@
 // render(container, view, ctx) redraws everything on each call. The legal moves of
 // ctx.hints glow on the board: a horse and the square it would land on are clickable and
 // keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice buttons.
-import {svg} from "/static/shell.js";
+import {svg, t} from "/static/shell.js";
+
+/** The colours' names in the page's language. */
+const COLOUR_WORDS = {red: t("red"), blue: t("blue"), yellow: t("yellow"), green: t("green")};
+const colourWord = (colour) => COLOUR_WORDS[colour] || colour;
 
 const CELL = 40;
 const PAD = 10;
@@ -64,7 +68,7 @@ function horseDisc(horse, cx, cy, r) {
     "stroke-opacity": 0.55, "stroke-width": r / 9}));
   g.append(svg("text", {x: cx, y: cy + r * 0.33, "text-anchor": "middle", class: "pc-label",
     "font-size": r * 0.92, fill: INK[horse.colour] || "#fff"}, horse.label));
-  g.dataset.label = `horse ${horse.label}`;
+  g.dataset.label = t("horse {horse}", {horse: horse.label});
   return g;
 }
 
@@ -84,7 +88,7 @@ function barrageBlock(pair, cell) {
       height: CELL / 2 - 1, rx: 4, fill: "transparent", class: "pc-shape"}));
     g.append(svg("text", {x: x + CELL / 2, y: y + 16 + half * 17, "text-anchor": "middle",
       "font-size": 15, class: "pc-label", fill: INK[horse.colour] || "#fff"}, horse.label));
-    g.dataset.label = `horse ${horse.label}, in a barrage with ${pair[1 - half].label}`;
+    g.dataset.label = t("horse {horse}, in a barrage with {other}", {horse: horse.label, other: pair[1 - half].label});
     group.append(g);
   });
   return group;
@@ -98,7 +102,7 @@ function drawStable(layer, stable, board, ctx) {
   const playing = stable.seat !== null;
   const turn = playing && board.player === stable.seat;
   const won = playing && board.winner === stable.seat;
-  const g = svg("g", {"data-id": stable.id, "data-label": `${stable.colour} corner stable`});
+  const g = svg("g", {"data-id": stable.id, "data-label": t("{colour} corner stable", {colour: colourWord(stable.colour)})});
   g.append(svg("rect", {x: x + 6, y: y + 6, width: size - 12, height: size - 12, rx: 22,
     fill: stable.css, "fill-opacity": playing ? 0.24 : 0.08, stroke: stable.css,
     "stroke-opacity": playing ? 0.9 : 0.3, "stroke-width": 4, class: "pc-shape"}));
@@ -111,14 +115,14 @@ function drawStable(layer, stable, board, ctx) {
     g.append(svg("text", {x: x + size / 2, y: y + size / 2 + 38, "text-anchor": "middle",
       "font-size": 110, fill: stable.css, opacity: 0.2}, "♞"));
   }
-  const name = playing ? (ctx.names && ctx.names[stable.seat]) || `Player ${stable.seat + 1}` : "";
+  const name = playing ? (ctx.names && ctx.names[stable.seat]) || t("Player {number}", {number: stable.seat + 1}) : "";
   const short = name.length > 14 ? name.slice(0, 13) + "…" : name;
   g.append(svg("text", {x: x + size / 2, y: y + 48, "text-anchor": "middle",
     "font-size": 25, class: "pc-name", opacity: playing ? 1 : 0.45},
-    playing ? short : cap(stable.colour)));
-  let sub = playing ? `${cap(stable.colour)} (${stable.letter})` : "not playing";
-  if (won) sub = "★ wins! ★";
-  else if (turn) sub = ctx.seat === stable.seat ? "▶ your turn" : "▶ playing now";
+    playing ? short : cap(colourWord(stable.colour))));
+  let sub = playing ? `${cap(colourWord(stable.colour))} (${stable.letter})` : t("not playing");
+  if (won) sub = t("★ wins! ★");
+  else if (turn) sub = ctx.seat === stable.seat ? t("▶ your turn") : t("▶ playing now");
   g.append(svg("text", {x: x + size / 2, y: y + size - 22, "text-anchor": "middle",
     "font-size": 20, class: "pc-sub", "font-weight": turn || won ? 700 : 400,
     opacity: playing ? 0.9 : 0.45}, sub));
@@ -153,7 +157,7 @@ function drawTrack(layer, board) {
       const [cx, cy] = mid(square.cell);
       g.append(arrow(cx, cy, next[1] - square.cell[1], next[0] - square.cell[0], 11,
         {fill: "#fff", "fill-opacity": 0.9}));
-      g.dataset.label = `${square.start}'s start square`;
+      g.dataset.label = t("{colour}'s start square", {colour: colourWord(square.start)});
     } else if (square.entrance) {
       g.append(squareShape(square.cell, {class: "pc-sq pc-shape",
         style: `stroke: ${stable.css}; stroke-opacity: ${stable.seat === null ? 0.4 : 1};
@@ -162,10 +166,10 @@ function drawTrack(layer, board) {
       const [cx, cy] = mid(square.cell);
       g.append(arrow(cx, cy, first[1] - square.cell[1], first[0] - square.cell[0], 9,
         {fill: stable.css, "fill-opacity": stable.seat === null ? 0.4 : 1}));
-      g.dataset.label = `${square.entrance}'s stable entrance`;
+      g.dataset.label = t("{colour}'s stable entrance", {colour: colourWord(square.entrance)});
     } else {
       g.append(squareShape(square.cell, {class: "pc-sq pc-shape"}));
-      g.dataset.label = `track square ${index}`;
+      g.dataset.label = t("track square {number}", {number: index});
     }
     layer.append(g);
   });
@@ -175,7 +179,7 @@ function drawColumns(layer, board) {
   for (const stable of board.stables) {
     for (const square of stable.column) {
       const g = svg("g", {"data-id": square.id,
-        "data-label": `${stable.colour} stable square ${square.number}`});
+        "data-label": t("{colour} stable square {number}", {number: square.number, colour: colourWord(stable.colour)})});
       g.append(squareShape(square.cell, {class: "pc-sq pc-shape",
         style: `fill: ${stable.css}; fill-opacity: ${stable.seat === null ? 0.12
           : square.winning ? 0.5 : 0.3}`}));
@@ -263,7 +267,8 @@ function wireTargets(root, hints, pick) {
       node.append(glow);
     }
     const where = node.dataset.label ? ` (${node.dataset.label})` : "";
-    const others = found.length > 1 ? `; ${found.length - 1} other move${found.length > 2 ? "s" : ""} here: use the buttons` : "";
+    const others = found.length === 2 ? t("; 1 other move here: use the buttons")
+      : found.length > 2 ? t("; {count} other moves here: use the buttons", {count: found.length - 1}) : "";
     node.classList.add("pc-target");
     node.setAttribute("tabindex", "0");
     node.setAttribute("role", "button");
@@ -298,14 +303,15 @@ function describe(board, ctx) {
   const parts = [];
   for (const stable of board.stables) {
     if (stable.seat === null) continue;
-    const who = names[stable.seat] || stable.colour;
+    const who = names[stable.seat] || colourWord(stable.colour);
     const horses = board.horses.filter((h) => h.colour === stable.colour);
-    const spots = horses.map((h) => h.place === "home" ? `${h.label} waiting`
-      : h.place === "stable" ? `${h.label} on stable square ${h.progress - 56}`
-        : `${h.label} on the track${h.barrage ? " (barrage)" : ""}`);
-    parts.push(`${who} (${stable.colour}): ${spots.join(", ")}`);
+    const spots = horses.map((h) => h.place === "home" ? t("{horse} waiting", {horse: h.label})
+      : h.place === "stable" ? t("{horse} on stable square {number}", {horse: h.label, number: h.progress - 56})
+        : h.barrage ? t("{horse} on the track (barrage)", {horse: h.label})
+          : t("{horse} on the track", {horse: h.label}));
+    parts.push(`${who} (${colourWord(stable.colour)}): ${spots.join(", ")}`);
   }
-  return "Petits Chevaux board. " + parts.join(". ") + ".";
+  return t("Petits Chevaux board. {parts}.", {parts: parts.join(". ")});
 }
 
 /** A folded key under the board saying what the marks mean, for newcomers. */
@@ -315,13 +321,13 @@ function legend() {
   box.setAttribute("style", "margin: .3rem auto 0; max-width: 40rem; font-size: .85rem; "
     + "color: var(--muted);");
   const title = document.createElement("summary");
-  title.textContent = "What the board shows";
+  title.textContent = t("What the board shows");
   const text = document.createElement("p");
   text.setAttribute("style", "margin: .2rem 0 0;");
-  text.textContent = "Filled arrow: a start square. Framed arrow: the way into the stable. "
+  text.textContent = t("Filled arrow: a start square. Framed arrow: the way into the stable. "
     + "1 to 6: the stable; fill squares 3 to 6 to win. Two horses of one colour on a square "
     + "make a barrage that nobody can pass. The moves you can play glow: click or tap the "
-    + "horse, or the square where it would land (dashed).";
+    + "horse, or the square where it would land (dashed).");
   box.append(title, text);
   return box;
 }

@@ -6,7 +6,7 @@
 // and the legal choices: declarations as labelled signs beside the grid (hovering one shows
 // where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
-import {svg} from "/static/shell.js";
+import {svg, t} from "/static/shell.js";
 
 const C = 60; // one grid square, in viewBox units
 const EDGE = 26; // room for the column letters and row numbers
@@ -114,10 +114,15 @@ function defs() {
 
 /** Where a car is, in a few words for the panel. */
 function whereShort(car, cell, narrow) {
-  if (cell.kind === "finish") return "on the finish!";
-  if (cell.kind === "grey") return narrow ? `shortcut ${cell.name}` : `shortcut field (${cell.name})`;
-  if (cell.kind === "start") return narrow ? `start, ${car.to_go} to go` : `at the start, ${car.to_go} to go`;
-  return narrow ? `sq. ${cell.road}, ${car.to_go} to go` : `square ${cell.road}, ${car.to_go} to go`;
+  if (cell.kind === "finish") return t("on the finish!");
+  if (cell.kind === "grey") {
+    return narrow ? t("shortcut {square}", {square: cell.name}) : t("shortcut field ({square})", {square: cell.name});
+  }
+  if (cell.kind === "start") {
+    return narrow ? t("start, {count} to go", {count: car.to_go}) : t("at the start, {count} to go", {count: car.to_go});
+  }
+  return narrow ? t("sq. {number}, {count} to go", {number: cell.road, count: car.to_go})
+    : t("square {number}, {count} to go", {number: cell.road, count: car.to_go});
 }
 
 /** A small white die showing five, for the "Roll again" button. */
@@ -133,25 +138,25 @@ function dieIcon(x, y) {
 /** The panel's message: what is happening now and what the viewer can do. */
 function message(board, ctx, interactive) {
   const turn = board.turn;
-  const who = ctx.names[turn.seat] || `Player ${turn.seat + 1}`;
+  const who = ctx.names[turn.seat] || t("Player {number}", {number: turn.seat + 1});
   if (board.winner !== null && board.winner !== undefined) {
-    return `${ctx.names[board.winner] || "A car"} reached the finish and wins!`;
+    return t("{name} reached the finish and wins!", {name: ctx.names[board.winner] || t("A car")});
   }
   const dice = turn.rolls.length > 1 ? `${turn.rolls.join(" + ")} = ${turn.total}` : `${turn.total}`;
-  const squares = `${turn.total} square${turn.total === 1 ? "" : "s"}`;
+  const squares = turn.total === 1 ? t("1 square") : t("{count} squares", {count: turn.total});
   switch (turn.phase) {
     case "declare":
-      return interactive ? "Pick a sign: Road, Shortcut or Push."
-        : `${who} picks: road, shortcut or push.`;
-    case "road-roll": return `${who} rolls the die for the road…`;
+      return interactive ? t("Pick a sign: Road, Shortcut or Push.")
+        : t("{name} picks: road, shortcut or push.", {name: who});
+    case "road-roll": return t("{name} rolls the die for the road…", {name: who});
     case "shortcut-roll":
-      return turn.rolls.length ? `Shortcut: ${dice} so far. Rolling again: 4-6 loses it all!`
-        : "Shortcut! Rolling: 1-3 to go, 4-6 stuck.";
+      return turn.rolls.length ? t("Shortcut: {dice} so far. Rolling again: 4-6 loses it all!", {dice})
+        : t("Shortcut! Rolling: 1-3 to go, 4-6 stuck.");
     case "choose":
-      return interactive ? `Shortcut dice: ${dice}. Tap a glowing square (up to ${squares}), or roll again.`
-        : `Shortcut dice: ${dice}. ${who} may move up to ${squares}.`;
+      return interactive ? t("Shortcut dice: {dice}. Tap a glowing square (up to {squares}), or roll again.", {dice, squares})
+        : t("Shortcut dice: {dice}. {name} may move up to {squares}.", {dice, squares, name: who});
     case "push-to":
-      return interactive ? "Push: tap the square to push to." : `${who} pushes one square.`;
+      return interactive ? t("Push: tap the square to push to.") : t("{name} pushes one square.", {name: who});
     default: return "";
   }
 }
@@ -196,7 +201,7 @@ export function render(container, view, ctx) {
   const centre = (cell) => [ox + cell.col * C + C / 2, oy + cell.row * C + C / 2];
 
   const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
-    "aria-label": `Shortcut board, ${board.width} by ${board.height} squares`,
+    "aria-label": t("Shortcut board, {width} by {height} squares", {width: board.width, height: board.height}),
     style: "width: 100%; height: auto; max-height: 80vh; display: block; margin: 0 auto;"});
   root.append(svg("style", {}, STYLE), defs());
 
@@ -309,10 +314,10 @@ export function render(container, view, ctx) {
   let px = panelX;
   const panel = svg("g", {class: "panel"});
   const seat = board.winner ?? board.turn.seat;
-  const who = names[seat] || `Player ${seat + 1}`;
+  const who = names[seat] || t("Player {number}", {number: seat + 1});
   const won = board.winner !== null && board.winner !== undefined;
   const fit = narrow ? 9 : 15;
-  const headline = won ? `${shorten(who, fit)} wins!` : `${shorten(who, fit)}'s turn`;
+  const headline = won ? t("{names} wins!", {names: shorten(who, fit)}) : t("{name}'s turn", {name: shorten(who, fit)});
   panel.append(svg("rect", {x: px, y, width: pw, height: 44, rx: 12,
     fill: won ? "var(--ok)" : "var(--card)", stroke: won ? "var(--ok)" : "var(--accent)",
     "stroke-width": 3}));
@@ -372,7 +377,7 @@ export function render(container, view, ctx) {
         fill: "var(--accent)", opacity: 0.14}));
     }
     panel.append(carToken(px + 20, y + 18, 14, car, colours[car.seat] || "var(--muted)", false));
-    panel.append(text(px + 42, y + 9, shorten(names[car.seat] || `Player ${car.seat + 1}`, fit + 2)
+    panel.append(text(px + 42, y + 9, shorten(names[car.seat] || t("Player {number}", {number: car.seat + 1}), fit + 2)
       + (current && !won ? " ◀" : ""), {"text-anchor": "start", "font-size": 16 * big,
       "font-weight": 700, fill: "var(--fg)"}));
     panel.append(text(px + 42, y + 28, whereShort(car, cell, narrow), {"text-anchor": "start",
@@ -380,10 +385,10 @@ export function render(container, view, ctx) {
     y += carsH / board.cars.length;
   }
   y += 14;
-  const key = narrow ? [["url(#sc-hatch)", "Shortcut:", "1-3 go, 4-6 stuck"],
-    ["var(--tile)", "Road: exact", "count to finish"]]
-    : [["url(#sc-hatch)", "Shortcut field: 1-3 go,", "4-6 stuck"],
-      ["var(--tile)", "Road: roll a die,", "exact count to finish"]];
+  const key = narrow ? [["url(#sc-hatch)", t("Shortcut:"), t("1-3 go, 4-6 stuck")],
+    ["var(--tile)", t("Road: exact"), t("count to finish")]]
+    : [["url(#sc-hatch)", t("Shortcut field: 1-3 go,"), t("4-6 stuck")],
+      ["var(--tile)", t("Road: roll a die,"), t("exact count to finish")]];
   for (const [fill, first, second] of key) {
     panel.append(svg("rect", {x: px + 6, y, width: 28, height: 28, rx: 6, fill,
       stroke: "var(--tile-line)", "stroke-width": 1.5}));
