@@ -320,6 +320,14 @@ def _pairing(pairings: Sequence[Pairing], first: str, second: str) -> Pairing | 
     return None
 
 
+def _bot(spec: str, game: Game[Any, Any, Any]) -> str:
+    """:func:`bot_name`, its error worded for a report."""
+    try:
+        return bot_name(spec, game)
+    except OptionError as error:
+        raise OptionError(str(error).replace("simulate needs", "the report needs", 1)) from None
+
+
 def report_name(game: Game[Any, Any, Any]) -> str:
     """``Game name, 2 players, option=value...`` for titles."""
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
@@ -354,7 +362,7 @@ def build_report(game: Game[Any, Any, Any], *, games: int = 200, seed: int = 0,
     if bots is None:
         ladder_names, notes = default_ladder(game)
     else:
-        ladder_names = list(dict.fromkeys(bot_name(b, game) for b in bots))
+        ladder_names = list(dict.fromkeys(_bot(b, game) for b in bots))
         if len(ladder_names) < 2:
             raise OptionError("the ladder needs at least two different bots, e.g. "
                               "random,medium")
@@ -362,7 +370,7 @@ def build_report(game: Game[Any, Any, Any], *, games: int = 200, seed: int = 0,
     if players is None:
         seat_bots = [best] * game.players
     else:
-        seat_bots = [bot_name(p, game) for p in players]
+        seat_bots = [_bot(p, game) for p in players]
         if len(seat_bots) != game.players:
             raise OptionError(f"this {game.spec.id} game is set up for {game.players} "
                               f"players, but {len(seat_bots)} bots were given")
