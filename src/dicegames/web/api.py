@@ -133,6 +133,10 @@ def build_routes(hub: Hub) -> list[Route]:
         match = hub.get(request.path_params["match_id"])
         return JSONResponse(await hub.hint(match, request.query_params.get("token")))
 
+    async def review(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        return JSONResponse(await hub.review(match))
+
     async def record(request: Request) -> Response:
         match = hub.get(request.path_params["match_id"])
         return JSONResponse(to_record(match.session), headers={
@@ -166,6 +170,7 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/undo", undo, methods=["POST"]),
         Route("/api/matches/{match_id}/hint", hint),
         Route("/api/matches/{match_id}/record", record),
+        Route("/api/matches/{match_id}/review", review),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),
     ]
