@@ -17,7 +17,7 @@ from dicegames.analysis.charts import encode, report_charts, review_chart
 from dicegames.analysis.report import build_report
 from dicegames.analysis.review import review
 from dicegames.bots import make_bot
-from dicegames.core.chance import sample
+from dicegames.core.match import RandomDice, play
 from dicegames.core.session import PlayerInfo, Session
 
 IMAGES = Path(__file__).resolve().parent.parent / "docs" / "images"
@@ -30,14 +30,7 @@ def reviewed_game() -> Session:
                       seed=12)
     bots = [make_bot(game, "medium", random.Random(1)), make_bot(game, "optimal",
                                                                 random.Random(2))]
-    dice = random.Random(12)
-    while not session.state.is_terminal:
-        state = session.state
-        if state.is_chance:
-            session.apply(sample(state.chance_outcomes(), dice))
-        else:
-            seat = state.node.players[0]
-            session.apply(bots[seat].choose(state, seat), seat)
+    play(session, bots, RandomDice(random.Random(12)))
     return session
 
 

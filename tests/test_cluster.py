@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -9,8 +10,10 @@ import pytest
 
 import dicegames
 from dicegames.analysis import simulate
-from dicegames.analysis.cluster import ClusterError, batches, dask_map, run_tasks
+from dicegames.analysis.charts import require_matplotlib
+from dicegames.analysis.cluster import ClusterError, batches, dask_map, require_dask, run_tasks
 from dicegames.analysis.report import build_report
+from dicegames.core.errors import OptionError
 
 distributed = pytest.importorskip("distributed")
 
@@ -19,7 +22,7 @@ distributed = pytest.importorskip("distributed")
 def cluster() -> Iterator[str]:
     """An in-process Dask cluster (threads, no processes): its scheduler's address."""
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as local:
+                                  dashboard_address=":0") as local:
         yield str(local.scheduler_address)
 
 
@@ -50,6 +53,15 @@ def test_report_same_figures_on_dask(cluster: str) -> None:
 def test_batches_cover_the_tasks_in_order() -> None:
     assert [list(group) for group in batches(7, 3)] == [[0, 1, 2], [3, 4, 5], [6]]
     assert list(run_tasks(abs, [-1, 2, -3], jobs=1)) == [1, 2, 3]
+
+
+def test_missing_extras_name_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    with pytest.raises(OptionError, match=r"pip install 'dicegames\[analysis\]'"):
+        require_dask()
+    with pytest.raises(OptionError, match=r"pip install 'dicegames\[analysis\]'"):
+        require_matplotlib()
 
 
 def test_unreachable_scheduler_is_a_clear_error() -> None:

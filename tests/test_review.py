@@ -12,7 +12,7 @@ import dicegames
 from dicegames.analysis.estimate import ExactExtraMeters, Rollouts, estimator_for
 from dicegames.analysis.review import ReviewError, review, verdict
 from dicegames.bots import make_bot
-from dicegames.core.chance import sample
+from dicegames.core.match import RandomDice, play
 from dicegames.core.record import save
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.games.extra_meters import Decision
@@ -22,16 +22,9 @@ from test_cli import assert_one_line_error, env, run  # noqa: F401
 
 def finish(session: Session, level: str, seed: int) -> None:
     """Play ``session`` to its end with ``level`` bots in every seat and seeded dice."""
-    rng = random.Random(seed)
     bots = [make_bot(session.game, level, random.Random(seed + seat))
             for seat in range(session.game.players)]
-    while not session.state.is_terminal:
-        state = session.state
-        if state.is_chance:
-            session.apply(sample(state.chance_outcomes(), rng))
-        else:
-            seat = state.node.players[0]
-            session.apply(bots[seat].choose(state, seat), seat)
+    play(session, bots, RandomDice(random.Random(seed)))
 
 
 def blunder_game() -> Session:
