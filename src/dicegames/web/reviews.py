@@ -57,8 +57,9 @@ class ReviewJob:
 
 
 def _run(job: ReviewJob, game: Game[Any, Any, Any], players: tuple[PlayerInfo, ...],
-         moves: list[tuple[int | None, str]]) -> None:
-    """Replay the moves into a private session and review it, filling ``job`` in."""
+         moves: list[tuple[int | None, str]], stop: threading.Event) -> None:
+    """Replay the moves into a private session and review it, filling ``job`` in (until
+    ``stop`` is set: the server is shutting down)."""
     try:
         job.status = "running"
         session = Session(game, players)
@@ -68,6 +69,9 @@ def _run(job: ReviewJob, game: Game[Any, Any, Any], players: tuple[PlayerInfo, .
         job.kind, job.description = estimator.kind, estimator.description
         job.start = estimator.position(session.states[0]).chances
         for move in review_steps(session, estimator):
+            if stop.is_set():
+                job.status, job.error = "failed", "the server stopped"
+                return
             job.moves.append(move)
             job.looked_at = move.index + 1
         job.looked_at = job.total
@@ -83,6 +87,7 @@ class Reviews:
         self._jobs: OrderedDict[tuple[str, int], ReviewJob] = OrderedDict()
         self._lock = threading.Lock()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="review")
+        self._stop = threading.Event()
 
     def get(self, match_id: str, revision: int, session: Session) -> ReviewJob:
         """The review of ``session`` (a finished match at ``revision``), started if new.
@@ -100,9 +105,11 @@ class Reviews:
             self._jobs[key] = job
             while len(self._jobs) > KEEP:
                 self._jobs.popitem(last=False)
-        self._worker.submit(_run, job, session.game, session.players, moves)
+        self._worker.submit(_run, job, session.game, session.players, moves, self._stop)
         return job
 
     def close(self) -> None:
-        """Stop the worker (queued reviews are dropped)."""
+        """Stop the worker: queued reviews are dropped, the running one stops at its next
+        move."""
+        self._stop.set()
         self._worker.shutdown(wait=False, cancel_futures=True)
