@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,6 +15,9 @@ from dicegames.analysis.charts import require_matplotlib
 from dicegames.analysis.cluster import ClusterError, batches, dask_map, require_dask, run_tasks
 from dicegames.analysis.report import build_report
 from dicegames.core.errors import OptionError
+from dicegames.core.record import save
+from dicegames.terminal.analyse_view import review_file
+from test_review import blunder_game
 
 distributed = pytest.importorskip("distributed")
 
@@ -48,6 +52,14 @@ def test_report_same_figures_on_dask(cluster: str) -> None:
     here = build_report(game, **settings).to_json()
     dask = build_report(game, scheduler=cluster, **settings).to_json()
     assert here == dask
+
+
+def test_reviews_of_many_records_same_on_dask(cluster: str, tmp_path: Path) -> None:
+    paths = [str(save(blunder_game(), tmp_path / f"game{i}.json")) for i in range(3)]
+    tasks = [(path, 8) for path in paths]
+    here = list(run_tasks(review_file, tasks))
+    assert here[0]["mistakes"] == [1]
+    assert list(run_tasks(review_file, tasks, scheduler=cluster, per_batch=2)) == here
 
 
 def test_batches_cover_the_tasks_in_order() -> None:

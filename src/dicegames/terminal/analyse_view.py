@@ -53,15 +53,16 @@ def _write(path: Path, data: bytes) -> None:
 
 
 @contextmanager
-def _progress(term: Terminal, show: bool) -> Iterator[Callable[[int, int], None]]:
-    """A callback taking (games played, games in all); a bar on stderr when ``show``."""
+def _progress(term: Terminal, show: bool, label: str = "analysing"
+              ) -> Iterator[Callable[[int, int], None]]:
+    """A callback taking (done, total); a bar on stderr when ``show``."""
     if not show:
         yield lambda done, total: None
         return
-    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(),
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(),
                TimeRemainingColumn())
     with Progress(*columns, console=term.err, transient=True) as bar:
-        task = bar.add_task("games", total=None)
+        task = bar.add_task(label, total=None)
         yield lambda done, total: bar.update(task, completed=done, total=total)
 
 
@@ -171,11 +172,20 @@ def run_review(term: Terminal, request: ReviewRequest) -> ExitCode:
         raise OptionError("--rollouts must be at least 1")
     if request.html and len(request.files) > 1:
         raise OptionError("--html writes one page: review one record at a time with it")
-    for path in request.files:
-        load(path)  # a corrupt record fails here, with its name, before any long work
-    tasks = [(str(path), request.rollouts) for path in request.files]
-    reviews = list(run_tasks(review_file, tasks, jobs=request.jobs,
-                             scheduler=request.scheduler))
+    sessions = [load(path) for path in request.files]  # a corrupt record fails first
+    show = not request.json and term.err.is_terminal
+    if len(sessions) == 1 and request.scheduler is None:
+        from dicegames.analysis.estimate import estimator_for
+        from dicegames.analysis.review import review
+
+        session = sessions[0]
+        with _progress(term, show, "reviewing") as progress:
+            reviews = [review(session, estimator_for(session.game, request.rollouts),
+                              progress=progress).to_json()]
+    else:
+        tasks = [(str(path), request.rollouts) for path in request.files]
+        reviews = list(run_tasks(review_file, tasks, jobs=request.jobs,
+                                 scheduler=request.scheduler))
     if request.json:
         document: Any = reviews[0] if len(reviews) == 1 else {"reviews": reviews}
         term.out.file.write(json.dumps(document, indent=2) + "\n")
