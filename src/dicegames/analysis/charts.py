@@ -63,7 +63,9 @@ def seat_chart(report: dict[str, Any]) -> Any:
     players = report["players"]
     labels = [f"seat {s + 1}" for s in range(players)]
     colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(players)]
-    for axis, key, title in ((axes[0], "best", f"{report['bots'][0]} bots"),
+    bots = report["bots"]
+    given = f"{bots[0]} bots" if len(set(bots)) == 1 else "the given bots"
+    for axis, key, title in ((axes[0], "best", given),
                              (axes[1], "random", "random play")):
         _interval_bars(axis, labels, seats[key], colours)
         axis.axhline(1 / players, color="#888", linewidth=0.8, linestyle="--")

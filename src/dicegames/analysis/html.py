@@ -51,7 +51,7 @@ def report_section(report: dict[str, Any]) -> str:
              f"<p class=note>{report['games']} games a run, seed {report['seed']}; seats: "
              f"{escape(', '.join(report['bots']))}</p>",
              "<h2>Seat advantage</h2>",
-             _table(["seat", f"{report['bots'][0]} bots", "random play"],
+             _table(["seat", "the bots above", "random play"],
                     [[f"seat {s + 1}", _share(best), _share(rand)] for s, (best, rand)
                      in enumerate(zip(seats["best"], seats["random"], strict=True))]),
              charts["seats"], "<h2>Game length and choices</h2>"]

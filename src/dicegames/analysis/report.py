@@ -395,6 +395,9 @@ def build_report(game: Game[Any, Any, Any], *, games: int = 200, seed: int = 0,
     strongest = ranked[0].name if ranked else best
     weakest = ranked[-1].name if len(ranked) > 1 else None
     decisions = sum(t.decisions for t in main)
+    lead = drama(main, estimator.kind)
+    if lead is None:
+        notes.append("lead changes are not measured: no measured game had a single winner")
     from dicegames.analysis.strategy import strategy_for
 
     return DesignReport(
@@ -409,5 +412,5 @@ def build_report(game: Game[Any, Any, Any], *, games: int = 200, seed: int = 0,
         ladder=tuple(ratings), pairings=tuple(pairings),
         best_vs_weakest=_pairing(pairings, strongest, weakest) if weakest else None,
         random_vs_best=_pairing(pairings, "random", strongest),
-        drama=drama(main, estimator.kind), strategy=strategy_for(game),
+        drama=lead, strategy=strategy_for(game),
         notes=tuple(notes), elapsed_s=time.perf_counter() - began)
