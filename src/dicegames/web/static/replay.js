@@ -8,8 +8,10 @@ let last = 0;
 let step = 0;
 let token = 0;
 let review = null;
+let seatColours = null;
 const COLOURS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d96a3", "#2e4057"];
 const SVG = "http://www.w3.org/2000/svg";
+const colourOf = (seat) => seatColours?.[seat] || COLOURS[seat % COLOURS.length];
 
 function svgEl(name, attributes) {
   const node = document.createElementNS(SVG, name);
@@ -31,14 +33,14 @@ function drawCurve() {
   review.players.forEach((name, seat) => {
     const points = review.curve.map((p) => `${x(p.index)},${y(p.chances[seat])}`);
     const line = svgEl("polyline", {class: "line", points: points.join(" "),
-      stroke: COLOURS[seat % COLOURS.length], "data-seat": seat});
+      stroke: colourOf(seat), "data-seat": seat});
     line.append(svgEl("title", {}));
     line.firstChild.textContent = name;
     curve.append(line);
   });
   for (const move of review.moves.filter((m) => m.flagged)) {
     const dot = svgEl("circle", {class: "flag", r: 5, cx: x(move.index + 1),
-      cy: y(move.chances[move.seat]), fill: COLOURS[move.seat % COLOURS.length],
+      cy: y(move.chances[move.seat]), fill: colourOf(move.seat),
       "data-index": move.index});
     dot.append(svgEl("title", {}));
     dot.firstChild.textContent = `${move.verdict}: ${move.played}`;
@@ -91,6 +93,7 @@ async function show(wanted) {
     await drawBoard($("board"), state, {hints: [], pick: () => {}, seat: null,
       names: state.players.map((p) => p.name), deciding: state.node.deciding});
     drawLog($("log"), state);
+    seatColours = state.view?.seat_colours || null;
     drawCurve();
     drawNote();
   } catch (error) {
