@@ -46,12 +46,13 @@ def test_simulate_same_figures_here_in_processes_and_on_dask(cluster: str) -> No
     assert _figures(here) == _figures(processes) == _figures(dask)
 
 
-def test_report_same_figures_on_dask(cluster: str) -> None:
+def test_report_same_figures_in_processes_and_on_dask(cluster: str) -> None:
     game = dicegames.make("extra-meters", track_length=20)
     settings: dict[str, Any] = {"games": 40, "seed": 3, "bots": ["random", "optimal"]}
     here = build_report(game, **settings).to_json()
     dask = build_report(game, scheduler=cluster, **settings).to_json()
-    assert here == dask
+    processes = build_report(game, jobs=2, **settings).to_json()
+    assert here == dask == processes
 
 
 def test_reviews_of_many_records_same_on_dask(cluster: str, tmp_path: Path) -> None:

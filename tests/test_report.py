@@ -8,6 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import dicegames
 from dicegames.analysis.ratings import bradley_terry
@@ -93,6 +95,15 @@ def test_lengths_and_ratings_known_answers() -> None:
     assert three[0].elo < three[1].elo < three[2].elo
     # b beats a 80.5 to 20.5 (with the prior) in the pairwise fit alone: about 4 to 1.
     assert three[1].elo == pytest.approx(400 * math.log10(4), abs=60)
+
+
+@given(st.integers(0, 500), st.integers(0, 500))
+def test_two_player_ladder_is_the_log_odds(wins: int, losses: int) -> None:
+    """With two bots the fit is closed-form: 400·log10 of the odds (with the prior)."""
+    ladder = bradley_terry(["a", "b"], [[0, losses], [wins, 0]])
+    assert ladder[1].elo == pytest.approx(400 * math.log10((wins + 0.5) / (losses + 0.5)),
+                                          abs=1e-6)
+    assert ladder[1].low < ladder[1].elo < ladder[1].high
 
 
 def test_strategy_thresholds_agree_with_the_solver() -> None:
