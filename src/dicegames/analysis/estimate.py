@@ -115,8 +115,12 @@ class ExactExtraMeters:
         return Estimate(tuple(chances), 0.0)
 
     def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
-        """Roll and stop, each with the mover's exact chance after it."""
-        values = self._solution.decision_values(state.data)
+        """Roll and stop, each with the mover's exact chance after it (the game's
+        ``estimates.win_chances``, which ``dicegames hint`` shows too)."""
+        from dicegames.games.extra_meters.estimates import win_chances
+
+        values = win_chances(state, seat)
+        assert values is not None  # two players: checked by estimator_for
         result: dict[Hashable, Estimate] = {}
         for action in state.legal_actions(seat):
             mine = values[action]
