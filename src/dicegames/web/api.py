@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from markdown_it import MarkdownIt
@@ -83,6 +84,16 @@ def match_links(match: LiveMatch) -> dict[str, Any]:
                             if seat in match.seat_tokens else None)}
                   for seat, player in enumerate(match.session.players)],
     }
+
+
+def review_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
+    """``GET /api/matches/{id}/review``: the review so far (see :meth:`Hub.review`)."""
+
+    async def review(request: Request) -> Response:
+        match = hub.get(request.path_params["match_id"])
+        return JSONResponse(await hub.review(match))
+
+    return review
 
 
 def build_routes(hub: Hub) -> list[Route]:
@@ -179,6 +190,7 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/undo", undo, methods=["POST"]),
         Route("/api/matches/{match_id}/hint", hint),
         Route("/api/matches/{match_id}/record", record),
+        Route("/api/matches/{match_id}/review", review_endpoint(hub)),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),
     ]

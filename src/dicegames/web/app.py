@@ -88,6 +88,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7) -> Starlette:
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        hub.reviews.close()
         store.close()
 
     routes = [

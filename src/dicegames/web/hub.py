@@ -32,6 +32,7 @@ from dicegames.core.registry import configure, game_class
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
+from dicegames.web.reviews import Reviews
 from dicegames.web.store import Store, StoredMatch
 
 DICE_MODES = ("auto", "manual")
@@ -59,6 +60,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.board_module = board_module
         self._matches: dict[str, LiveMatch] = {}
+        self.reviews = Reviews()
 
     # ------------------------------------------------------------------ creating, loading
 
@@ -235,6 +237,16 @@ class Hub:
             raise ApiError(500, "server_error", f"the hint bot failed: {error}") from None
         return {"seat": seat, "version": version, "revision": revision, "move": move,
                 "label": labels.get(move, move), "bot": level}
+
+    async def review(self, match: LiveMatch) -> dict[str, Any]:
+        """The review of a finished match so far (:mod:`dicegames.web.reviews`), started on
+        first asking; 409 ``not_finished`` while the game goes on."""
+        async with match.lock:
+            if not match.session.state.is_terminal:
+                raise ApiError(409, "not_finished", "only a finished game can be reviewed; "
+                               "this one is still being played")
+            job = self.reviews.get(match.id, match.revision, match.session)
+        return job.to_json()
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""

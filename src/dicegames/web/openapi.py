@@ -95,6 +95,14 @@ OPENAPI: dict[str, Any] = {
                                        "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("Hint"), "the suggested move"),
                           **_errors(403, 404, 409, 500)}}},
+        "/api/matches/{match_id}/review": {"get": {
+            "summary": "The review of a finished match so far: each decision's win chances, "
+                       "the flagged mistakes, the win-chance curve (started on first asking; "
+                       "ask again until status is done)",
+            "parameters": [_MATCH_ID],
+            "responses": {"200": _json({"type": "object", "required": ["status", "moves",
+                                                                        "curve"]},
+                                       "the review so far"), **_errors(404, 409)}}},
         "/api/matches/{match_id}/record": {"get": {
             "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
             "parameters": [_MATCH_ID],
