@@ -12,6 +12,7 @@ import json
 import os
 import re
 import tempfile
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,20 @@ from dicegames.core.session import PlayerInfo, Session
 
 FORMAT = "dicegames-record"
 VERSION = 1
+
+MAX_MOVES = 10_000
+"""The most moves (record entries, dice included) a record may hold. The longest of 120
+games per game between random and easy bots, fewest and most players, was 1,313 entries
+(four random players of Petits Chevaux); see docs/security.md."""
+
+MAX_MOVE_TEXT = 200
+"""The longest move in notation a record may hold (real moves have a few characters)."""
+
+MAX_NAME = 40
+"""The longest player name, in characters: records, the command line and the web app."""
+
+SEED_RANGE = range(-(2**63), 2**63)
+"""The seeds a record may hold: whole numbers that fit 64 bits (as SQLite stores them)."""
 
 
 def to_record(session: Session) -> dict[str, Any]:
@@ -55,34 +70,55 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
         if not isinstance(data.get(key), kind):
             raise RecordError(f"the record's {key!r} is missing or not a {kind.__name__}")
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError("the record's seed must be a whole number or null")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or seed not in SEED_RANGE):
+        raise RecordError("the record's seed must be null or a whole number from -2**63 to "
+                          "2**63-1")
+    if len(data["moves"]) > MAX_MOVES:
+        raise RecordError(f"the record has {len(data['moves'])} moves; a record may hold at "
+                          f"most {MAX_MOVES} (real games stay far below)")
     players = []
     for number, entry in enumerate(data["players"], start=1):
         if not (isinstance(entry, dict) and isinstance(entry.get("name"), str)
                 and isinstance(entry.get("kind", "human"), str)):
             raise RecordError(f"player {number} must be an object with a name and a kind")
-        players.append(PlayerInfo(entry["name"], entry.get("kind", "human")))
+        name, kind = entry["name"], entry.get("kind", "human")
+        if not name.strip() or len(name) > MAX_NAME:
+            raise RecordError(f"player {number}'s name must be 1 to {MAX_NAME} characters")
+        if kind != "human" and not kind.startswith("bot:"):
+            raise RecordError(f"player {number}'s kind must be 'human' or 'bot:<level>', "
+                              f"not {kind[:40]!r}")
+        players.append(PlayerInfo(name, kind))
     return data, players
 
 
-def from_record(data: object) -> Session:
+def from_record(data: object, budget: float | None = None) -> Session:
     """Rebuild a session from a record, replaying and checking every move.
+
+    Nothing in a record makes this read a file: a custom board travels as its text (see
+    :class:`~dicegames.core.options.OptionSpec`). ``budget`` bounds the checking time in
+    seconds (the web app checks uploads with one).
 
     Raises:
         RecordError: the record is malformed, names an unknown game or option, or one of
             its moves is illegal (``index`` says which), or its stored result disagrees
-            with the replay.
+            with the replay, or checking it took longer than ``budget``.
     """
     record, players = _header(data)
     try:
         game = configure(record["game"], len(players), record["options"])
     except OptionError as error:
         raise RecordError(str(error)) from None
+    deadline = None if budget is None else time.monotonic() + budget
     session = Session(game, players, record.get("seed"))
     for index, entry in enumerate(record["moves"]):
-        if not isinstance(entry, str):
-            raise RecordError(f"{entry!r} is not a move in notation", index)
+        if deadline is not None and index % 64 == 0 and time.monotonic() > deadline:
+            raise RecordError(f"checking the record took longer than {budget:g} s; it "
+                              f"stopped at move {index}", index)
+        if not isinstance(entry, str) or len(entry) > MAX_MOVE_TEXT:
+            shown = repr(entry)[:60]
+            raise RecordError(f"{shown} is not a move in notation (text of at most "
+                              f"{MAX_MOVE_TEXT} characters)", index)
         seat: int | None = None
         text = entry
         if len(session.state.current_players) > 1:

@@ -1,8 +1,8 @@
 """Shortcut (``shortcut``): rules, boards as data, rendering and bots."""
 
-from dicegames.games.shortcut.board import Board, BoardError, load_board, parse_board
+from dicegames.games.shortcut.board import Board, BoardError, board_for, parse_board
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.rules import SPEC, Shortcut
 
 __all__ = ["SPEC", "Board", "BoardError", "Cell", "Declaration", "Phase", "Press", "Shortcut",
-           "ShortcutData", "load_board", "parse_board"]
+           "ShortcutData", "board_for", "parse_board"]

@@ -40,7 +40,7 @@ from dicegames.core.model import (
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.shortcut import render as text
 from dicegames.games.shortcut import view as web
-from dicegames.games.shortcut.board import Board, load_board
+from dicegames.games.shortcut.board import BUILT_IN, Board, board_for
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 
 DIE = uniform(range(1, 7))
@@ -65,9 +65,10 @@ SPEC = GameSpec(
     default_players=2,
     aliases=("short-cut",),
     options=(
-        OptionSpec("board", "text", "default", "the board: `default` (the shipped U-shaped "
-                   "road) or the path of a board file in the text format of the Boards "
-                   "section"),
+        OptionSpec("board", "file", "default", "the board: `default` (the shipped U-shaped "
+                   "road) or a board file in the text format of the Boards section (the "
+                   "command line takes its path; records hold its text)",
+                   choices=BUILT_IN),
     ),
 )
 
@@ -81,7 +82,7 @@ class Shortcut(Game[ShortcutData, Action, int]):
         super().__init__(players, options)
         board_option = self.options["board"]
         assert isinstance(board_option, str)
-        self.board: Board = load_board(board_option)
+        self.board: Board = board_for(board_option)
         self._cells = tuple(Cell(i, name) for i, name in enumerate(self.board.names))
 
     # ------------------------------------------------------------------ helpers
