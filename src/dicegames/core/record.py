@@ -19,7 +19,7 @@ from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, RecordError
 from dicegames.core.registry import configure
-from dicegames.core.session import PlayerInfo, Session
+from dicegames.core.session import Event, PlayerInfo, Session
 
 FORMAT = "dicegames-record"
 VERSION = 1
@@ -92,12 +92,15 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
     return data, players
 
 
-def from_record(data: object, budget: float | None = None) -> Session:
+def from_record(data: object, budget: float | None = None,
+                events: list[list[Event]] | None = None) -> Session:
     """Rebuild a session from a record, replaying and checking every move.
 
     Nothing in a record makes this read a file: a custom board travels as its text (see
     :class:`~dicegames.core.options.OptionSpec`). ``budget`` bounds the checking time in
-    seconds (the web app checks uploads with one).
+    seconds (the web app checks uploads with one); ``events``, when given, receives the
+    events of each move (as :meth:`Session.apply` returns them), so a caller that shows a
+    log need not replay the record again.
 
     Raises:
         RecordError: the record is malformed, names an unknown game or option, or one of
@@ -128,9 +131,11 @@ def from_record(data: object, budget: float | None = None) -> Session:
                                   index)
             seat = int(seat_text)
         try:
-            session.apply(text, seat)
+            happened = session.apply(text, seat)
         except DiceGamesError as error:
             raise RecordError(str(error), index) from None
+        if events is not None:
+            events.append(happened)
     _check_result(record.get("result"), session)
     return session
 

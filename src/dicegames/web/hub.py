@@ -10,6 +10,7 @@ server stays responsive) and forced passes, each after a short pause so people c
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import random
 import secrets
@@ -23,7 +24,7 @@ from dicegames.core.errors import DiceGamesError, IllegalAction, OptionError, Re
 from dicegames.core.model import PASS, Seat
 from dicegames.core.record import MAX_NAME, from_record
 from dicegames.core.registry import configure
-from dicegames.core.session import PlayerInfo, Session
+from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.store import Store, StoredMatch
@@ -67,7 +68,7 @@ class Hub:
 
     async def _off_loop(self, work: Callable[[], _T]) -> _T:
         """Run ``work`` (a record check or a replay) in the checker thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._checker, work)
+        return await asyncio.get_running_loop().run_in_executor(self._checker, _quietly, work)
 
     # ------------------------------------------------------------------ creating, loading
 
@@ -113,15 +114,17 @@ class Hub:
         in it can make the server read a file (see :func:`~dicegames.core.record.from_record`).
         """
         def check() -> LiveMatch:
+            log: list[list[Event]] = []
             try:
-                session = from_record(record, budget=RECORD_BUDGET)
+                session = from_record(record, budget=RECORD_BUDGET, events=log)
                 match = LiveMatch(_new_id(), session, "record", {},
                                   self.board_module(session.game.spec.id))
             except RecordError as error:
                 raise ApiError(422, "bad_record", str(error)) from None
             except OptionError as error:  # an unknown bot level
                 raise ApiError(422, "bad_record", f"a player's kind: {error}") from None
-            _replay_log(match)
+            for happened in log:
+                match.note(happened)
             return match
 
         match = await self._off_loop(check)
@@ -159,14 +162,14 @@ class Hub:
             players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
             game = configure(stored.game, len(players), stored.options)
             session = Session(game, players, stored.seed)
-            for seat, text, _several in stored.moves:
-                session.apply(text, seat)
+            log = [session.apply(text, seat) for seat, text, _several in stored.moves]
             match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
                               self.board_module(game.spec.id))
         except DiceGamesError as error:  # stored by a version whose rules differ
             raise ApiError(409, "unplayable_match", f"match {stored.id!r} cannot be rebuilt "
                            f"by this version of dicegames: {error}") from None
-        _replay_log(match)
+        for happened in log:
+            match.note(happened)
         return match
 
     def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:
@@ -375,15 +378,25 @@ def _option_code(message: str) -> str:
     return "bad_player_count" if " players, not " in message else "bad_option"
 
 
+def _quietly(work: Callable[[], _T]) -> _T:
+    """``work()`` (a replay building thousands of long-lived states) with the cyclic garbage
+    collector paused, then its survivors moved out of the collector's sight (``gc.freeze``).
+
+    Otherwise the collector's full passes over the growing heap, each holding the GIL for
+    a tenth of a second or more, would stall the event loop while a big record is checked.
+    Frozen objects are still freed by reference counting when a match is dropped.
+    """
+    gc.disable()
+    try:
+        result = work()
+    finally:
+        gc.enable()
+    gc.freeze()
+    return result
+
+
 def _new_id() -> str:
     return secrets.token_urlsafe(9)
-
-
-def _replay_log(match: LiveMatch) -> None:
-    """Rebuild the log of a match loaded with its moves already played."""
-    replay = Session(match.session.game, match.session.players, match.session.seed)
-    for entry in match.session.moves:
-        match.note(replay.apply(entry.text, entry.seat))
 
 
 def _move_text(move: object) -> str:

@@ -21,6 +21,9 @@ import uvicorn
 
 from dicegames.web.app import create_app
 
+SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval in the server process (seconds)."""
+
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
@@ -72,6 +75,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     besides the server's own; see :mod:`dicegames.web.guard`.
     """
     db_path = db if db is not None else default_db()
+    # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
+    # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
+    sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
                      loopback_only=is_loopback(host))
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
