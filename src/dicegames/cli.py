@@ -175,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="a web origin (http://host:port) whose pages may also change "
                             "games here (repeatable; default: only the server's own pages; "
                             "see docs/security.md)")
+    serve.add_argument("--send-timeout", metavar="S", type=float, default=10.0,
+                       help="seconds a live viewer may leave an update unread before it is "
+                            "dropped (default 10)")
     return parser
 
 
@@ -210,8 +213,10 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
                 normalize_origin(origin)
             except ValueError as error:
                 raise UsageError(f"--allow-origin: {error}") from None
+        if not 0 < args.send_timeout <= 3600:
+            raise UsageError("--send-timeout takes seconds from 0 to 3600")
         serve(args.host, args.port, args.db, args.bot_delay, args.open,
-              allow_origins=args.allow_origins)
+              allow_origins=args.allow_origins, send_timeout=args.send_timeout)
         return ExitCode.OK
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,

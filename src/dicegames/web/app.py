@@ -48,7 +48,8 @@ state (states coalesce) and the transport's bounded write buffer."""
 
 SLOW_CLOSE = 4408
 """The close code of a viewer dropped for not reading (4000 + 408, as 4000 + status
-elsewhere)."""
+elsewhere). When even the close frame cannot be queued (the viewer's buffer is full), the
+connection is closed without it once the pending data is flushed: the viewer sees 1006."""
 log = logging.getLogger("dicegames.web")
 
 
@@ -66,12 +67,13 @@ def board_source(game_id: str) -> str | None:
 
 
 def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Iterable[str] = (),
-               loopback_only: bool = False) -> Starlette:
+               loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT) -> Starlette:
     """The web app storing its matches in the SQLite file ``db_path``.
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
     automatic roll) so people can follow; use 0 for tests and benchmarks.
-    ``allow_origins`` and ``loopback_only`` set the cross-site policy (:mod:`.guard`).
+    ``allow_origins`` and ``loopback_only`` set the cross-site policy (:mod:`.guard`);
+    ``send_timeout`` is how long a live viewer may leave a push unread (:data:`SEND_TIMEOUT`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
@@ -98,7 +100,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                         headers={"cache-control": "no-cache"})
 
     async def websocket(ws: WebSocket) -> None:
-        await _serve_socket(hub, ws)
+        await _serve_socket(hub, ws, send_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -143,7 +145,7 @@ async def _server_error(request: Request, error: Exception) -> Response:
 # ---------------------------------------------------------------------- websockets
 
 
-async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
+async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
     """One websocket viewer: push the viewer's state on every change, take actions.
 
     Messages in (JSON text; a binary frame is answered with a 400 error and the socket
@@ -167,12 +169,24 @@ async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
     viewer = Viewer(seats)
     match.viewers.add(viewer)
     viewer.wake.set()
-    sender = asyncio.get_running_loop().create_task(_push_states(match, viewer, ws))
-    try:
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(_push_states(match, viewer, ws, send_timeout))
+    receiver = loop.create_task(_receive(hub, match, tokens, ws))
+    try:  # until the viewer leaves, or is dropped as too slow
+        await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        match.viewers.discard(viewer)
+        sender.cancel()
+        receiver.cancel()
+
+
+async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket) -> None:
+    """Answer the viewer's messages until it disconnects."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
-                break
+                return
             text = message.get("text")
             if text is None:
                 answer = {"type": "error", "id": None, "status": 400, "error": "bad_frame",
@@ -180,27 +194,23 @@ async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
             else:
                 answer = await _answer(hub, match, tokens, text)
             await ws.send_text(json.dumps(answer))
-    except (WebSocketDisconnect, RuntimeError, OSError):
-        pass  # the socket closed (or was closed as too slow) under us
-    finally:
-        match.viewers.discard(viewer)
-        sender.cancel()
 
 
-async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket) -> None:
-    """Send the newest state each time the viewer is woken (changes coalesce); close a
-    viewer that has not read for :data:`SEND_TIMEOUT` seconds with :data:`SLOW_CLOSE`."""
+async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
+                       send_timeout: float) -> None:
+    """Send the newest state each time the viewer is woken (changes coalesce); give up on
+    a viewer that has not read for ``send_timeout`` seconds (see :data:`SLOW_CLOSE`)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             await viewer.wake.wait()
             viewer.wake.clear()
             try:
                 await asyncio.wait_for(ws.send_text(match.viewer_message(viewer.seats)),
-                                       SEND_TIMEOUT)
+                                       send_timeout)
             except TimeoutError:
-                log.info("closing a viewer of match %s that reads nothing", match.id)
-                match.viewers.discard(viewer)
-                await asyncio.wait_for(ws.close(code=SLOW_CLOSE), SEND_TIMEOUT)
+                log.info("dropping a viewer of match %s that reads nothing", match.id)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ws.close(code=SLOW_CLOSE), 1.0)
                 return
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import platformdirs
 import uvicorn
 
-from dicegames.web.app import create_app
+from dicegames.web.app import SEND_TIMEOUT, create_app
 
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval in the server process (seconds)."""
@@ -68,18 +68,19 @@ def is_loopback(host: str) -> bool:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
-          allow_origins: Sequence[str] = ()) -> None:
+          allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
     ``allow_origins``: web origins (``http://host:port``) whose pages may change games
-    besides the server's own; see :mod:`dicegames.web.guard`.
+    besides the server's own; see :mod:`dicegames.web.guard`. ``send_timeout``: seconds a
+    live viewer may leave a push unread before it is dropped.
     """
     db_path = db if db is not None else default_db()
     # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
     # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
-                     loopback_only=is_loopback(host))
+                     loopback_only=is_loopback(host), send_timeout=send_timeout)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
