@@ -184,20 +184,15 @@ def _read_text(path: Path, spec: OptionSpec) -> str:
 
 
 def resolve_options(
-    game_id: str, specs: tuple[OptionSpec, ...], given: Mapping[str, object],
-    *, files: bool = False,
+    game_id: str, specs: tuple[OptionSpec, ...], given: Mapping[str, object]
 ) -> dict[str, OptionValue]:
-    """Validate ``given`` against ``specs`` and fill in the defaults.
-
-    With ``files`` (the command line and the library), a ``file`` option may name a path,
-    read here (:func:`read_option_files`); without it nothing is ever read.
+    """Validate ``given`` against ``specs`` and fill in the defaults (never reading a file:
+    see :func:`read_option_files` for the front ends that may).
 
     Raises:
         OptionError: an unknown option name, or a value that is not allowed. The message
             names the allowed options or values.
     """
-    if files:
-        given = read_option_files(specs, given)
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(by_name))
     if unknown:

@@ -13,7 +13,7 @@ from typing import Any
 from dicegames.core.errors import OptionError
 from dicegames.core.game import Game
 from dicegames.core.model import GameSpec
-from dicegames.core.options import resolve_options
+from dicegames.core.options import read_option_files, resolve_options
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
 _ALIASES: dict[str, str] = {}
@@ -83,4 +83,12 @@ def configure(
         raise OptionError(
             f"{spec.id} is for {spec.min_players} to {spec.max_players} players, not {count!r}"
         )
-    return cls(count, resolve_options(spec.id, spec.options, options or {}, files=files))
+    given = dict(options or {})
+    values = read_option_files(spec.options, given) if files else given
+    paths = [str(given[name]) for name in given if values[name] is not given[name]]
+    try:
+        return cls(count, resolve_options(spec.id, spec.options, values))
+    except OptionError as error:
+        if not paths:
+            raise
+        raise OptionError(f"{error} (read from {', '.join(paths)})") from None
