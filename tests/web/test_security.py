@@ -28,6 +28,7 @@ from dicegames.cli import main
 from dicegames.core.chance import sample
 from dicegames.core.record import MAX_MOVES, MAX_NAME, save, to_record
 from dicegames.core.session import Session
+from dicegames.web.hub import RECORDS_IN_MEMORY
 from web.server import Server
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
@@ -350,3 +351,12 @@ def test_saved_records_round_trip_with_a_board_file(tmp_path: Path) -> None:
     saved = save(session, tmp_path / "game.json")
     board.unlink()
     assert dicegames.load(saved).game.options["board"] == SMALL_BOARD
+
+
+def test_many_uploaded_records_all_stay_readable(server: Server) -> None:
+    """Past ``RECORDS_IN_MEMORY`` the server drops the least recently used records from
+    memory and rebuilds them from the database when asked again."""
+    record = record_of("extra-meters", 20)
+    ids = [server.post("/api/replays", record)["id"] for _ in range(RECORDS_IN_MEMORY + 5)]
+    for match_id in ids:
+        assert server.get(f"/api/matches/{match_id}/states/3")["version"] == 3

@@ -14,6 +14,7 @@ import gc
 import json
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -34,6 +35,10 @@ DICE_MODES = ("auto", "manual")
 RECORD_BUDGET = 5.0
 """Seconds a record may take to check or rebuild (its replay runs in a worker thread, one
 record at a time, so the event loop keeps serving everyone meanwhile)."""
+
+RECORDS_IN_MEMORY = 32
+"""How many uploaded records stay in memory (the least recently used one without viewers
+is dropped past this, and rebuilt from the database when asked for again)."""
 
 _T = TypeVar("_T")
 
@@ -59,6 +64,7 @@ class Hub:
         self.bot_delay = bot_delay
         self.board_module = board_module
         self._matches: dict[str, LiveMatch] = {}
+        self._records: OrderedDict[str, None] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
@@ -129,7 +135,7 @@ class Hub:
 
         match = await self._off_loop(check)
         self.store.create(self._stored(match))
-        self._matches[match.id] = match
+        self._keep(match)
         return match
 
     async def get(self, match_id: str) -> LiveMatch:
@@ -141,6 +147,8 @@ class Hub:
         """
         match = self._matches.get(match_id)
         if match is not None:
+            if match_id in self._records:
+                self._records.move_to_end(match_id)
             return match
         loading = self._loading.get(match_id)
         if loading is None:
@@ -152,9 +160,20 @@ class Hub:
             loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
         match = await asyncio.shield(loading)
         if match_id not in self._matches:
-            self._matches[match_id] = match
+            self._keep(match)
             self.kick(match)
         return match
+
+    def _keep(self, match: LiveMatch) -> None:
+        """Hold ``match`` in memory; past :data:`RECORDS_IN_MEMORY` uploaded records, drop
+        the least recently used one nobody watches (records are read-only: nothing is lost)."""
+        self._matches[match.id] = match
+        if match.status != "record":
+            return
+        self._records[match.id] = None
+        for old in list(self._records)[:-RECORDS_IN_MEMORY]:
+            if not self._matches[old].viewers:
+                del self._records[old], self._matches[old]
 
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
         """A stored match replayed into memory (in the checker thread)."""
