@@ -72,8 +72,8 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
     seed = data.get("seed")
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
                              or seed not in SEED_RANGE):
-        raise RecordError("the record's seed must be null or a whole number from -2**63 to "
-                          "2**63-1")
+        raise RecordError("the record's seed must be a whole number or null (a whole number "
+                          "from -2**63 to 2**63-1)")
     if len(data["moves"]) > MAX_MOVES:
         raise RecordError(f"the record has {len(data['moves'])} moves; a record may hold at "
                           f"most {MAX_MOVES} (real games stay far below)")
