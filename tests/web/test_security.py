@@ -360,3 +360,27 @@ def test_many_uploaded_records_all_stay_readable(server: Server) -> None:
     ids = [server.post("/api/replays", record)["id"] for _ in range(RECORDS_IN_MEMORY + 5)]
     for match_id in ids:
         assert server.get(f"/api/matches/{match_id}/states/3")["version"] == 3
+
+
+def test_the_library_reads_only_regular_files_of_limited_size(tmp_path: Path) -> None:
+    """The command line and ``make`` read a board path: never a device, a FIFO (which
+    would block) or a file over the limit."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    big = tmp_path / "big.txt"
+    big.write_text(SMALL_BOARD + "#" * 70_000 + "\n", encoding="utf-8")
+    for path, reason in (("/dev/zero", "not a regular file"), (fifo, "not a regular file"),
+                         (big, "larger than 65536 bytes"), (tmp_path, "not a regular file")):
+        with pytest.raises(dicegames.OptionError, match=reason):
+            dicegames.make("shortcut", board=str(path))
+    with pytest.raises(dicegames.OptionError, match=r"road 1 .*\(read from .*bad.txt\)"):
+        bad = tmp_path / "bad.txt"
+        bad.write_text("S . 1 F\n", encoding="utf-8")
+        dicegames.make("shortcut", board=bad)
+
+
+def test_checking_a_record_has_a_time_budget() -> None:
+    record = record_of("shortcut", 1000)
+    with pytest.raises(dicegames.RecordError, match="took longer than 1e-09 s"):
+        dicegames.from_record(record, budget=1e-9)
+    assert len(dicegames.from_record(record, budget=60).moves) == 1000
