@@ -2,7 +2,20 @@
 
 from dicegames.games.shortcut.board import Board, BoardError, board_for, parse_board
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
-from dicegames.games.shortcut.rules import SPEC, Shortcut
+from dicegames.games.shortcut.game import Shortcut
+from dicegames.games.shortcut.rules import SPEC, ShortcutRules
 
-__all__ = ["SPEC", "Board", "BoardError", "Cell", "Declaration", "Phase", "Press", "Shortcut",
-           "ShortcutData", "board_for", "parse_board"]
+__all__ = [
+           "SPEC",
+           "Board",
+           "BoardError",
+           "Cell",
+           "Declaration",
+           "Phase",
+           "Press",
+           "Shortcut",
+           "ShortcutData",
+           "ShortcutRules",
+           "board_for",
+           "parse_board",
+]
