@@ -87,9 +87,10 @@ SPEC = GameSpec(
         OptionSpec("variant_last_colour", "bool", False,
                    "After each move, the car of the last die's colour may move one more free "
                    "square; its owner decides.", label="Last colour moves one more"),
-        OptionSpec("circuit", "text", DEFAULT,
-                   "The circuit to race on: default for the usual one, or the path of a "
-                   "circuit file of your own (terminal only).", label="Circuit"),
+        OptionSpec("circuit", "file", DEFAULT,
+                   "The circuit to race on: default for the usual one, or a circuit file of "
+                   "your own (the command line takes its path).", choices=(DEFAULT,),
+                   label="Circuit"),
     ),
 )
 
