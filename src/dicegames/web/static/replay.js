@@ -1,6 +1,11 @@
 // Replay page: step through any match, move by move (buttons, slider, arrow keys).
 import {api, drawBoard, drawDice, drawLog, drawSeats, statusLine, t} from "/static/shell.js";
 
+/** A review's verdict on a move, in the page's language. */
+const VERDICTS = {best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"),
+  mistake: t("mistake"), blunder: t("blunder")};
+const verdict = (move) => VERDICTS[move.verdict] || move.verdict;
+
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
 const base = `/api/matches/${encodeURIComponent(matchId)}`;
@@ -43,7 +48,7 @@ function drawCurve() {
       cy: y(move.chances[move.seat]), fill: colourOf(move.seat),
       "data-index": move.index});
     dot.append(svgEl("title", {}));
-    dot.firstChild.textContent = `${move.verdict}: ${move.played}`;
+    dot.firstChild.textContent = `${verdict(move)}: ${move.played}`;
     dot.addEventListener("click", () => show(move.index + 1));
     curve.append(dot);
   }
@@ -53,9 +58,10 @@ function drawCurve() {
 function drawNote() {
   const move = review?.moves.find((m) => m.flagged && m.index + 1 === step);
   $("review-note").textContent = !move ? "" :
-    `${move.verdict[0].toUpperCase()}${move.verdict.slice(1)}: ${review.players[move.seat]} ` +
-    `played ${move.played}; ${move.best} was better by ${(100 * move.cost).toFixed(1)} ` +
-    `points of win chance.`;
+    t("{verdict}: {name} played {played}; {best} was better by {cost} points of win chance.",
+      {verdict: `${verdict(move)[0].toUpperCase()}${verdict(move).slice(1)}`,
+        name: review.players[move.seat], played: move.played, best: move.best,
+        cost: (100 * move.cost).toFixed(1)});
 }
 
 async function loadReview() {
@@ -67,10 +73,14 @@ async function loadReview() {
     return;
   }
   const busy = review.status === "queued" || review.status === "running";
-  $("review-status").textContent = busy ? `Reviewing… move ${review.done} of ${review.total}`
+  const flagged = review.mistakes && review.mistakes.length;
+  $("review-status").textContent = busy
+    ? t("Reviewing… move {done} of {total}", {done: review.done, total: review.total})
     : review.status === "failed" ? review.error
-    : `Reviewed by the ${review.estimate.kind} estimate (${review.estimate.description}); ` +
-      `${review.mistakes.length} flagged move${review.mistakes.length === 1 ? "" : "s"}.`;
+    : flagged === 1 ? t("Reviewed by the {kind} estimate ({how}); 1 flagged move.",
+      {kind: review.estimate.kind, how: review.estimate.description})
+    : t("Reviewed by the {kind} estimate ({how}); {count} flagged moves.",
+      {kind: review.estimate.kind, how: review.estimate.description, count: flagged});
   drawCurve();
   drawNote();
   if (busy) setTimeout(loadReview, 700);
