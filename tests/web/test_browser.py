@@ -80,11 +80,12 @@ def test_second_device_plays_its_seat_from_its_link(server: Server, browser: Bro
 def test_hot_seat_with_real_dice_and_undo(server: Server, page: Page) -> None:
     page.goto(server.url + "/?game=extra-meters")
     rows = page.locator("#players .kind")
-    # The picker offers people and the game's own levels, each with what it does.
+    # The picker offers people and the game's own levels, each with what it does (in plain
+    # words, the launcher's: optimal plays as hard does in this game).
     offered = rows.nth(1).locator("option")
     expect(offered).to_have_text(["Person here", "Invited (link)", "Bot: easy", "Bot: medium",
                                   "Bot: hard", "Bot: optimal"])
-    expect(offered.nth(5)).to_have_attribute("title", re.compile("optimal|best|exact", re.I))
+    expect(offered.nth(5)).to_have_attribute("title", re.compile("optimal|best|exact|same player as hard", re.I))
     rows.nth(1).select_option("here")
     names = page.locator("#players .name")
     names.nth(0).fill("Ann")
