@@ -85,7 +85,8 @@ def test_hot_seat_with_real_dice_and_undo(server: Server, page: Page) -> None:
     offered = rows.nth(1).locator("option")
     expect(offered).to_have_text(["Person here", "Invited (link)", "Bot: easy", "Bot: medium",
                                   "Bot: hard", "Bot: optimal"])
-    expect(offered.nth(5)).to_have_attribute("title", re.compile("optimal|best|exact|same player as hard", re.I))
+    expect(offered.nth(5)).to_have_attribute(
+        "title", re.compile("optimal|best|exact|same player as hard", re.I))
     rows.nth(1).select_option("here")
     names = page.locator("#players .name")
     names.nth(0).fill("Ann")
