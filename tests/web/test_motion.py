@@ -1,0 +1,181 @@
+"""Motion on the boards, in a real headless Chromium: a moved piece passes through the
+squares between (its animation's keyframes are those squares, and sampled half-way it stands
+on the middle one), a captured or pushed piece travels back after the mover has arrived, the
+dice tumble after a roll, an EXTRA! cross is drawn stroke by stroke, and nothing moves under
+``prefers-reduced-motion: reduce`` nor on the home page's pictures.
+
+Matches start from positions (``position`` in ``POST /api/matches``) with real dice, so every
+move is known. A script counts every Web Animation the page starts (``Element.animate``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from web.conftest import _page
+from web.server import Server
+
+COUNT_ANIMATIONS = """
+window.__animated = [];
+const animate = Element.prototype.animate;
+Element.prototype.animate = function (...args) {
+  window.__animated.push(this.getAttribute("data-id") || this.tagName);
+  return animate.apply(this, args);
+};
+"""
+
+SAMPLE = """([selector, squares]) => {
+  const node = document.querySelector(selector);
+  const animation = node && node.getAnimations()[0];
+  if (!animation) return null;
+  const timing = animation.effect.getComputedTiming();
+  animation.pause();
+  const centre = (box) => [box.x + box.width / 2, box.y + box.height / 2];
+  const frames = animation.effect.getKeyframes().map((frame) => frame.transform);
+  animation.currentTime = timing.delay + timing.duration / 2;
+  const middle = centre(node.getBoundingClientRect());
+  animation.currentTime = timing.delay;
+  const first = centre(node.getBoundingClientRect());
+  animation.finish();
+  const end = centre(node.getBoundingClientRect());
+  const at = {};
+  for (const id of squares) {
+    at[id] = centre(document.querySelector(`#board [data-id="${id}"] .pc-shape,`
+      + ` #board [data-id="${id}"] rect`).getBoundingClientRect());
+  }
+  return {frames, middle, first, end, at, delay: timing.delay, duration: timing.duration};
+}"""
+
+
+@pytest.fixture
+def moving(browser: Browser) -> Iterator[Page]:
+    """A desktop page that records the animations it starts."""
+    for opened in _page(browser, 1000, 900):
+        opened.add_init_script(COUNT_ANIMATIONS)
+        yield opened
+
+
+@pytest.fixture
+def still(browser: Browser) -> Iterator[Page]:
+    """A desktop page whose system asks for reduced motion."""
+    for opened in _page(browser, 1000, 900, reduced_motion="reduce"):
+        opened.add_init_script(COUNT_ANIMATIONS)
+        yield opened
+
+
+def match_at(server: Server, game: str, position: str, players: int = 2) -> tuple[str, str]:
+    """A match of people from ``position`` with real dice: (id, the first seat's token)."""
+    names = ["Ann", "Ben", "Cleo"][:players]
+    match = server.post("/api/matches", {"game": game, "dice": "manual", "position": position,
+                                         "players": [{"name": n, "kind": "human"} for n in names]})
+    return match["id"], match["seats"][0]["link"].split("seat=")[1]
+
+
+def sample(page: Page, selector: str, squares: list[str]) -> dict[str, Any]:
+    """Wait for ``selector`` to start moving, then read its animation (and finish it)."""
+    handle = page.wait_for_function(SAMPLE, arg=[selector, squares], timeout=10_000)
+    found: dict[str, Any] = handle.json_value()
+    return found
+
+
+def near(a: list[float], b: list[float], tolerance: float = 6) -> bool:
+    return abs(a[0] - b[0]) <= tolerance and abs(a[1] - b[1]) <= tolerance
+
+
+CAPTURE = "10,0,0,0/42,0,0,0 1 move 4 0 5"
+"""Red's R1 on t9 plays a 4 onto t13, where yellow's Y1 stands alone: a capture."""
+
+
+def test_a_horse_runs_square_by_square_and_the_captured_one_goes_home_after(
+        server: Server, moving: Page) -> None:
+    match, token = match_at(server, "petits-chevaux", CAPTURE)
+    moving.goto(server.url + f"/m/{match}?seat={token}")
+    moving.locator("#board [data-id=h-r1].pc-target").click()
+    squares = ["t9", "t10", "t11", "t12", "t13"]
+    run = sample(moving, "#board .pc-horse[data-id=h-r1]", squares)
+    # One keyframe a square: t9, t10 ... t13 (the last is where it is drawn).
+    assert len(run["frames"]) == 5 and run["frames"][-1] == "translate(0px, 0px)"
+    assert near(run["first"], run["at"]["t9"]) and near(run["end"], run["at"]["t13"])
+    # Half-way through, the horse stands on t11: it goes along the track, not across.
+    assert near(run["middle"], run["at"]["t11"])
+    back = sample(moving, "#board .pc-horse[data-id=h-y1]", [])
+    # The captured horse waits on t13 until R1 has arrived, then travels to its stable.
+    assert back["delay"] >= run["duration"] > 0
+    assert near(back["first"], run["at"]["t13"])
+    assert not near(back["end"], run["at"]["t13"], 60)
+    expect(moving.locator("#log")).to_contain_text("R1")
+
+
+def test_nothing_moves_for_reduced_motion(server: Server, still: Page) -> None:
+    match, token = match_at(server, "petits-chevaux", CAPTURE)
+    still.goto(server.url + f"/m/{match}?seat={token}")
+    still.locator("#board [data-id=h-r1].pc-target").click()
+    expect(still.locator("#board [data-id=h-y1]")).to_have_count(1)
+    expect(still.locator("#status")).to_contain_text("Ben")
+    # Ben's roll, entered: no tumble either.
+    still.click("#entry button.face[data-value='3']")
+    still.click("#entry button.primary")
+    expect(still.locator("#dice svg.die")).to_have_attribute("aria-label",
+                                                             re.compile("die showing 3"))
+    still.wait_for_timeout(300)
+    assert still.evaluate("window.__animated") == []
+    assert still.evaluate("document.getAnimations().length") == 0
+    assert still.locator("#dice .die.tumble").count() == 0
+
+
+WATCH_PIPS = """() => {
+  window.__flips = 0;
+  new MutationObserver((records) => {
+    for (const record of records) {
+      for (const node of record.addedNodes) {
+        if (node.classList && node.classList.contains("pips")) window.__flips++;
+      }
+    }
+  }).observe(document.querySelector("#dice"), {childList: true, subtree: true});
+}"""
+
+
+def test_the_die_tumbles_when_rolled(server: Server, moving: Page) -> None:
+    match, token = match_at(server, "petits-chevaux", "10,0,0,0/42,0,0,0 1 roll - 0 5")
+    moving.goto(server.url + f"/m/{match}?seat={token}")
+    expect(moving.locator("#entry button.face")).to_have_count(6)
+    assert moving.locator("#dice .die.tumble").count() == 0  # nothing rolled yet
+    moving.evaluate(WATCH_PIPS)
+    moving.click("#entry button.face[data-value='3']")
+    moving.click("#entry button.primary")
+    die = moving.locator("#dice svg.die.tumble")
+    expect(die).to_have_count(1)
+    # It turns (a CSS animation) and shows other faces on the way, then lands on its own.
+    assert die.evaluate("d => d.getAnimations().length") == 1
+    moving.wait_for_function("window.__flips >= 3")
+    expect(die).to_have_attribute("aria-label", "die showing 3")
+    moving.wait_for_function("document.querySelectorAll('#dice .pips circle').length === 3"
+                             " && !document.querySelector('#dice .die').getAnimations().length")
+
+
+def test_a_pushed_car_drives_back_after_the_mover(server: Server, moving: Page) -> None:
+    match, token = match_at(server, "monza", "i1/i3 1 step ygbbbb - 0/0 - 3")
+    moving.goto(server.url + f"/m/{match}?seat={token}")
+    moving.locator("#board [data-id=i2].mz-pick").click()
+    first = sample(moving, "#board .mz-car[data-id=car-0]", [])
+    assert len(first["frames"]) == 2  # one step: i1 to i2
+    moving.locator("#board [data-id=i3].mz-pick").click()
+    drive = sample(moving, "#board .mz-car[data-id=car-0]", ["i2", "i3"])
+    push = sample(moving, "#board .mz-car[data-id=car-1]", ["i2", "i3"])
+    assert push["delay"] >= drive["duration"] > 0
+    # Yellow goes back from i3 to i2, the square behind it in its lane.
+    assert push["first"][0] > push["end"][0]
+    assert abs(push["end"][0] - drive["at"]["i2"][0]) < 20
+
+
+def test_a_cross_is_written_stroke_by_stroke_and_pictures_stay_still(
+        server: Server, moving: Page) -> None:
+    moving.goto(server.url + "/")
+    expect(moving.locator(".picture svg").first).to_be_visible()
+    moving.wait_for_timeout(300)
+    assert moving.evaluate("window.__animated") == []
