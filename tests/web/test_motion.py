@@ -23,9 +23,10 @@ from web.server import Server
 COUNT_ANIMATIONS = """
 window.__animated = [];
 const animate = Element.prototype.animate;
-Element.prototype.animate = function (...args) {
-  window.__animated.push(this.getAttribute("data-id") || this.tagName);
-  return animate.apply(this, args);
+Element.prototype.animate = function (frames, options) {
+  window.__animated.push({id: this.getAttribute("data-id") || this.tagName,
+    delay: (options && options.delay) || 0, frames: JSON.parse(JSON.stringify(frames))});
+  return animate.call(this, frames, options);
 };
 """
 
@@ -173,9 +174,119 @@ def test_a_pushed_car_drives_back_after_the_mover(server: Server, moving: Page) 
     assert abs(push["end"][0] - drive["at"]["i2"][0]) < 20
 
 
-def test_a_cross_is_written_stroke_by_stroke_and_pictures_stay_still(
-        server: Server, moving: Page) -> None:
+SOLO = "-;-,-,- 1 12235 ? 1"
+"""A solo EXTRA! game, the first roll 1 2 2 3 5 to decide on."""
+
+
+def test_a_cross_is_written_stroke_by_stroke(server: Server, moving: Page) -> None:
+    match, token = match_at(server, "extra", SOLO, players=1)
+    moving.goto(server.url + f"/m/{match}?seat={token}")
+    expect(moving.locator("#board .xb-main .cross")).to_have_count(0)
+    moving.locator("#choices button.choice").first.click()
+    moving.wait_for_function("document.querySelectorAll('#board .new-cross path').length >= 4")
+    strokes = moving.evaluate("window.__animated")
+    # Two crosses or more (the rows, an EXTRA box), two strokes each, one after the other,
+    # each drawn from nothing.
+    assert len(strokes) == moving.locator("#board .new-cross path").count() >= 4
+    assert all(stroke["id"] == "path" for stroke in strokes)
+    assert [[frame["strokeDashoffset"] for frame in stroke["frames"]] for stroke in strokes] == [
+        [1, 0]] * len(strokes)
+    delays = [stroke["delay"] for stroke in strokes]
+    assert delays == sorted(set(delays))
+
+
+def test_no_cross_stroke_for_reduced_motion(server: Server, still: Page) -> None:
+    match, token = match_at(server, "extra", SOLO, players=1)
+    still.goto(server.url + f"/m/{match}?seat={token}")
+    still.locator("#choices button.choice").first.click()
+    expect(still.locator("#board .xb-main .cross")).not_to_have_count(0)
+    assert still.locator("#board .new-cross").count() == 0
+    assert still.evaluate("window.__animated") == []
+
+
+PICTURE_THEN_GAME = """async () => {
+  // The sample position of the home page's picture, and the same with one horse a square on.
+  const sample = await (await fetch("/api/games/petits-chevaux/sample")).json();
+  const module = await import(sample.game.board_module);
+  const view = sample.view;
+  const moved = structuredClone(view);
+  const taken = new Set(view.board.horses.map((h) => h.square));
+  const track = moved.board.track;
+  const horse = moved.board.horses.find((h) => h.place === "track" && !h.barrage
+    && !taken.has(track[(track.findIndex((t) => t.id === h.square) + 1) % track.length].id));
+  const next = track[(track.findIndex((t) => t.id === horse.square) + 1) % track.length];
+  Object.assign(horse, {progress: horse.progress + 1, square: next.id, cell: next.cell});
+  const moves = (picture) => {
+    const box = document.createElement("div");
+    document.body.append(box);
+    const ctx = {hints: [], pick() {}, names: [], seat: null, deciding: [], picture};
+    module.render(box, view, ctx);
+    module.render(box, moved, ctx);
+    const count = box.querySelector(`[data-id="${horse.id}"]`).getAnimations().length;
+    box.remove();
+    return count;
+  };
+  return [moves(true), moves(false)];
+}"""
+
+
+def test_the_home_pages_pictures_stay_still(server: Server, moving: Page) -> None:
     moving.goto(server.url + "/")
-    expect(moving.locator(".picture svg").first).to_be_visible()
+    expect(moving.locator(".picture svg")).not_to_have_count(0)
     moving.wait_for_timeout(300)
     assert moving.evaluate("window.__animated") == []
+    # The same board module, drawn twice with a horse a square on: as a picture it stays
+    # still; in a game the horse runs.
+    assert moving.evaluate(PICTURE_THEN_GAME) == [0, 1]
+
+
+TWICE = """async ([game, selector]) => {
+  MOVES
+  // The game's sample position drawn, then the same with one piece moved on (MOVE below):
+  // the keyframes of the moved piece's animation, as offsets from where it ends.
+  const sample = await (await fetch(`/api/games/${game}/sample`)).json();
+  const module = await import(sample.game.board_module);
+  const moved = structuredClone(sample.view);
+  const squares = MOVE[game](moved.board);
+  const box = document.createElement("div");
+  box.style.width = "900px";
+  document.body.append(box);
+  const ctx = {hints: [], pick() {}, names: [], seat: null, deciding: []};
+  module.render(box, sample.view, ctx);
+  module.render(box, moved, ctx);
+  const [animation] = box.querySelector(selector).getAnimations();
+  const frames = animation.effect.getKeyframes().map((frame) => frame.transform);
+  box.remove();
+  return {frames, squares};
+}"""
+
+MOVE = """const MOVE = {
+  // Extra Meters: runner A five squares on.
+  "extra-meters": (board) => { board.runners[0].position += 5; return 5; },
+  // Shortcut: car A three road squares on (a road roll of 3).
+  "shortcut": (board) => {
+    const car = board.cars[0];
+    const road = board.cells.filter((c) => c.kind === "road").sort((a, b) => a.road - b.road);
+    const here = board.cells.find((c) => c.id === car.cell);
+    const at = here.kind === "road" ? road.indexOf(here) : -1;
+    const taken = new Set(board.cars.map((c) => c.cell));
+    let to = at + 3;
+    while (taken.has(road[to].id)) to += 1;
+    car.cell = road[to].id;
+    board.turn.phase = "declare";
+    return to - at;
+  },
+};"""
+
+
+@pytest.mark.parametrize(("game", "selector"), [("extra-meters", ".em-pawn[data-seat='0']"),
+                                                ("shortcut", "#car-0")])
+def test_a_piece_passes_every_square_on_its_way(server: Server, moving: Page, game: str,
+                                                selector: str) -> None:
+    moving.goto(server.url + "/")
+    expect(moving.locator(".picture svg")).not_to_have_count(0)
+    found = moving.evaluate(TWICE.replace("MOVES", MOVE), [game, selector])
+    # One keyframe a square passed, and the last one where the piece is drawn.
+    assert len(found["frames"]) == found["squares"] + 1, found
+    assert found["frames"][-1] == "translate(0px, 0px)"
+    assert len(set(found["frames"])) == len(found["frames"])  # every square a new place
