@@ -10,7 +10,7 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
-import {Motion, travel} from "/static/motion.js";
+import {Motion} from "/static/motion.js";
 import {el, svg as s} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
@@ -354,8 +354,10 @@ function track(board, ctx, targets, narrow) {
       const drawn = pawn(piece.runner, cx, cy, r);
       drawn.dataset.seat = piece.runner.seat;
       const before = animate ? motion.moved(piece.runner.seat, {index, at: [cx, cy]}) : null;
-      if (!before) root.append(drawn);
-      else movers.push({drawn, before, to: index, at: [cx, cy]});
+      if (!before) {
+        root.append(drawn);
+        if (animate) runs.push({id: piece.runner.seat, node: drawn, points: null});
+      } else movers.push({drawn, before, to: index, at: [cx, cy]});
     });
   }
   // Runners that just moved run along the road from their old square (drawn on top).
@@ -369,7 +371,7 @@ function track(board, ctx, targets, narrow) {
     points[0] = mover.before.at;
     points[points.length - 1] = mover.at;
     root.append(mover.drawn);
-    runs.push({node: mover.drawn, points});
+    runs.push({id: mover.drawn.dataset.seat, node: mover.drawn, points});
   }
 
   // The stop target: the ghost's square, with a flag when the viewer may pick it.
@@ -427,7 +429,10 @@ export function render(container, view, ctx) {
     : [panel(board, safe, targets), track(board, safe, targets, narrow), legend(board, safe)];
   const root = el("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
-  for (const {node, points} of runs) travel(node, points, {stepMs: 110});
+  for (const {id, node, points} of runs) {
+    if (points) motion.play(Number(id), node, points, {stepMs: 110});
+    else motion.resume(id, node);
+  }
   if (focusWanted && targets.has(focusWanted)) {
     const again = root.querySelector(`[data-target="${focusWanted}"]`);
     if (again) again.focus({preventScroll: true});

@@ -7,7 +7,7 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
-import {Motion, travel, travelTime} from "/static/motion.js";
+import {Motion} from "/static/motion.js";
 import {el, svg} from "/static/shell.js";
 
 
@@ -217,6 +217,7 @@ function pathOf(board, from, to) {
 function drawTrack(board, ctx, width) {
   const moving = [];
   const pushed = [];
+  const resumed = [];
   const {rows, width: w, height} = layout(board, width);
   const animate = motion.begin(ctx, `${rows.length}/${r2(w)}/${board.cars.length}`);
   // Short circuits on wide screens: no bigger than about 30 px per unit.
@@ -366,7 +367,9 @@ function drawTrack(board, ctx, width) {
       points[Math.max(1, points.length - 1)] = [x, y];
       const back = before.at !== c.at && (c.at === board.start
         || squareStart(board, c.at) < squareStart(board, before.at));
-      (back ? pushed : moving).push({g, points});
+      (back ? pushed : moving).push({id: c.id, g, points});
+    } else if (animate) {
+      resumed.push({id: c.id, g});
     }
     if (board.decider === c.seat || (board.decider === null && board.phase !== "over" && board.player === c.seat)) {
       g.append(svg("ellipse", {class: "mz-turn-ring", cx: 0, cy: 0, rx: r2(1.75 * s), ry: r2(1.15 * s)}));
@@ -388,7 +391,7 @@ function drawTrack(board, ctx, width) {
     carsLayer.append(g);
   }
   root.append(carsLayer);
-  return {root, moving, pushed};
+  return {root, moving, pushed, resumed};
 }
 
 function squareStart(board, id) {
@@ -453,11 +456,13 @@ export function render(container, view, ctx) {
       + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start."}));
   container.replaceChildren(wrap);
   let arrived = 0;
-  for (const {g, points} of track.moving) {
+  for (const {id, g, points} of track.moving) {
     g.parentNode.append(g);  // on top while it drives
-    travel(g, points, {origin: [0, 0], stepMs: 160});
-    arrived = Math.max(arrived, travelTime(points, 160));
+    arrived = Math.max(arrived, motion.play(id, g, points, {origin: [0, 0], stepMs: 160}));
   }
-  for (const {g, points} of track.pushed) travel(g, points, {origin: [0, 0], stepMs: 160, delay: arrived});
+  for (const {id, g, points} of track.pushed) {
+    motion.play(id, g, points, {origin: [0, 0], stepMs: 160, delay: arrived});
+  }
+  for (const {id, g} of track.resumed) motion.resume(id, g);
   return {ownsChoices: false};
 }

@@ -2,7 +2,7 @@
 // render(container, view, ctx) redraws everything on each call. The legal moves of
 // ctx.hints glow on the board: a horse and the square it would land on are clickable and
 // keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice buttons.
-import {Motion, STEP_MS, straight, travel, travelTime} from "/static/motion.js";
+import {Motion, STEP_MS, straight} from "/static/motion.js";
 import {svg} from "/static/shell.js";
 
 const CELL = 40;
@@ -257,31 +257,33 @@ function animateHorses(root, board, ctx) {
   for (const horse of board.horses) {
     const before = motion.moved(horse.id, {progress: horse.progress, at: placed.get(horse.id)});
     const node = root.querySelector(`.pc-horse[data-id="${horse.id}"]`);
-    if (!before || !node) continue;
+    if (!node) continue;
+    if (!before) { motion.resume(horse.id, node); continue; }
     const here = placed.get(horse.id);
     if (horse.progress === before.progress) {
       // Same square, another spot (a barrage formed or broken): a short slide.
-      movers.push({node, points: [before.at, here]});
+      movers.push({id: horse.id, node, points: [before.at, here]});
     } else if (horse.place === "home") {
-      captured.push({node, points: straight(before.at, here, 8)});
+      captured.push({id: horse.id, node, points: straight(before.at, here, 8)});
     } else if (before.progress === 0) {
-      movers.push({node, points: [before.at, here]});
+      movers.push({id: horse.id, node, points: [before.at, here], grow: 26 / 17.5});
     } else {
       const ids = squaresBetween(board, horse.colour, before.progress, horse.progress);
       const points = ids.map((id) => centres.get(id));
       points[0] = before.at;
       points[points.length - 1] = here;
-      movers.push({node, points});
+      movers.push({id: horse.id, node, points});
     }
   }
   let arrived = 0;
-  for (const {node, points} of movers) {
+  for (const {id, node, points, grow} of movers) {
     node.parentNode.append(node);  // on top of the other horses while it travels
-    travel(node, points);
-    arrived = Math.max(arrived, travelTime(points));
+    arrived = Math.max(arrived, motion.play(id, node, points, {grow}));
   }
-  for (const {node, points} of captured) {
-    travel(node, points, {delay: arrived, duration: 8 * STEP_MS, hop: CELL});
+  for (const {id, node, points} of captured) {
+    // From a track horse's size to a waiting horse's (17.5 and 26: see drawHorses).
+    motion.play(id, node, points, {delay: arrived, duration: 8 * STEP_MS, hop: CELL,
+      grow: 17.5 / 26});
   }
 }
 

@@ -6,7 +6,7 @@
 // and the legal choices: declarations as labelled signs beside the grid (hovering one shows
 // where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
-import {Motion, travel} from "/static/motion.js";
+import {Motion} from "/static/motion.js";
 import {svg} from "/static/shell.js";
 
 const C = 60; // one grid square, in viewBox units
@@ -201,13 +201,13 @@ function slide(moved, board, cells, centre, ctx) {
   if (!motion.begin(ctx, `${board.name}/${board.width}x${board.height}/${board.cars.length}`)) return;
   for (const [token, car, x, y] of moved) {
     const before = motion.moved(car.id, {cell: car.cell, at: [x, y]});
-    if (!before) continue;
-    if (before.cell === car.cell) { travel(token, [before.at, [x, y]]); continue; }
+    if (!before) { motion.resume(car.id, token); continue; }
+    if (before.cell === car.cell) { motion.play(car.id, token, [before.at, [x, y]]); continue; }
     const points = pathOf(board, cells, before.cell, car.cell, phase).map((id) => centre(cells.get(id)));
     points[0] = before.at;
     points[points.length - 1] = [x, y];
     token.parentNode.append(token);  // on top while it drives
-    travel(token, points, {stepMs: 120});
+    motion.play(car.id, token, points, {stepMs: 120});
   }
 }
 

@@ -26,18 +26,25 @@ export function travelTime(points, stepMs = STEP_MS) {
  * node is drawn): keyframes evenly spaced, one per square, so the piece visibly passes each
  * square. `origin` is the point the node's own drawing sits at ([0, 0] for a node placed by
  * its transform; the last point, by default, for a node drawn in place). `delay` waits (the
- * node stays on its first point meanwhile); `hop` lifts the piece on an arc (a capture).
+ * node stays on its first point meanwhile); `hop` lifts the piece on an arc (a capture), and
+ * `grow` is the size it starts at (1: its own; a horse going home is bigger there).
  * Returns the Animation, or null where Web Animations are missing. */
 export function travel(node, points, {delay = 0, stepMs = STEP_MS, origin = null, hop = 0,
-  duration = null} = {}) {
+  grow = 1, duration = null} = {}) {
   if (typeof node.animate !== "function" || points.length < 2) return null;
   const [ox, oy] = origin || points.at(-1);
   const last = points.length - 1;
+  const scaled = hop || grow !== 1;
+  if (scaled) {
+    // Scale the piece about its own centre, not the drawing's corner.
+    node.style.transformBox = "fill-box";
+    node.style.transformOrigin = "center";
+  }
   const frames = points.map(([x, y], i) => {
-    const lift = hop ? Math.sin(Math.PI * i / last) * hop : 0;
-    const scale = hop ? 1 + 0.25 * Math.sin(Math.PI * i / last) : 1;
-    return {offset: i / last, transform: `translate(${round(x - ox)}px, ${round(y - oy - lift)}px)`
-      + (hop ? ` scale(${round(scale)})` : "")};
+    const arc = Math.sin(Math.PI * i / last);
+    const scale = (grow + (1 - grow) * i / last) * (1 + (hop ? 0.25 * arc : 0));
+    return {offset: i / last, transform: `translate(${round(x - ox)}px, ${round(y - oy - arc * hop)}px)`
+      + (scaled ? ` scale(${round(scale)})` : "")};
   });
   const animation = node.animate(frames, {duration: duration ?? travelTime(points, stepMs),
     delay, easing: "linear", fill: "backwards"});
@@ -61,12 +68,15 @@ const round = (v) => Math.round(v * 100) / 100;
  * A board calls begin(ctx, scope) at each drawing: `scope` names what positions are
  * comparable (the board's layout: a change of size, player count or board forgets them).
  * Then for each piece, moved(id, where) gives where it stood before when it stands elsewhere
- * now (else null) and remembers where it stands now. On a picture, or with reduced motion,
- * nothing is remembered and nothing has moved. */
+ * now (else null) and remembers where it stands now; play(id, node, points, options) makes
+ * it travel (see travel). A drawing that comes while a piece travels (the same state drawn
+ * again, a resize of a few pixels) lets it go on: resume(id, node) picks its travel up where
+ * it was. On a picture, or with reduced motion, nothing is remembered and nothing moves. */
 export class Motion {
   constructor() {
     this.scope = null;
     this.places = new Map();
+    this.flights = new Map();  // id -> {points, options, started, ends} of a travel under way
     this.active = false;
     this.fresh = true;
   }
@@ -76,15 +86,14 @@ export class Motion {
     if (!this.active) {
       // A picture is not a step of the game: leave the remembered places alone; reduced
       // motion forgets them, so turning it off later starts cleanly.
-      if (!(ctx && ctx.picture)) this.places.clear();
+      if (!(ctx && ctx.picture)) { this.places.clear(); this.flights.clear(); }
       return false;
     }
-    if (scope !== this.scope) {
+    this.fresh = scope !== this.scope;
+    if (this.fresh) {
       this.scope = scope;
       this.places.clear();
-      this.fresh = true;
-    } else {
-      this.fresh = false;
+      this.flights.clear();
     }
     return true;
   }
@@ -97,5 +106,25 @@ export class Motion {
     this.places.set(id, {key, where});
     if (this.fresh || !before || before.key === key) return null;
     return before.where;
+  }
+
+  /** Make `node` (piece `id`) travel through `points` (see travel); returns how long. */
+  play(id, node, points, options = {}) {
+    const animation = travel(node, points, options);
+    if (!animation) return 0;
+    const timing = animation.effect.getComputedTiming();
+    const started = performance.now();
+    this.flights.set(id, {points, options, started, ends: started + timing.endTime});
+    return timing.endTime;
+  }
+
+  /** Let piece `id`, drawn anew as `node` on the same place, go on with its travel. */
+  resume(id, node) {
+    const flight = this.active && this.flights.get(id);
+    if (!flight) return;
+    const now = performance.now();
+    if (now >= flight.ends) { this.flights.delete(id); return; }
+    const animation = travel(node, flight.points, flight.options);
+    if (animation) animation.currentTime = now - flight.started;
   }
 }
