@@ -7,7 +7,7 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
-import {Motion} from "/static/motion.js";
+import {Motion, fewestSteps} from "/static/motion.js";
 import {el, svg} from "/static/shell.js";
 
 
@@ -198,20 +198,9 @@ function pathOf(board, from, to) {
     const next = lane[lane.indexOf(sq) + 1];
     const side = [sq.lane - 1, sq.lane + 1].filter((l) => board.lanes[l]).flatMap((l) =>
       board.lanes[l].squares.filter((o) => o.start < sq.end && o.end > sq.start && o.end > sq.end));
-    return [...(next ? [next] : []), ...side].filter((o) => o.colour !== "tyre");
+    return [...(next ? [next] : []), ...side].filter((o) => o.colour !== "tyre").map((o) => o.id);
   };
-  const back = new Map([[from, null]]);
-  const queue = [from];
-  while (queue.length && !back.has(to)) {
-    const id = queue.shift();
-    for (const next of steps(id)) {
-      if (!back.has(next.id)) { back.set(next.id, id); queue.push(next.id); }
-    }
-  }
-  if (!back.has(to)) return [from, to];
-  const ids = [to];
-  while (back.get(ids[0])) ids.unshift(back.get(ids[0]));
-  return ids;
+  return fewestSteps(from, to, steps);
 }
 
 function drawTrack(board, ctx, width) {

@@ -6,7 +6,7 @@
 // and the legal choices: declarations as labelled signs beside the grid (hovering one shows
 // where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
-import {Motion} from "/static/motion.js";
+import {Motion, fewestSteps} from "/static/motion.js";
 import {svg} from "/static/shell.js";
 
 const C = 60; // one grid square, in viewBox units
@@ -172,26 +172,16 @@ function pathOf(board, cells, from, to, phase) {
   }
   const at = new Map(board.cells.map((cell) => [`${cell.row},${cell.col}`, cell]));
   const road = board.cells.filter(onRoad).sort((x, y) => rank(x) - rank(y));
-  const steps = (cell) => {
+  const steps = (id) => {
+    const cell = cells.get(id);
     if (cell.kind === "finish") return [];
     const near = [[-1, 0], [0, 1], [1, 0], [0, -1]].map(([dr, dc]) => at.get(`${cell.row + dr},${cell.col + dc}`))
       .filter(Boolean);
-    if (cell.kind === "grey") return near.filter((n) => n.kind !== "start");
+    if (cell.kind === "grey") return near.filter((n) => n.kind !== "start").map((n) => n.id);
     const next = road[road.indexOf(cell) + 1];
-    return [...(next ? [next] : []), ...near.filter((n) => n.kind === "grey")];
+    return [...(next ? [next] : []), ...near.filter((n) => n.kind === "grey")].map((n) => n.id);
   };
-  const back = new Map([[a.id, null]]);
-  const queue = [a];
-  while (queue.length && !back.has(b.id)) {
-    const cell = queue.shift();
-    for (const next of steps(cell)) {
-      if (!back.has(next.id)) { back.set(next.id, cell.id); queue.push(next); }
-    }
-  }
-  if (!back.has(b.id)) return [a.id, b.id];  // not by the rules (a replay stepped back)
-  const ids = [b.id];
-  while (back.get(ids[0])) ids.unshift(back.get(ids[0]));
-  return ids;
+  return fewestSteps(a.id, b.id, steps);
 }
 
 /** Drive each car that changed square from where it was drawn last, square by square. */

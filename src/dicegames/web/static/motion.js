@@ -61,6 +61,23 @@ export function straight(a, b, n) {
   return points;
 }
 
+/** The fewest steps from `from` to `to` (ids, both included), `steps(id)` giving the ids one
+ * step on; [from, to] when `to` cannot be reached that way (a replay stepped back). */
+export function fewestSteps(from, to, steps) {
+  const back = new Map([[from, null]]);
+  const queue = [from];
+  while (queue.length && !back.has(to)) {
+    const id = queue.shift();
+    for (const next of steps(id)) {
+      if (!back.has(next)) { back.set(next, id); queue.push(next); }
+    }
+  }
+  if (!back.has(to)) return [from, to];
+  const ids = [to];
+  while (back.get(ids[0]) !== null) ids.unshift(back.get(ids[0]));
+  return ids;
+}
+
 const round = (v) => Math.round(v * 100) / 100;
 
 /** Where a board's pieces stood at its last drawing, to animate the next one from there.
