@@ -61,20 +61,31 @@ SAMPLE = """([selector, squares]) => {
 }"""
 
 
+def recording(browser: Browser, **options: Any) -> Iterator[Page]:
+    """A desktop page that records the animations it starts; a page error or an error in
+    the console (a board module that failed falls back to text and says so there) fails
+    the test."""
+    pages = _page(browser, 1000, 900, **options)
+    opened = next(pages)
+    opened.add_init_script(COUNT_ANIMATIONS)
+    errors: list[str] = []
+    opened.on("console", lambda message: errors.append(message.text)
+              if message.type == "error" else None)
+    yield opened
+    assert not errors, errors
+    next(pages, None)  # closes the context; page errors fail the test there
+
+
 @pytest.fixture
 def moving(browser: Browser) -> Iterator[Page]:
     """A desktop page that records the animations it starts."""
-    for opened in _page(browser, 1000, 900):
-        opened.add_init_script(COUNT_ANIMATIONS)
-        yield opened
+    yield from recording(browser)
 
 
 @pytest.fixture
 def still(browser: Browser) -> Iterator[Page]:
     """A desktop page whose system asks for reduced motion."""
-    for opened in _page(browser, 1000, 900, reduced_motion="reduce"):
-        opened.add_init_script(COUNT_ANIMATIONS)
-        yield opened
+    yield from recording(browser, reduced_motion="reduce")
 
 
 def match_at(server: Server, game: str, position: str, players: int = 2) -> tuple[str, str]:
@@ -184,6 +195,19 @@ def test_a_pushed_car_drives_back_after_the_mover(server: Server, moving: Page) 
 
 SOLO = "-;-,-,- 1 12235 ? 1"
 """A solo EXTRA! game, the first roll 1 2 2 3 5 to decide on."""
+
+
+def test_a_car_from_the_start_pushes_one_back_into_the_start_zone(
+        server: Server, moving: Page) -> None:
+    match, token = match_at(server, "monza", "start/i1 1 step wppppp - 0/0 - 3")
+    moving.goto(server.url + f"/m/{match}?seat={token}")
+    moving.locator("#board [data-id=i1].mz-pick").click()
+    drive = sample(moving, "#board .mz-car[data-id=car-0]", ["i1"])
+    push = sample(moving, "#board .mz-car[data-id=car-1]", ["i1"])
+    assert push["delay"] >= drive["duration"] > 0
+    # Red drives out of the start zone onto i1; yellow goes back from i1 into the zone.
+    assert near(drive["end"], push["first"], 40) and push["end"][0] < push["first"][0]
+    expect(moving.locator("#log")).to_contain_text("i1")
 
 
 def test_a_cross_is_written_stroke_by_stroke(server: Server, moving: Page) -> None:

@@ -6,7 +6,7 @@
 // then the EXTRA column, and as soon as only one choice is left it is played. Nobody has to
 // read the 27 buttons of a first roll; the page's choice buttons stay as they are.
 // No library, no build step; colours come from the page's CSS variables (dark mode works).
-import {reducedMotion} from "/static/motion.js";
+import {reducedMotion, safely} from "/static/motion.js";
 import {svg} from "/static/shell.js";
 
 
@@ -480,11 +480,12 @@ export function render(container, view, ctx) {
     wrap.append(minis);
   }
   container.replaceChildren(wrap);
-  for (const {line, delay} of strokes) {
-    if (typeof line.animate !== "function") break;
-    line.animate([{strokeDashoffset: 1}, {strokeDashoffset: 0}],
-      {duration: STROKE_MS, delay, easing: "ease-out", fill: "backwards"});
-  }
+  safely(() => {
+    for (const {line, delay} of strokes) {
+      line.animate([{strokeDashoffset: 1}, {strokeDashoffset: 0}],
+        {duration: STROKE_MS, delay, easing: "ease-out", fill: "backwards"});
+    }
+  });
   if (refocus) {
     refocus = false;
     const first = wrap.querySelector(".xb-main .hit, .xb-main .btn, .xb-mini");

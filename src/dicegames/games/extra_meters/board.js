@@ -10,7 +10,7 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
-import {Motion} from "/static/motion.js";
+import {Motion, safely} from "/static/motion.js";
 import {el, svg as s} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
@@ -429,10 +429,12 @@ export function render(container, view, ctx) {
     : [panel(board, safe, targets), track(board, safe, targets, narrow), legend(board, safe)];
   const root = el("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
-  for (const {id, node, points} of runs) {
-    if (points) motion.play(Number(id), node, points, {stepMs: 110});
-    else motion.resume(id, node);
-  }
+  safely(() => {
+    for (const {id, node, points} of runs) {
+      if (points) motion.play(Number(id), node, points, {stepMs: 110});
+      else motion.resume(id, node);
+    }
+  });
   if (focusWanted && targets.has(focusWanted)) {
     const again = root.querySelector(`[data-target="${focusWanted}"]`);
     if (again) again.focus({preventScroll: true});

@@ -7,7 +7,7 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
-import {Motion, fewestSteps} from "/static/motion.js";
+import {Motion, fewestSteps, safely} from "/static/motion.js";
 import {el, svg} from "/static/shell.js";
 
 
@@ -192,7 +192,7 @@ function pathOf(board, from, to) {
     return b ? ids : [...ids, board.start];
   }
   const steps = (id) => {
-    if (id === board.start) return [...squares.values()].filter((sq) => sq.entry);
+    if (id === board.start) return [...squares.values()].filter((sq) => sq.entry).map((sq) => sq.id);
     const sq = squares.get(id);
     const lane = board.lanes[sq.lane].squares;
     const next = lane[lane.indexOf(sq) + 1];
@@ -348,9 +348,14 @@ function drawTrack(board, ctx, width) {
     if (before) {
       // Through the squares' centres (low in the square, where a car stands), from its old
       // spot to its new one; a car pushed back goes once the mover has arrived.
-      const points = before.at === c.at ? [] : pathOf(board, before.at, c.at).map((id) => {
-        const centre = centres.get(id);
-        return centre ? [centre.x, centre.y + 0.55] : [START_W / 2, row0.y + LANE];
+      let points = [];
+      safely(() => {
+        if (before.at !== c.at) {
+          points = pathOf(board, before.at, c.at).map((id) => {
+            const centre = centres.get(id);
+            return centre ? [centre.x, centre.y + 0.55] : [START_W / 2, row0.y + LANE];
+          });
+        }
       });
       points[0] = [before.x, before.y];
       points[Math.max(1, points.length - 1)] = [x, y];
@@ -444,14 +449,16 @@ export function render(container, view, ctx) {
     el("p", {class: "monza-key", text: "Squares: R red · Y yellow · G green · B blue · W white · P purple. "
       + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start."}));
   container.replaceChildren(wrap);
-  let arrived = 0;
-  for (const {id, g, points} of track.moving) {
-    g.parentNode.append(g);  // on top while it drives
-    arrived = Math.max(arrived, motion.play(id, g, points, {origin: [0, 0], stepMs: 160}));
-  }
-  for (const {id, g, points} of track.pushed) {
-    motion.play(id, g, points, {origin: [0, 0], stepMs: 160, delay: arrived});
-  }
-  for (const {id, g} of track.resumed) motion.resume(id, g);
+  safely(() => {
+    let arrived = 0;
+    for (const {id, g, points} of track.moving) {
+      g.parentNode.append(g);  // on top while it drives
+      arrived = Math.max(arrived, motion.play(id, g, points, {origin: [0, 0], stepMs: 160}));
+    }
+    for (const {id, g, points} of track.pushed) {
+      motion.play(id, g, points, {origin: [0, 0], stepMs: 160, delay: arrived});
+    }
+    for (const {id, g} of track.resumed) motion.resume(id, g);
+  });
   return {ownsChoices: false};
 }

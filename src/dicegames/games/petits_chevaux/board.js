@@ -2,7 +2,7 @@
 // render(container, view, ctx) redraws everything on each call. The legal moves of
 // ctx.hints glow on the board: a horse and the square it would land on are clickable and
 // keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice buttons.
-import {Motion, STEP_MS, straight} from "/static/motion.js";
+import {Motion, STEP_MS, safely, straight} from "/static/motion.js";
 import {svg} from "/static/shell.js";
 
 const CELL = 40;
@@ -419,7 +419,7 @@ export function render(container, view, ctx) {
   const key = legend();
   key.open = Boolean(container.querySelector("details.pc-legend")?.open);  // stays as left
   container.replaceChildren(root, key);
-  animateHorses(root, board, ctx || {});
+  safely(() => animateHorses(root, board, ctx || {}));
   if (focused) root.querySelector(`.pc-target[data-id="${focused}"]`)?.focus();
   return {ownsChoices: false};
 }

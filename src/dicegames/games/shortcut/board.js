@@ -6,7 +6,7 @@
 // and the legal choices: declarations as labelled signs beside the grid (hovering one shows
 // where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
-import {Motion, fewestSteps} from "/static/motion.js";
+import {Motion, fewestSteps, safely} from "/static/motion.js";
 import {svg} from "/static/shell.js";
 
 const C = 60; // one grid square, in viewBox units
@@ -428,7 +428,7 @@ export function render(container, view, ctx) {
   const height = Math.max(oy + gridH + 10, y + 4, firstColumn + 4);
   root.setAttribute("viewBox", `0 0 ${width} ${height}`);
   container.replaceChildren(root);
-  slide(moved, board, cells, centre, ctx);
+  safely(() => slide(moved, board, cells, centre, ctx));
   // A keyboard player keeps the focus on the board, on its first target, turn after turn.
   const first = root.querySelector(".target");
   if (first && (hadFocus || keyboard)) {

@@ -78,6 +78,16 @@ export function fewestSteps(from, to, steps) {
   return ids;
 }
 
+/** Run `animate` (a board's motion); a failure there is logged and the board stays drawn,
+ * its pieces simply at their places. */
+export function safely(animate) {
+  try {
+    animate();
+  } catch (error) {
+    console.error("board motion failed", error);
+  }
+}
+
 const round = (v) => Math.round(v * 100) / 100;
 
 /** Where a board's pieces stood at its last drawing, to animate the next one from there.
