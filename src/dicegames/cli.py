@@ -13,10 +13,16 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from dicegames import __version__
 from dicegames.core.errors import DiceGamesError, OptionError
+from dicegames.terminal.analyse_view import (
+    AnalyseRequest,
+    ReviewRequest,
+    run_analyse,
+    run_review,
+)
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.hint import HintRequest, run_hint
 from dicegames.terminal.info import run_list, run_rules
@@ -46,6 +52,8 @@ examples:
   dicegames hint extra-meters "48/46 1 decide 4 7"
   dicegames replay game.json --step
   dicegames simulate extra-meters --players bot:easy,bot:medium --games 10000 --rotate
+  dicegames analyse extra-meters --games 500  a design report (HTML, charts)
+  dicegames review game.json                  every decision of a game judged
   dicegames serve                             the web app (prints its address)
 
 {EXIT_CODES}"""
@@ -99,6 +107,41 @@ examples:
   dicegames simulate extra-meters --players bot:easy,bot:medium --games 10000 --rotate
   dicegames simulate extra-meters --players bot:medium,bot:medium --option finish=same_round
   dicegames simulate extra-meters --players bot:random,bot:medium --games 2000 --json
+
+{EXIT_CODES}"""
+
+
+ANALYSE_EPILOG = f"""\
+The report measures, from simulated games: each seat's share of wins (best bots and random
+play) with 95% intervals; game length in turns and decisions; real and forced choices; a
+round robin of the bots with their Bradley-Terry (Elo) ladder, how often the best beats the
+weakest and random beats the best; lead changes and comebacks; for Extra Meters the exact
+optimal strategy. It is one HTML file (written to --out, else GAME-report.html here) with
+the charts inside; --charts png|svg writes each chart beside it too. The same --seed gives
+the same report, whatever --jobs or --scheduler. Needs the analysis extra (matplotlib, and
+dask for --scheduler): pip install 'dicegames[analysis]'.
+
+examples:
+  dicegames analyse extra-meters --games 500 --seed 1
+  dicegames analyse extra-meters --option finish=first --compare finish=same_round
+  dicegames analyse shortcut --games 200 --json > shortcut.json
+  dicegames analyse petits-chevaux --players bot:expert,bot:expert,bot:expert,bot:expert
+  dicegames analyse monza --games 2000 --scheduler tcp://10.0.0.5:8786
+
+{EXIT_CODES}"""
+
+REVIEW_EPILOG = f"""\
+For every decision with a real choice: the win chance each move leaves the player by the
+strongest estimate the game has (exact for two-player Extra Meters, the learned value for
+Petits Chevaux, rollouts by the medium bot elsewhere, with their standard error), the move
+played, its cost, and a verdict (inaccuracy from 2 points, mistake from 5, blunder from 15;
+a cost within the rollouts' noise is never flagged). Then the biggest mistakes and each
+player's win-chance curve.
+
+examples:
+  dicegames review game.json
+  dicegames review game.json --html review.html
+  dicegames review games/*.json --json --jobs 2
 
 {EXIT_CODES}"""
 
@@ -201,6 +244,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "win_share, ci_low, ci_high, mean_score), mean_turns, "
                           "median_turns, no_winner, elapsed_s, games_per_s; counts are "
                           "integers")
+    _add_scheduler(sim)
+
+    _add_analysis_commands(commands)
     serve = commands.add_parser("serve", help="start the web app", formatter_class=_formatter,
                                 description="Start the web app (JSON API, websockets, pages) "
                                             "and print its address.",
@@ -218,6 +264,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds bots wait before moving, so people can follow "
                             "(default 0.7)")
     serve.add_argument("--open", action="store_true", help="open the address in a browser")
+    serve.add_argument("--allow-origin", metavar="URL", action="append", default=[],
+                       dest="allow_origins",
+                       help="a web origin (http://host:port) whose pages may also change "
+                            "games here (repeatable; default: only the server's own pages; "
+                            "see docs/security.md)")
+    serve.add_argument("--send-timeout", metavar="S", type=float, default=10.0,
+                       help="seconds a live viewer may leave an update unread before it is "
+                            "dropped (default 10)")
     return parser
 
 
@@ -227,6 +281,58 @@ def _add_game_options(parser: argparse.ArgumentParser) -> None:
                                              "dicegames rules GAME)")
     parser.add_argument("--seed", metavar="S", type=int,
                         help="seed of the dice and bots (default: random, and shown)")
+
+
+def _add_analysis_commands(commands: Any) -> None:
+    """The ``analyse`` and ``review`` sub-parsers."""
+    analyse = commands.add_parser("analyse", aliases=["analyze"],
+                                  help="a game-design report with charts",
+                                  formatter_class=_formatter, epilog=ANALYSE_EPILOG,
+                                  description="Measure a game from simulated games: seat "
+                                              "advantage, length, luck and skill, drama.")
+    analyse.add_argument("game", metavar="GAME", help="a game id or alias")
+    analyse.add_argument("--players", metavar="LIST",
+                         help="the bot in each seat of the main run (default: the best "
+                              "bot in every seat, at the game's usual player count)")
+    analyse.add_argument("--ladder", metavar="LIST",
+                         help="the round robin's bots, reference first (default: random "
+                              "and every listed level fast enough)")
+    analyse.add_argument("--games", metavar="N", type=int, default=200,
+                         help="games per run and per ladder pairing (default 200)")
+    _add_game_options(analyse)
+    analyse.add_argument("--compare", metavar="NAME=VALUE", action="append", default=[],
+                         help="a second report with these options changed, side by side "
+                              "(repeatable)")
+    analyse.add_argument("--jobs", metavar="N", type=int, default=1,
+                         help="worker processes (default 1; 0 = one per CPU)")
+    _add_scheduler(analyse)
+    analyse.add_argument("--out", metavar="FILE", type=Path,
+                         help="the HTML report (default: GAME-report.html here)")
+    analyse.add_argument("--charts", choices=("png", "svg"),
+                         help="also write each chart as a file beside the report")
+    analyse.add_argument("--json", action="store_true",
+                         help="print the figures as JSON instead of writing the page")
+
+    rev = commands.add_parser("review", help="judge every decision of finished games",
+                              formatter_class=_formatter, epilog=REVIEW_EPILOG,
+                              description="Review finished games: each decision's win "
+                                          "chances, the mistakes, the win-chance curve.")
+    rev.add_argument("files", metavar="RECORD", type=Path, nargs="+",
+                     help="saved game records (JSON)")
+    rev.add_argument("--json", action="store_true", help="print the review(s) as JSON")
+    rev.add_argument("--html", metavar="FILE", type=Path,
+                     help="also write the review as an HTML page with its curve")
+    rev.add_argument("--rollouts", metavar="N", type=int, default=32,
+                     help="continuations per move where rollouts estimate (default 32)")
+    rev.add_argument("--jobs", metavar="N", type=int, default=1,
+                     help="worker processes for several records (default 1)")
+    _add_scheduler(rev)
+
+
+def _add_scheduler(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--scheduler", metavar="ADDRESS",
+                        help="run on the Dask cluster of this scheduler (tcp://host:8786; "
+                             "needs the analysis extra) instead of local processes")
 
 
 def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
@@ -250,12 +356,31 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "serve":
         if args.bot_delay < 0 or args.bot_delay > 60:
             raise UsageError("--bot-delay takes seconds from 0 to 60")
+        from dicegames.web.guard import normalize_origin
         from dicegames.web.server import serve
-        serve(args.host, args.port, args.db, args.bot_delay, args.open)
+        for origin in args.allow_origins:
+            try:
+                normalize_origin(origin)
+            except ValueError as error:
+                raise UsageError(f"--allow-origin: {error}") from None
+        if not 0 < args.send_timeout <= 3600:
+            raise UsageError("--send-timeout takes seconds from 0 to 3600")
+        serve(args.host, args.port, args.db, args.bot_delay, args.open,
+              allow_origins=args.allow_origins, send_timeout=args.send_timeout)
         return ExitCode.OK
+    if args.command in ("analyse", "analyze"):
+        return run_analyse(term, AnalyseRequest(
+            game=args.game, players=args.players, ladder=args.ladder, games=args.games,
+            options=args.options, compare=args.compare, seed=args.seed, jobs=args.jobs,
+            scheduler=args.scheduler, out=args.out, charts=args.charts, json=args.json))
+    if args.command == "review":
+        return run_review(term, ReviewRequest(
+            files=args.files, json=args.json, html=args.html, rollouts=args.rollouts,
+            jobs=args.jobs, scheduler=args.scheduler))
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,
-        seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json))
+        seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json,
+        scheduler=args.scheduler))
 
 
 def _os_message(error: OSError) -> str:

@@ -324,6 +324,8 @@ def test_a_car_on_a_target_is_never_pushed_and_the_target_holds_both(
     assert where(game, state) == ["a3", "a3"]
     assert state.is_terminal and state.result.winners == (0, 1)
     assert state.data.round_used == (3, 3)
+    # The position notation accepts two cars on one target (and only there).
+    assert game.from_position(game.position(state)) == state
 
 
 def test_push_back_never_moves_a_car_off_a_target(circuit_path: str) -> None:

@@ -1,5 +1,11 @@
 """Analysis tools: bot-versus-bot simulation and the statistics behind its report.
 
+Beside :func:`simulate`: :mod:`.report` (the design report of ``dicegames analyse``),
+:mod:`.review` (the post-game review of ``dicegames review``) with :mod:`.estimate` (win
+chances: exact, learned or rollouts), :mod:`.charts` and :mod:`.html` (matplotlib, from the
+``analysis`` extra) and :mod:`.cluster` (local processes or a Dask cluster). They are
+imported on use, so ``import dicegames.analysis`` stays light.
+
 >>> import dicegames
 >>> from dicegames.analysis import simulate
 >>> game = dicegames.make("extra-meters")

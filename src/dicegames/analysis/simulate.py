@@ -344,6 +344,7 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     max_moves: int = DEFAULT_MAX_MOVES,
+    scheduler: str | None = None,
 ) -> SimulationReport:
     """Play ``games`` seeded games between bots and report win shares per player entry.
 
@@ -360,6 +361,9 @@ def simulate(
         progress: called with the number of games finished so far, at most about a
             hundred times per run and always once at the end.
         max_moves: moves after which a single game counts as runaway.
+        scheduler: the address of a Dask scheduler (``tcp://host:8786``) whose workers play
+            the games instead (see :mod:`dicegames.analysis.cluster`); ``jobs`` is then
+            ignored. The report does not depend on it either.
 
     Raises:
         OptionError: a player is not a bot, a bot is unknown, the number of players does
@@ -394,13 +398,18 @@ def simulate(
         for start in range(0, games, size)
     ]
     workers = min(workers, len(tasks))
-    if workers > 1:
+    if workers > 1 or scheduler is not None:
         _check_rebuildable(game)
 
     began = time.perf_counter()
     total = _Tally.empty(game.players)
     done = 0
-    for block in _results(game, tasks, workers):
+    if scheduler is not None:
+        from dicegames.analysis.cluster import dask_map, per_batch_for
+        blocks: Iterator[_Tally] = dask_map(_worker, tasks, scheduler, per_batch_for(size))
+    else:
+        blocks = _results(game, tasks, workers)
+    for block in blocks:
         total.add(block)
         done += sum(block.turns.values())
         if progress is not None:

@@ -35,6 +35,7 @@ class SimulateRequest:
     rotate: bool
     jobs: int
     json: bool
+    scheduler: str | None = None
 
 
 @contextmanager
@@ -98,7 +99,8 @@ def run_simulate(term: Terminal, request: SimulateRequest) -> ExitCode:
     show = not request.json and term.err.is_terminal
     with progress_bar(term, request.games, show) as progress:
         report = simulate(game, items, request.games, seed, rotate=request.rotate,
-                          jobs=request.jobs, progress=progress)
+                          jobs=request.jobs, progress=progress,
+                          scheduler=request.scheduler)
     if request.json:
         term.out.file.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:

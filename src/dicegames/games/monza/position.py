@@ -185,9 +185,10 @@ def _last(reader: Reader, roll: tuple[int, ...], dice: tuple[int, ...]) -> int:
 
 
 def _check_cars(reader: Reader, circuit: Circuit, cars: tuple[int, ...], mover: int) -> None:
-    """A square holds one car, the start zone any number; in the middle of a move the
-    ``mover`` (-1: none) may stand on another car (it is pushed back when the move ends)."""
-    for square in {car for car in cars if car != START}:
+    """A square holds one car, the start zone and a target square any number (a car on a
+    target is never pushed); in the middle of a move the ``mover`` (-1: none) may stand on
+    another car (it is pushed back when the move ends)."""
+    for square in {car for car in cars if car != START and car not in circuit.targets}:
         there = [seat for seat, car in enumerate(cars) if car == square]
         if len(there) > 1 and not (len(there) == 2 and mover in there):
             raise reader.error("cars", f"cars {there[0] + 1} and {there[1] + 1} are both on "

@@ -292,6 +292,7 @@ $("undo").addEventListener("click", () => { showError(""); send({type: "undo"});
 $("record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("replay-link").href = `/replay/${encodeURIComponent(matchId)}`;
 $("end-replay").href = `/replay/${encodeURIComponent(matchId)}`;
+$("end-review").href = `/replay/${encodeURIComponent(matchId)}?review=1`;
 $("again").addEventListener("click", playAgain);
 $("end-close").addEventListener("click", () => $("end").close());
 drawLinks();

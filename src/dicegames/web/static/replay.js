@@ -7,6 +7,74 @@ const base = `/api/matches/${encodeURIComponent(matchId)}`;
 let last = 0;
 let step = 0;
 let token = 0;
+let review = null;
+let seatColours = null;
+const COLOURS = ["#d1495b", "#00798c", "#edae49", "#66a182", "#8d96a3", "#2e4057"];
+const SVG = "http://www.w3.org/2000/svg";
+const colourOf = (seat) => seatColours?.[seat] || COLOURS[seat % COLOURS.length];
+
+function svgEl(name, attributes) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  return node;
+}
+
+// The evaluation graph: each player's win chance after every reviewed move; a dot on each
+// flagged move (click it to go there); a dashed line at the move shown.
+function drawCurve() {
+  const curve = $("curve");
+  if (!review || !review.curve.length) return;
+  curve.hidden = false;
+  curve.replaceChildren();
+  const x = (index) => 20 + 570 * index / Math.max(1, last);
+  const y = (chance) => 150 - 140 * chance;
+  curve.append(svgEl("line", {class: "axis", x1: 20, x2: 590, y1: y(0.5), y2: y(0.5)}));
+  curve.append(svgEl("line", {class: "cursor", x1: x(step), x2: x(step), y1: 5, y2: 155}));
+  review.players.forEach((name, seat) => {
+    const points = review.curve.map((p) => `${x(p.index)},${y(p.chances[seat])}`);
+    const line = svgEl("polyline", {class: "line", points: points.join(" "),
+      stroke: colourOf(seat), "data-seat": seat});
+    line.append(svgEl("title", {}));
+    line.firstChild.textContent = name;
+    curve.append(line);
+  });
+  for (const move of review.moves.filter((m) => m.flagged)) {
+    const dot = svgEl("circle", {class: "flag", r: 5, cx: x(move.index + 1),
+      cy: y(move.chances[move.seat]), fill: colourOf(move.seat),
+      "data-index": move.index});
+    dot.append(svgEl("title", {}));
+    dot.firstChild.textContent = `${move.verdict}: ${move.played}`;
+    dot.addEventListener("click", () => show(move.index + 1));
+    curve.append(dot);
+  }
+}
+
+// The note on the move just shown, when the review flagged it.
+function drawNote() {
+  const move = review?.moves.find((m) => m.flagged && m.index + 1 === step);
+  $("review-note").textContent = !move ? "" :
+    `${move.verdict[0].toUpperCase()}${move.verdict.slice(1)}: ${review.players[move.seat]} ` +
+    `played ${move.played}; ${move.best} was better by ${(100 * move.cost).toFixed(1)} ` +
+    `points of win chance.`;
+}
+
+async function loadReview() {
+  $("review-start").hidden = true;
+  try {
+    review = await api(`${base}/review`);
+  } catch (error) {
+    $("review-status").textContent = error.message;
+    return;
+  }
+  const busy = review.status === "queued" || review.status === "running";
+  $("review-status").textContent = busy ? `Reviewing… move ${review.done} of ${review.total}`
+    : review.status === "failed" ? review.error
+    : `Reviewed by the ${review.estimate.kind} estimate (${review.estimate.description}); ` +
+      `${review.mistakes.length} flagged move${review.mistakes.length === 1 ? "" : "s"}.`;
+  drawCurve();
+  drawNote();
+  if (busy) setTimeout(loadReview, 700);
+}
 
 async function show(wanted) {
   step = Math.max(0, Math.min(last, wanted));
@@ -25,6 +93,9 @@ async function show(wanted) {
     await drawBoard($("board"), state, {hints: [], pick: () => {}, seat: null,
       names: state.players.map((p) => p.name), deciding: state.node.deciding});
     drawLog($("log"), state);
+    seatColours = state.view?.seat_colours || null;
+    drawCurve();
+    drawNote();
   } catch (error) {
     $("error").textContent = error.message;
   }
@@ -34,6 +105,11 @@ async function main() {
   try {
     const state = await api(base);
     last = state.moves;
+    if (state.result) {
+      $("review-start").hidden = false;
+      $("review-start").onclick = loadReview;
+      if (new URLSearchParams(location.search).has("review")) loadReview();
+    }
   } catch (error) {
     $("error").textContent = error.message;
     return;

@@ -1,0 +1,238 @@
+"""``dicegames analyse`` (the design report) and ``dicegames review`` (post-game reviews).
+
+The work is :func:`dicegames.analysis.report.build_report` and :func:`dicegames.analysis.
+review.review`; this module parses the requests, draws a progress bar on stderr (only at a
+terminal, never with ``--json``), writes the HTML page and the charts, and prints summaries.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from dicegames.analysis.cluster import run_tasks
+from dicegames.core.errors import OptionError
+from dicegames.core.record import load
+from dicegames.terminal.console import ExitCode, Terminal
+from dicegames.terminal.play import new_seed
+from dicegames.terminal.seats import configure, parse_options, split_players
+from dicegames.terminal.simulate_view import percent
+
+
+@dataclass(frozen=True, slots=True)
+class AnalyseRequest:
+    """What ``dicegames analyse`` was asked to do (the parsed command line)."""
+
+    game: str
+    players: str | None
+    ladder: str | None
+    games: int
+    options: Sequence[str]
+    compare: Sequence[str]
+    seed: int | None
+    jobs: int
+    scheduler: str | None
+    out: Path | None
+    charts: str | None
+    json: bool
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` through a temporary file (never half a file)."""
+    temporary = path.with_name(path.name + ".part")
+    temporary.write_bytes(data)
+    temporary.replace(path)
+
+
+@contextmanager
+def _progress(term: Terminal, show: bool, label: str = "analysing"
+              ) -> Iterator[Callable[[int, int], None]]:
+    """A callback taking (done, total); a bar on stderr when ``show``."""
+    if not show:
+        yield lambda done, total: None
+        return
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(),
+               TimeRemainingColumn())
+    with Progress(*columns, console=term.err, transient=True) as bar:
+        task = bar.add_task(label, total=None)
+        yield lambda done, total: bar.update(task, completed=done, total=total)
+
+
+def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
+    """Build the report (two side by side with ``--compare``), write it, print a summary.
+
+    Raises:
+        OptionError: unknown game, option or bot, a bad number of games or jobs, charts
+            asked for without matplotlib.
+    """
+    from dicegames.analysis.report import build_report
+
+    options = parse_options(request.options)
+    option_sets = [options]
+    if request.compare:
+        option_sets.append({**options, **parse_options(request.compare)})
+    seats = split_players(request.players) if request.players else None
+    ladder = split_players(request.ladder) if request.ladder else None
+    seed = request.seed if request.seed is not None else new_seed()
+    if not request.json:
+        from dicegames.analysis.charts import require_matplotlib
+        require_matplotlib()  # fail before the long run, not after it
+    reports = []
+    for option_set in option_sets:
+        game, items = configure(request.game, seats, option_set)
+        with _progress(term, not request.json and term.err.is_terminal) as progress:
+            built = build_report(game, games=request.games, seed=seed,
+                                  players=items if seats else None, bots=ladder,
+                                  jobs=request.jobs, scheduler=request.scheduler,
+                                  progress=progress)
+        reports.append(built.to_json())
+    if request.json:
+        document: Any = reports[0] if len(reports) == 1 else {"reports": reports}
+        term.out.file.write(json.dumps(document, indent=2) + "\n")
+        return ExitCode.OK
+    from dicegames.analysis.charts import encode, report_charts
+    from dicegames.analysis.html import report_page
+
+    out = request.out or Path(f"{reports[0]['game']}-report.html")
+    _write(out, report_page(reports).encode())
+    term.say(f"Report written to {escape(str(out.resolve()))}")
+    if request.charts:
+        for number, report in enumerate(reports, start=1):
+            suffix = f"-{number}" if len(reports) > 1 else ""
+            for name, figure in report_charts(report).items():
+                path = out.with_name(f"{out.stem}{suffix}-{name}.{request.charts}")
+                _write(path, encode(figure, request.charts))
+                term.say(f"Chart written to {escape(str(path))}")
+    for report in reports:
+        show_summary(term, report)
+    return ExitCode.OK
+
+
+def show_summary(term: Terminal, report: dict[str, Any]) -> None:
+    """The headline figures of a report at the terminal."""
+    table = Table(title=escape(report["name"]), title_justify="left")
+    table.add_column("figure", style="bold")
+    table.add_column("value", justify="right")
+    for seat, share in enumerate(report["seat_advantage"]["best"]):
+        table.add_row(f"seat {seat + 1} wins ({escape(report['bots'][seat])})",
+                      f"{percent(share['share'])} ({percent(share['low'])} to "
+                      f"{percent(share['high'])})")
+    turns = report["length"]["turns"]
+    table.add_row("turns (mean, median)", f"{turns['mean']:.1f}, {turns['median']:g}")
+    table.add_row("real choices a game", f"{report['choices']['decisions_per_game']:.1f}")
+    for key in ("best_vs_weakest", "random_vs_best"):
+        pairing = report["skill"][key]
+        if pairing:
+            table.add_row(escape(f"{pairing['first']} beats {pairing['second']}"),
+                          percent(pairing["share"]))
+    if report["drama"]:
+        table.add_row("lead changes a game", f"{report['drama']['lead_changes']['mean']:.2f}")
+    term.out.print(table)
+
+
+# --------------------------------------------------------------------------- review
+
+
+@dataclass(frozen=True, slots=True)
+class ReviewRequest:
+    """What ``dicegames review`` was asked to do (the parsed command line)."""
+
+    files: Sequence[Path]
+    json: bool
+    html: Path | None
+    rollouts: int
+    jobs: int
+    scheduler: str | None
+
+
+def review_file(task: tuple[str, int]) -> dict[str, Any]:
+    """Review the record at ``task[0]`` with ``task[1]`` rollouts (a task for any worker)."""
+    from dicegames.analysis.estimate import estimator_for
+    from dicegames.analysis.review import review
+
+    session = load(task[0])
+    return review(session, estimator_for(session.game, task[1])).to_json()
+
+
+def run_review(term: Terminal, request: ReviewRequest) -> ExitCode:
+    """Review every record given and print each review (table, JSON or HTML page).
+
+    Raises:
+        RecordError, OSError: a record cannot be read; ReviewError: a game is unfinished.
+    """
+    if request.rollouts < 1:
+        raise OptionError("--rollouts must be at least 1")
+    if request.html and len(request.files) > 1:
+        raise OptionError("--html writes one page: review one record at a time with it")
+    sessions = [load(path) for path in request.files]  # a corrupt record fails first
+    show = not request.json and term.err.is_terminal
+    if len(sessions) == 1 and request.scheduler is None:
+        from dicegames.analysis.estimate import estimator_for
+        from dicegames.analysis.review import review
+
+        session = sessions[0]
+        with _progress(term, show, "reviewing") as progress:
+            reviews = [review(session, estimator_for(session.game, request.rollouts),
+                              progress=progress).to_json()]
+    else:
+        tasks = [(str(path), request.rollouts) for path in request.files]
+        reviews = list(run_tasks(review_file, tasks, jobs=request.jobs,
+                                 scheduler=request.scheduler))
+    if request.json:
+        document: Any = reviews[0] if len(reviews) == 1 else {"reviews": reviews}
+        term.out.file.write(json.dumps(document, indent=2) + "\n")
+        return ExitCode.OK
+    if request.html:
+        from dicegames.analysis.html import review_page
+        _write(request.html, review_page(reviews[0]).encode())
+        term.say(f"Review written to {escape(str(request.html.resolve()))}")
+    for path, data in zip(request.files, reviews, strict=True):
+        show_review(term, str(path), data)
+    return ExitCode.OK
+
+
+def sparkline(values: Sequence[float]) -> str:
+    """Values in 0..1 as a line of block characters."""
+    blocks = "▁▂▃▄▅▆▇█"
+    return "".join(blocks[min(7, int(v * 8))] for v in values)
+
+
+def show_review(term: Terminal, name: str, review: dict[str, Any]) -> None:
+    """A review at the terminal: the estimate, each decision, the mistakes, the curves."""
+    players = review["players"]
+    term.say(f"[bold]{escape(name)}[/bold]: {escape(review['game'])}, "
+             f"{escape(' vs '.join(players))}")
+    term.say(f"Estimate: {escape(review['estimate']['description'])}")
+    table = Table(title_justify="left")
+    for column in ("move", "turn", "player", "played", "best", "win chance", "cost",
+                   "verdict"):
+        table.add_column(column, justify="left" if column in ("player", "verdict") else
+                         "right")
+    for move in review["moves"]:
+        if move["verdict"] == "best" and len(review["moves"]) > 40:
+            continue
+        error = move["error"]
+        chance = percent(move["chances"][move["seat"]])
+        if error:
+            chance += f" ±{100 * error:.0f}"
+        verdict = move["verdict"]
+        table.add_row(str(move["index"] + 1), str(move["turn"]),
+                      escape(players[move["seat"]]), escape(move["played"]),
+                      escape(move["best"]), chance, f"{100 * move['cost']:.1f}",
+                      f"[red]{verdict}[/red]" if move["flagged"] else verdict)
+    term.out.print(table)
+    for move in (m for m in review["moves"] if m["index"] in review["mistakes"]):
+        term.say(f"Mistake at move {move['index'] + 1}: {escape(players[move['seat']])} "
+                 f"played {escape(move['played'])}, {escape(move['best'])} was better by "
+                 f"{100 * move['cost']:.1f} points of win chance")
+    for seat, player in enumerate(players):
+        line = sparkline([point["chances"][seat] for point in review["curve"]])
+        term.say(f"{escape(player):>12} {line}")

@@ -1,0 +1,75 @@
+"""The review over the API and on the replay page, against a real server and Chromium."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from playwright.sync_api import Page, expect
+
+import dicegames
+from dicegames.core.record import to_record
+from dicegames.core.session import PlayerInfo, Session
+from web.server import Server
+
+# Extra Meters on 15 squares (an exact review): Ann stops after her opening 5, a blunder by
+# the solver (26 points); later stops on a low sum are blunders too.
+BLUNDERS = ["5", "stop", "4", "roll", "3", "roll", "2", "stop", "1", "stop"]
+
+
+def blunder_record() -> dict[str, Any]:
+    """A finished record: the scripted start, then both stop on every 5 until one passes 15."""
+    game = dicegames.make("extra-meters", track_length=15)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], seed=1)
+    for move in BLUNDERS:
+        session.apply(move, None if session.state.is_chance else session.state.node.players[0])
+    while not session.state.is_terminal:
+        state = session.state
+        if state.is_chance:
+            session.apply("5")
+        else:
+            session.apply("stop", state.node.players[0])
+    return to_record(session)
+
+
+def wait_review(server: Server, match_id: str) -> dict[str, Any]:
+    for _ in range(500):
+        data: dict[str, Any] = server.get(f"/api/matches/{match_id}/review")
+        if data["status"] in ("done", "failed"):
+            return data
+        time.sleep(0.02)
+    raise AssertionError("the review did not finish")
+
+
+def test_review_api_flags_the_mistakes(server: Server) -> None:
+    match = server.post("/api/replays", blunder_record())
+    review = wait_review(server, match["id"])
+    assert review["status"] == "done", review
+    assert review["estimate"]["kind"] == "exact"
+    assert 1 in review["mistakes"]
+    assert review["curve"][0]["index"] == 0
+    assert review["done"] == review["total"] == match["moves"]
+
+
+def test_review_of_an_unfinished_or_unknown_match_is_refused(server: Server) -> None:
+    match = server.post("/api/matches", {"game": "extra-meters", "seed": 3, "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    status, data = server.call("GET", f"/api/matches/{match['id']}/review")
+    assert (status, data["error"]) == (409, "not_finished")
+    status, data = server.call("GET", "/api/matches/nope/review")
+    assert status == 404
+
+
+def test_replay_page_draws_the_curve_and_notes_the_mistake(server: Server, page: Page) -> None:
+    match = server.post("/api/replays", blunder_record())
+    page.goto(server.url + f"/replay/{match['id']}")
+    page.click("#review-start")
+    expect(page.locator("#review-status")).to_contain_text("Reviewed by the exact estimate")
+    expect(page.locator("#curve polyline")).to_have_count(2)
+    dots = page.locator("#curve circle.flag")
+    assert dots.count() >= 1
+    dots.first.dispatch_event("click")
+    expect(page.locator("#where")).to_have_text(f"move 2 of {match['moves']}")
+    expect(page.locator("#review-note")).to_contain_text("Ann played stop; roll was better")
+    page.click("#next")
+    expect(page.locator("#review-note")).to_have_text("")
