@@ -252,11 +252,11 @@ def test_describe_names_captures_and_barrages() -> None:
     names = ["Ann", "You"]
     state = position([(16, 0, 0, 0), (on(YELLOW, PATHS[RED][20]), 0, 0, 0)], 4)
     said = state.game.describe(state, Action.R1, 0, names)
-    assert said == ("Ann moves r1 4 to square 20 of its lap, sending Y1 back to the corner "
+    assert said == ("Ann moves R1 4 to square 20 of its lap, sending Y1 back to the corner "
                     "stable")
     state = position([(1, 0, 0, 0), (0, 0, 0, 0)], 6)
     assert state.game.describe(state, Action.OUT, 0, names) == (
-        "Ann brings r2 out onto its start square, making a barrage")
+        "Ann brings R2 out onto its start square, making a barrage")
 
 
 # ----------------------------------------------------------------------- barrages
@@ -401,7 +401,7 @@ def test_four_horses_on_stable_squares_3_to_6_win_at_once_even_on_a_6() -> None:
     after = state.apply("r1")
     assert after.is_terminal and after.result.winners == (0,)
     said = state.game.describe(state, Action.R1, 0, ["You", "Bob"])
-    assert said == ("You move r1 6 to stable square 3: Your stable is full and You win")
+    assert said == ("You move R1 6 to stable square 3: Your stable is full and You win")
 
 
 def test_four_horses_in_the_stable_are_not_yet_a_win_below_square_3() -> None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from dicegames.core.model import PASS
-from dicegames.core.text import possessive, sentence
+from dicegames.core.text import count, possessive, sentence
 from dicegames.games.monza.data import COLOURS, START, Advance, MonzaData, Phase, Roll, Step
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def render(game: MonzaRules, data: MonzaData, names: Sequence[str] | None = None
         if car != START and car in circuit.targets:
             where += " (target)"
         else:
-            where += f", {circuit.steps_to_finish(car)} steps from a target"
+            where += f", {count(circuit.steps_to_finish(car), 'step')} from a target"
         lines.append(f"{turn} [{CAR_STYLES[colour]}]{car_mark(seat)}[/] "
                      f"{escape(names[seat])} ({colour} car) {where}")
     if data.finishing and data.phase is not Phase.OVER:

@@ -101,7 +101,8 @@ def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonOb
 
 
 def dice(data: MonzaData) -> list[JsonObject]:
-    """This turn's six dice in colour order, ``"used": true`` on those already spent.
+    """This turn's six dice in colour order, ``"used": true`` on those already spent, each
+    with its ``colour`` in the board's palette (the squares' and cars' colours).
 
     Which die of a colour was spent does not matter, so the first ones of each colour are
     marked. Empty before the roll (and when a car on a target waits without rolling).
@@ -111,7 +112,8 @@ def dice(data: MonzaData) -> list[JsonObject]:
     shown: list[JsonObject] = []
     for index, (rolled, left) in enumerate(zip(data.roll, data.dice, strict=True)):
         for k in range(rolled):
-            die: JsonObject = {"value": COLOURS[index].value, "label": colour_label(index)}
+            die: JsonObject = {"value": COLOURS[index].value, "label": colour_label(index),
+                               "colour": SEAT_COLOURS[COLOURS[index].value]}
             if k < rolled - left:
                 die["used"] = True
             shown.append(die)
@@ -123,7 +125,8 @@ def dice_entry(data: MonzaData) -> JsonObject | None:
     are the roll's notation, in any order. None when no dice are to be rolled."""
     if data.phase is not Phase.ROLL:
         return None
-    faces = [{"value": letter, "label": colour_label(i)} for i, letter in enumerate(LETTERS)]
+    faces = [{"value": letter, "label": colour_label(i),
+              "colour": SEAT_COLOURS[COLOURS[i].value]} for i, letter in enumerate(LETTERS)]
     return {"count": len(COLOURS), "faces": faces, "join": ""}
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
+from dicegames.core.text import count
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -37,6 +38,7 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, Phase
 from dicegames.games.petits_chevaux.moves import WINNING, moved
+from dicegames.games.petits_chevaux.render import horse_name
 
 if TYPE_CHECKING:
     from dicegames.games.petits_chevaux.rules import Move, PetitsChevauxRules
@@ -75,11 +77,6 @@ def horse_id(colour: Colour, horse: int) -> str:
 def stable_id(colour: Colour) -> str:
     """The id of a colour's corner stable: ``home-r`` .. ``home-g``."""
     return f"home-{colour.letter}"
-
-
-def horse_label(colour: Colour, horse: int) -> str:
-    """How a horse is written on the board and in labels: ``R1`` .. ``G4``."""
-    return f"{colour.letter.upper()}{horse + 1}"
 
 
 def _cell(cell: Cell) -> list[int]:
@@ -146,7 +143,7 @@ def _horses(data: ChevauxData, colours: tuple[Colour, ...]) -> list[JsonObject]:
                             if other != horse and on_track and p == progress), None)
             horses.append({
                 "id": horse_id(colour, horse),
-                "label": horse_label(colour, horse),
+                "label": horse_name(colour, horse),
                 "colour": colour.label,
                 "css": COLOURS[colour],
                 "seat": seat,
@@ -208,8 +205,8 @@ def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: i
     colours = game.colours
     seat = data.player
     colour = colours[seat]
-    name = horse_label(colour, horse)
-    steps = f"{data.roll} square" + ("" if data.roll == 1 else "s")
+    name = horse_name(colour, horse)
+    steps = count(data.roll, "square")
     if action is Action.OUT:
         said = f"Bring {name} out"
     elif target > ENTRANCE:
@@ -220,13 +217,13 @@ def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: i
         said = f"Move {name} {steps}"
     horses, captured = moved(colours, data.horses, seat, horse, target)
     if captured:
-        victims = " and ".join(horse_label(colours[s], h) for s, h in captured)
+        victims = " and ".join(horse_name(colours[s], h) for s, h in captured)
         said += f": send {victims} home"
     elif target <= ENTRANCE:
         partner = next((other for other, p in enumerate(horses[seat])
                         if other != horse and p == target), None)
         if partner is not None:
-            said += f": barrage with {horse_label(colour, partner)}"
+            said += f": barrage with {horse_name(colour, partner)}"
     return said
 
 

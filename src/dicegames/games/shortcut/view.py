@@ -114,8 +114,10 @@ def _entrance(board: Board, here: int, blocked: frozenset[int]) -> int:
 def _signs(game: ShortcutRules, data: ShortcutData) -> list[JsonObject]:
     """The signs of the current player's declarations (DECLARE) or of ``press`` (CHOOSE).
 
-    A sign's ``cell`` is where the board draws it; ``press`` has none (it moves nothing, so
-    the board shows it beside the dice total instead)."""
+    A declaration's ``cell`` is the square it leads to first and ``preview`` the squares it
+    may reach (the board draws the signs beside the grid, so none hides a number or a car,
+    and shows the preview while a sign is hovered); ``press`` has no cell (it moves nothing,
+    so the board shows it beside the dice total instead)."""
     board = game.board
     here = data.cars[data.player]
     blocked = game.blocked(data, data.player)
