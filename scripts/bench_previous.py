@@ -72,7 +72,10 @@ def median_figures(runs: list[dict[str, Any]]) -> dict[str, Any]:
                 values = [run[section][index][key] for run in runs
                           if index < len(run[section]) and run[section][index].get(key)
                           is not None]
-                out[key] = statistics.median(values) if values else None
+                middle = statistics.median(values) if values else None
+                # Counts stay whole numbers (the median of two counts may fall between).
+                out[key] = (round(middle) if middle is not None and all(
+                    isinstance(v, int) for v in values) else middle)
             merged_rows.append(out)
         merged[section] = merged_rows
     return merged
