@@ -365,6 +365,21 @@ def show(figures: dict[str, Any], ratios: dict[str, Any] | None = None,
                                 "max_ms": ",.1f"})
 
 
+def bench_previous_available() -> bool:
+    """Whether git can unpack the previous release's code (see bench_previous.py)."""
+    import subprocess
+
+    import bench_previous  # scripts/bench_previous.py, beside this file
+
+    try:
+        found = subprocess.run(["git", "cat-file", "-e",
+                                f"{bench_previous.previous_revision()}^{{commit}}"],
+                               cwd=bench_previous.ROOT, capture_output=True, check=False)
+    except OSError:
+        return False
+    return found.returncode == 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, measure, and print a table or JSON."""
     parser = argparse.ArgumentParser(description="Speed figures for every dicegames game.")
@@ -384,6 +399,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds must be at least 1")
     ratios: dict[str, Any] | None = None
     previous = ""
+    if not args.alone and not bench_previous_available():
+        print("the previous release cannot be read from git here (no git, or a shallow "
+              "clone without it): measuring this checkout alone", file=sys.stderr)
+        args.alone = True
     if args.alone:
         figures = run(args.seconds, quiet=args.json)
     else:

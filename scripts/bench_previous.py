@@ -32,8 +32,11 @@ KEYS = ("game", "players", "bots", "pace")
 
 def previous_revision() -> str:
     """The last release tag reachable from HEAD, else :data:`PREVIOUS`."""
-    found = subprocess.run(["git", "describe", "--tags", "--abbrev=0"], cwd=ROOT, check=False,
-                           capture_output=True, text=True)
+    try:
+        found = subprocess.run(["git", "describe", "--tags", "--abbrev=0"], cwd=ROOT,
+                               check=False, capture_output=True, text=True)
+    except OSError:  # no git at all
+        return PREVIOUS
     tag = found.stdout.strip()
     return tag if found.returncode == 0 and tag else PREVIOUS
 
