@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test lint typecheck pytest bench docs clean browser
+.PHONY: run test lint typecheck pytest bench bench-peers docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -69,11 +69,25 @@ pytest: $(VENV)/.dev-installed browser
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
 	exit $$status
 
+# Every figure beside the previous release's (its src/ unpacked from git into a temporary
+# folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
+
+# dicegames beside OpenSpiel (Python loop over pyspiel) and LUDOpy, installed in their own
+# environment (.venv-peers), interleaved runs, medians (see docs/performance.md).
+PEERS := .venv-peers
+
+$(PEERS)/.installed:
+	$(PYTHON) -m venv $(PEERS)
+	$(PEERS)/bin/python -m pip install --quiet --disable-pip-version-check open-spiel ludopy
+	touch $@
+
+bench-peers: $(VENV)/.dev-installed $(PEERS)/.installed
+	$(BIN)/python scripts/bench_peers.py --peers-python $(PEERS)/bin/python
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(PEERS) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -7,8 +7,9 @@ For each game in the registry, with its default options:
 * core overhead: states per second when replaying recorded random playouts through
   ``State.apply_unchecked`` (the bots' path), ``State.apply`` (checked) and ``Session.apply``
   with notation (what front ends pay: parsing, checks, events and descriptions);
-* bot matches: games per second of ``bot:medium`` against itself through
-  :func:`dicegames.analysis.simulate`, for games that offer a ``medium`` bot;
+* bot matches: games per second of ``bot:medium`` against itself, and of ``bot:hard``
+  against itself, through :func:`dicegames.analysis.simulate`, for games that offer them;
+* solvers: seconds to fill the exact two-player Extra Meters table of 100 squares;
 * thinking time: milliseconds per decision of the game's ``hard`` bot (and of its
   ``expert`` and ``search`` bots where it has them), and of the generic Monte Carlo tree
   search with a fixed budget of 1000 playouts, on a few positions taken from a random
@@ -16,9 +17,11 @@ For each game in the registry, with its default options:
 * web load (``scripts/web_bench.py``): 100 concurrent games through a real server's
   websocket API, moves per second and p50/p99 latency from send to acknowledgement.
 
-New games appear automatically. The run takes well under a minute: each timed measurement
-gets ``--seconds`` seconds (default 2), shrunk when many games are registered. ``--json``
-prints the same figures as JSON.
+New games appear automatically. ``make bench`` runs this script on this checkout and on the
+previous release (see ``scripts/bench_previous.py``), ``--rounds`` times each, interleaved,
+and prints the medians with each figure's ratio to the previous release's; ``--alone``
+measures this checkout once (each timed measurement gets ``--seconds`` seconds, default 2,
+shrunk when many games are registered). ``--json`` prints the same figures as JSON.
 """
 
 from __future__ import annotations
@@ -223,6 +226,16 @@ def search_speed(spec: GameSpec, level: str, decisions: int = 5) -> dict[str, An
     return row
 
 
+def extra_meters_solve(length: int) -> dict[str, Any]:
+    """Seconds to fill the exact two-player Extra Meters table of a track (not cached)."""
+    from dicegames.games.extra_meters import solver
+
+    began = time.perf_counter()
+    solver.Solution(length, False)
+    return {"game": "extra-meters", "players": 2, "bots": f"exact solve, {length} squares",
+            "seconds": time.perf_counter() - began}
+
+
 # ------------------------------------------------------------------------- the run
 
 
@@ -247,7 +260,7 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
         "python": platform.python_version(), "platform": platform.platform(),
         "cpus": os.cpu_count(), "dicegames": dicegames.__version__, "seconds_each": per,
         "random_playouts": [], "core_overhead": [], "bot_matches": [], "search": [],
-        "web_load": [],
+        "solvers": [], "web_load": [],
     }
     for spec in specs:
         for players in player_counts(spec):
@@ -258,6 +271,12 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     for spec in medium:
         note(f"bot matches: {spec.id}, medium vs medium")
         figures["bot_matches"].append(bot_match(spec, "medium", per))
+    for spec in hard:
+        note(f"bot matches: {spec.id}, hard vs hard")
+        figures["bot_matches"].append(bot_match(spec, "hard", per))
+    # 100 squares: the previous release took about 10 s (66 s for 200), this one 0.06 s.
+    note("solver: extra-meters, exact two-player solution of 100 squares")
+    figures["solvers"] = [extra_meters_solve(100)]
     for spec in hard:
         note(f"search: {spec.id}, hard")
         figures["search"].append(search_speed(spec, "hard"))
@@ -275,26 +294,39 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     return figures
 
 
-def show(figures: dict[str, Any]) -> None:
-    """Print the figures as tables."""
+def show(figures: dict[str, Any], ratios: dict[str, Any] | None = None,
+         previous: str = "") -> None:
+    """Print the figures as tables; with ``ratios``, each figure's ratio to the previous
+    release's (``x1.25``: 1.25 times the previous figure)."""
     from rich.console import Console
     from rich.table import Table
 
     console = Console()
     console.print(f"[bold]dicegames {figures['dicegames']} bench[/]: Python {figures['python']}"
                   f" on {figures['platform']}, {figures['cpus']} CPUs, "
-                  f"{figures['seconds_each']:.1f} s per measurement, one process")
+                  f"{figures['seconds_each']:.1f} s per measurement")
+    if ratios is not None:
+        console.print(f"Medians of {figures.get('rounds', 1)} interleaved runs each of this "
+                      f"checkout and of the previous release ({previous}); after each figure, "
+                      "its ratio to the previous release's (for times, below 1 is faster).")
+    section_of = {id(rows): name for name, rows in figures.items() if isinstance(rows, list)}
 
     def table(title: str, columns: list[tuple[str, str]], rows: list[dict[str, Any]],
               formats: dict[str, str]) -> None:
         grid = Table(title=title, title_justify="left")
         for key, header in columns:
             grid.add_column(header, justify="left" if key in ("game", "bots") else "right")
-        for row in rows:
+        section = section_of.get(id(rows), "")
+        row_ratios = (ratios or {}).get(section, [])
+        for number, row in enumerate(rows):
             cells = []
             for key, _ in columns:
                 value = row.get(key)
-                cells.append("-" if value is None else format(value, formats.get(key, "")))
+                text = "-" if value is None else format(value, formats.get(key, ""))
+                ratio = row_ratios[number].get(key) if number < len(row_ratios) else None
+                if ratio is not None and key not in ("players", "games", "decisions"):
+                    text += f" [dim]x{ratio:.2f}[/]"
+                cells.append(text)
             grid.add_row(*cells)
         console.print(grid)
 
@@ -316,6 +348,9 @@ def show(figures: dict[str, Any]) -> None:
           [("game", "game"), ("players", "players"), ("bots", "bots"), ("games", "games"),
            ("games_per_s", "games/s"), ("mean_turns", "turns/game")],
           figures["bot_matches"], {"games_per_s": ",.0f", "mean_turns": ".1f"})
+    table("Exact solvers", [("game", "game"), ("bots", "what"), ("seconds", "seconds")],
+          figures.get("solvers", []), {"seconds": ".3f"})
+    # Compiled bulk playouts (numba kernels, issue 16 part 2) get their table here.
     table("Thinking time per decision (the hard, expert and search bots; MCTS at 1000 "
           "playouts)",
           [("game", "game"), ("bots", "bots"), ("decisions", "decisions"),
@@ -330,22 +365,62 @@ def show(figures: dict[str, Any]) -> None:
                                 "max_ms": ",.1f"})
 
 
+def bench_previous_available() -> bool:
+    """Whether git can unpack the previous release's code (see bench_previous.py)."""
+    import subprocess
+
+    import bench_previous  # scripts/bench_previous.py, beside this file
+
+    try:
+        found = subprocess.run(["git", "cat-file", "-e",
+                                f"{bench_previous.previous_revision()}^{{commit}}"],
+                               cwd=bench_previous.ROOT, capture_output=True, check=False)
+    except OSError:
+        return False
+    return found.returncode == 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line, measure, and print a table or JSON."""
     parser = argparse.ArgumentParser(description="Speed figures for every dicegames game.")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--rounds", type=int, default=2,
+                        help="runs each of this checkout and of the previous release, "
+                             "interleaved (default 2; medians are shown)")
+    parser.add_argument("--alone", action="store_true",
+                        help="measure this interpreter's dicegames once, with no comparison")
     parser.add_argument("--seconds", type=float, default=None,
                         help="seconds per timed measurement (default: 2, less when many "
                              "games are registered)")
     args = parser.parse_args(argv)
     if args.seconds is not None and not args.seconds > 0:
         parser.error("--seconds must be positive")
-    figures = run(args.seconds, quiet=args.json)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    ratios: dict[str, Any] | None = None
+    previous = ""
+    if not args.alone and not bench_previous_available():
+        print("the previous release cannot be read from git here (no git, or a shallow "
+              "clone without it): measuring this checkout alone", file=sys.stderr)
+        args.alone = True
+    if args.alone:
+        figures = run(args.seconds, quiet=args.json)
+    else:
+        import bench_previous  # scripts/bench_previous.py, beside this file
+
+        def note(text: str) -> None:
+            print(text, file=sys.stderr, flush=True)
+
+        seconds = args.seconds if args.seconds is not None else 0.5
+        figures, before, previous = bench_previous.compare(args.rounds, seconds, note)
+        figures["rounds"], figures["previous"] = args.rounds, previous
+        ratios = bench_previous.ratios(figures, before)
+        figures["ratios_to_previous"] = ratios
     try:
         if args.json:
             print(json.dumps(figures, indent=2))
         else:
-            show(figures)
+            show(figures, ratios, previous)
     except BrokenPipeError:  # e.g. piped into `head`: the reader has seen enough
         sys.stderr.close()
         return 0

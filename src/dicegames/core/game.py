@@ -290,6 +290,7 @@ class Game(ABC, Generic[D, A, Out]):
 
 
 _CHANCE = NodeKind.CHANCE
+_TERMINAL = NodeKind.TERMINAL
 
 
 @final
@@ -300,7 +301,7 @@ class State(Generic[D, A, Out]):
     state by state. ``apply`` never changes a state: it returns a new one.
     """
 
-    __slots__ = ("_legal", "_node", "data", "game")
+    __slots__ = ("_legal", "_legal_seat", "_node", "data", "game")
 
     def __init__(self, game: Game[D, A, Out], data: D) -> None:
         self.game = game
@@ -310,6 +311,7 @@ class State(Generic[D, A, Out]):
         # runner, the bot, the checked apply) ask.
         self._node: Node | None = None
         self._legal: tuple[A, ...] | None = None
+        self._legal_seat: Seat = -1
 
     # ------------------------------------------------------------------ inspection
 
@@ -324,12 +326,12 @@ class State(Generic[D, A, Out]):
     @property
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return self.node.kind is NodeKind.TERMINAL
+        return (self._node or self.node).kind is _TERMINAL
 
     @property
     def is_chance(self) -> bool:
         """True when the dice decide next."""
-        return self.node.kind is NodeKind.CHANCE
+        return (self._node or self.node).kind is _CHANCE
 
     @property
     def current_players(self) -> tuple[Seat, ...]:
@@ -350,7 +352,7 @@ class State(Generic[D, A, Out]):
 
     def chance_outcomes(self) -> tuple[tuple[Out, Fraction], ...]:
         """The outcomes of the dice with their exact probabilities (chance nodes only)."""
-        if not self.is_chance:
+        if (self._node or self.node).kind is not _CHANCE:
             raise IllegalAction("no dice are rolled in this state: it is not a chance node")
         return self.game._chance_outcomes(self.data)
 
@@ -376,19 +378,13 @@ class State(Generic[D, A, Out]):
     def legal_actions(self, seat: Seat | None = None) -> tuple[A, ...]:
         """The legal actions of ``seat``, or of the only deciding seat when None."""
         legal = self._legal
-        if legal is not None and (seat is None or seat == self._single_seat()):
+        if legal is not None and (seat is None or seat == self._legal_seat):
             return legal
         acting = self.deciding_seat(seat)
         legal = self.game._legal_actions(self.data, acting)
         if len(self.node.players) == 1:
-            self._legal = legal
+            self._legal, self._legal_seat = legal, acting
         return legal
-
-    def _single_seat(self) -> Seat:
-        """The one deciding seat of a state whose legal actions are cached."""
-        node = self._node
-        assert node is not None
-        return node.players[0]
 
     # ------------------------------------------------------------------ moving on
 

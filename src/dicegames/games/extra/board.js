@@ -6,6 +6,7 @@
 // then the EXTRA column, and as soon as only one choice is left it is played. Nobody has to
 // read the 27 buttons of a first roll; the page's choice buttons stay as they are.
 // No library, no build step; colours come from the page's CSS variables (dark mode works).
+import {reducedMotion, safely} from "/static/motion.js";
 import {svg, t} from "/static/shell.js";
 
 
@@ -15,6 +16,11 @@ let picked = {key: "", ids: []};
 let shownSeat = null;
 /** Set when a pick was made with the keyboard: focus goes back to the sheet after redraw. */
 let refocus = false;
+/** Each sheet's crosses at the last drawing ({scope, seats: seat -> {rows, extras}}): a
+ * cross that is new since is drawn stroke by stroke. */
+let seen = {scope: null, seats: new Map()};
+/** The new crosses of the current drawing, drawn once the sheet is in the page. */
+let strokes = [];
 
 const STYLE = `
 .xb { display: grid; gap: .6rem; }
@@ -59,6 +65,35 @@ function cross(x, y, size, cls = "cross") {
   const m = size * 0.22;
   return svg("path", {class: cls, d: `M${x + m} ${y + m}L${x + size - m} ${y + size - m}` +
     `M${x + size - m} ${y + m}L${x + m} ${y + size - m}`});
+}
+
+/** A cross written just now: its two strokes drawn one after the other (pen on paper). */
+function newCross(x, y, size, delay) {
+  const m = size * 0.22;
+  const group = svg("g", {class: "new-cross"});
+  const lines = [[x + m, y + m, x + size - m, y + size - m], [x + size - m, y + m, x + m, y + size - m]];
+  lines.forEach(([x1, y1, x2, y2], i) => {
+    const line = svg("path", {class: "cross", d: `M${x1} ${y1}L${x2} ${y2}`, pathLength: 1,
+      "stroke-dasharray": 1});
+    group.append(line);
+    strokes.push({line, delay: delay + i * STROKE_MS});
+  });
+  return group;
+}
+
+const STROKE_MS = 170;
+
+/** The crosses of each sheet before this drawing (none remembered: nothing is new), and
+ * remember the ones of this drawing. Nothing is new on a picture or with reduced motion. */
+function crossesBefore(board, ctx) {
+  const scope = `${board.sheets.length}/${board.layout.sums.join(",")}`;
+  const still = ctx.picture || reducedMotion();
+  const before = still || seen.scope !== scope ? new Map() : seen.seats;
+  if (!ctx.picture) {
+    seen = {scope: still ? null : scope, seats: new Map(board.sheets.map((sheet) => [sheet.seat,
+      {rows: sheet.rows.map((row) => row.crosses), extras: sheet.extras.map((c) => c.marks)}]))};
+  }
+  return before;
 }
 
 function signed(score) {
@@ -207,6 +242,14 @@ function drawSheet(state, sheet, isMine) {
   root.append(label(x.score - 4, hy, t("score"), {"font-size": 11, class: "muted", "text-anchor": "end"}));
 
   const acts = [];
+  const was = state.before.get(sheet.seat);
+  let delay = 0;
+  const write = (bx, by, size, old) => {
+    if (!was || old) return cross(bx, by, size);
+    const drawn = newCross(bx, by, size, delay);
+    delay += 2 * STROKE_MS;
+    return drawn;
+  };
   sheet.rows.forEach((row, i) => {
     const y = geo.gridTop + i * ROW_H;
     const k = L.negative[i];
@@ -221,7 +264,7 @@ function drawSheet(state, sheet, isMine) {
       const cls = b < k ? "neg" : b === k ? "zero" : "pos";
       cells.push(bx);
       root.append(svg("rect", {x: bx, y: y + 1, width: BOX, height: BOX - 1, rx: 4, class: `${cls} box`}));
-      if (b < row.crosses) root.append(cross(bx, y + 1, BOX));
+      if (b < row.crosses) root.append(write(bx, y + 1, BOX, b < was?.rows[i]));
     }
     if (row.noted) {
       root.append(svg("circle", {cx: cells[0] + BOX / 2, cy: y + BOX / 2, r: 4, fill: "var(--fg)"}));
@@ -269,7 +312,10 @@ function drawSheet(state, sheet, isMine) {
       const last = i === g.boxes.length - 1;
       root.append(svg("rect", {x: b.x, y: b.y, width: b.w, height: b.h, rx: 3, class: "box zero",
         stroke: last ? "var(--fg)" : null, "stroke-width": last ? 2.4 : null}));
-      if (i < column.marks) root.append(cross(b.x + (b.w - Math.min(b.w, b.h)) / 2, b.y + (b.h - Math.min(b.w, b.h)) / 2, Math.min(b.w, b.h)));
+      if (i < column.marks) {
+        root.append(write(b.x + (b.w - Math.min(b.w, b.h)) / 2, b.y + (b.h - Math.min(b.w, b.h)) / 2,
+          Math.min(b.w, b.h), i < was?.extras[j]));
+      }
       else if (last) root.append(label(b.x + b.w / 2, b.y + b.h / 2 + 3, t("end"), {"font-size": 8, class: "muted"}));
     });
     if (glowing.has(column.id) || chosen.has(column.id)) {
@@ -418,7 +464,8 @@ export function render(container, view, ctx) {
   if (shownSeat !== null && seats.includes(shownSeat)) main = shownSeat;
   if (main === null) main = (board.winners && board.winners[0]) ?? 0;
   const narrow = isNarrow(container);
-  const state = {container, view, ctx, hints, narrow};
+  strokes = [];
+  const state = {container, view, ctx, hints, narrow, before: crossesBefore(board, ctx)};
 
   const wrap = document.createElement("div");
   wrap.className = "xb";
@@ -437,6 +484,12 @@ export function render(container, view, ctx) {
     wrap.append(minis);
   }
   container.replaceChildren(wrap);
+  safely(() => {
+    for (const {line, delay} of strokes) {
+      line.animate([{strokeDashoffset: 1}, {strokeDashoffset: 0}],
+        {duration: STROKE_MS, delay, easing: "ease-out", fill: "backwards"});
+    }
+  });
   if (refocus) {
     refocus = false;
     const first = wrap.querySelector(".xb-main .hit, .xb-main .btn, .xb-mini");

@@ -10,6 +10,7 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
+import {Motion, safely} from "/static/motion.js";
 import {el, svg as s, t as tr} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
@@ -20,14 +21,10 @@ const ROAD = TILE + 14;   // the road's width
 const PAD = 12;           // around the track
 const TOP = 40;           // room above the first row for the "Stop here" flag
 
-// The runners' positions at the last drawing, so that a runner that moved hops forward.
-let lastDrawn = null;
-// The hop animations of the current drawing, started once the board is in the page.
-let animations = [];
-
-function reducedMotion() {
-  return Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
-}
+// The runners' places at the last drawing, so that a runner that moved runs there square
+// by square; the runs of the current drawing start once the board is in the page.
+const motion = new Motion();
+let runs = [];
 
 // A keyboard user who acted on a target gets the focus back on the same target when it
 // comes back (after the roll, the die to roll again is there again).
@@ -335,16 +332,9 @@ function track(board, ctx, targets, narrow) {
     else root.append(t(c.x + TILE / 2, c.y + TILE / 2 + 1, String(i), {class: `em-num em-big${tens}`}));
   }
 
-  // Who moved forward since the last drawing (a new turn's runner, not a step back in a replay).
-  const moves = new Map();
+  // Who moved since the last drawing (of the same track and runners).
+  const animate = motion.begin(ctx, `${n}/${cols}/${board.runners.length}`);
   const movers = [];
-  if (!reducedMotion() && lastDrawn && lastDrawn.key === `${n}/${board.runners.length}`) {
-    for (const runner of board.runners) {
-      const before = lastDrawn.positions[runner.seat];
-      if (runner.position > before && runner.position - before <= 40) moves.set(runner.seat, before);
-    }
-  }
-  lastDrawn = {key: `${n}/${board.runners.length}`, positions: board.runners.map((r) => r.position)};
   let ghostSpot = null;
   for (const [index, pieces] of crowds) {
     const c = cell(index, cols);
@@ -367,24 +357,26 @@ function track(board, ctx, targets, narrow) {
       }
       if (piece.runner.current) root.append(s("circle", {class: "em-ring", cx, cy, r: r + (pieces.length > 1 ? 3 : 5)}));
       const drawn = pawn(piece.runner, cx, cy, r);
-      const from = moves.get(piece.runner.seat);
-      if (from === undefined) root.append(drawn);
-      else movers.push({drawn, from: Math.min(from, n + 1), to: index, cx, cy});
+      drawn.dataset.seat = piece.runner.seat;
+      const before = animate ? motion.moved(piece.runner.seat, {index, at: [cx, cy]}) : null;
+      if (!before) {
+        root.append(drawn);
+        if (animate) runs.push({id: piece.runner.seat, node: drawn, points: null});
+      } else movers.push({drawn, before, to: index, at: [cx, cy]});
     });
   }
-  // Runners that just moved hop along the road from their old square (drawn on top).
+  // Runners that just moved run along the road from their old square (drawn on top).
   for (const mover of movers) {
-    const hops = [];
-    for (let i = mover.from; i <= mover.to; i++) {
+    const points = [];
+    const step = mover.to >= mover.before.index ? 1 : -1;
+    for (let i = mover.before.index; i !== mover.to + step; i += step) {
       const c = cell(i, cols);
-      hops.push(`${(c.x + TILE / 2 - mover.cx).toFixed(1)},${(c.y + TILE / 2 - mover.cy).toFixed(1)}`);
+      points.push([c.x + TILE / 2, c.y + TILE / 2]);
     }
-    hops.push("0,0");
-    const motion = s("animateMotion", {path: `M${hops.join(" L")}`, dur: `${Math.min(1.2, 0.12 * hops.length)}s`,
-      begin: "indefinite", fill: "freeze", calcMode: "paced"});
-    mover.drawn.append(motion);
+    points[0] = mover.before.at;
+    points[points.length - 1] = mover.at;
     root.append(mover.drawn);
-    animations.push(motion);
+    runs.push({id: mover.drawn.dataset.seat, node: mover.drawn, points});
   }
 
   // The stop target: the ghost's square, with a flag when the viewer may pick it.
@@ -435,16 +427,19 @@ export function render(container, view, ctx) {
   }
   const style = el("style", {});
   style.textContent = STYLE;
-  animations = [];
+  runs = [];
   // As a picture (the home page's card, ctx.picture), the track alone.
   const narrow = container.clientWidth > 0 && container.clientWidth < 560;
   const drawn = safe.picture ? [track(board, safe, targets, narrow)]
     : [panel(board, safe, targets), track(board, safe, targets, narrow), legend(board, safe)];
   const root = el("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
-  for (const motion of animations) {
-    try { motion.beginElement(); } catch (error) { /* no SMIL: the runner is simply there */ }
-  }
+  safely(() => {
+    for (const {id, node, points} of runs) {
+      if (points) motion.play(Number(id), node, points, {stepMs: 110});
+      else motion.resume(id, node);
+    }
+  });
   if (focusWanted && targets.has(focusWanted)) {
     const again = root.querySelector(`[data-target="${focusWanted}"]`);
     if (again) again.focus({preventScroll: true});

@@ -7,6 +7,7 @@
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
+import {Motion, fewestSteps, safely} from "/static/motion.js";
 import {el, svg, t} from "/static/shell.js";
 
 /** The colours' names in the page's language. */
@@ -178,13 +179,42 @@ function makePick(node, hints, ctx) {
   node.append(svg("title", {}, document.createTextNode(hints.map((h) => h.label).join(" / "))));
 }
 
-// Where each car was last drawn, so a car that moved glides to its new square.
-const carsAt = new Map();
-const glide = typeof matchMedia === "function" && !matchMedia("(prefers-reduced-motion: reduce)").matches;
+// Where each car was last drawn, so a car that moved drives to its new square.
+const motion = new Motion();
+
+/** The squares a car drives through from `from` to `to` (ids; "start" is the start zone):
+ * forward, the fewest legal steps (the next square in its lane, or an overlapping square of
+ * a neighbouring lane that ends further on; from the start, the entries); pushed back, the
+ * squares of its lane behind it, down to the start zone. */
+function pathOf(board, from, to) {
+  const squares = new Map();
+  for (const lane of board.lanes) for (const sq of lane.squares) squares.set(sq.id, sq);
+  const a = squares.get(from);
+  const b = squares.get(to);
+  if (a && (!b || b.start < a.start)) {
+    const lane = board.lanes[a.lane].squares;
+    const ids = lane.filter((sq) => sq.colour !== "tyre" && sq.start <= a.start
+      && (!b || sq.start >= b.start)).sort((x, y) => y.start - x.start).map((sq) => sq.id);
+    return b ? ids : [...ids, board.start];
+  }
+  const steps = (id) => {
+    if (id === board.start) return [...squares.values()].filter((sq) => sq.entry).map((sq) => sq.id);
+    const sq = squares.get(id);
+    const lane = board.lanes[sq.lane].squares;
+    const next = lane[lane.indexOf(sq) + 1];
+    const side = [sq.lane - 1, sq.lane + 1].filter((l) => board.lanes[l]).flatMap((l) =>
+      board.lanes[l].squares.filter((o) => o.start < sq.end && o.end > sq.start && o.end > sq.end));
+    return [...(next ? [next] : []), ...side].filter((o) => o.colour !== "tyre").map((o) => o.id);
+  };
+  return fewestSteps(from, to, steps);
+}
 
 function drawTrack(board, ctx, width) {
   const moving = [];
+  const pushed = [];
+  const resumed = [];
   const {rows, width: w, height} = layout(board, width);
+  const animate = motion.begin(ctx, `${rows.length}/${r2(w)}/${board.cars.length}`);
   // Short circuits on wide screens: no bigger than about 30 px per unit.
   const root = svg("svg", {class: "mz-track", viewBox: `0 0 ${r2(w)} ${r2(height)}`,
     style: `max-width: ${Math.round(w * 30)}px`,
@@ -319,11 +349,28 @@ function drawTrack(board, ctx, width) {
     const hints = byTarget.get(c.id);
     const who = names[c.seat] || t("Player {number}", {number: c.seat + 1});
     const g = svg("g", {"data-id": c.id, class: "mz-car"});
-    const from = glide ? carsAt.get(c.id) : null;
-    const start = from && from.rows === rows.length ? from : {x, y};
-    g.style.transform = `translate(${r2(start.x)}px, ${r2(start.y)}px)`;
-    if (start.x !== x || start.y !== y) moving.push({g, x, y});
-    carsAt.set(c.id, {x, y, rows: rows.length});
+    g.style.transform = `translate(${r2(x)}px, ${r2(y)}px)`;
+    const before = animate ? motion.moved(c.id, {at: c.at, x, y}) : null;
+    if (before) {
+      // Through the squares' centres (low in the square, where a car stands), from its old
+      // spot to its new one; a car pushed back goes once the mover has arrived.
+      let points = [];
+      safely(() => {
+        if (before.at !== c.at) {
+          points = pathOf(board, before.at, c.at).map((id) => {
+            const centre = centres.get(id);
+            return centre ? [centre.x, centre.y + 0.55] : [START_W / 2, row0.y + LANE];
+          });
+        }
+      });
+      points[0] = [before.x, before.y];
+      points[Math.max(1, points.length - 1)] = [x, y];
+      const back = before.at !== c.at && (c.at === board.start
+        || squareStart(board, c.at) < squareStart(board, before.at));
+      (back ? pushed : moving).push({id: c.id, g, points});
+    } else if (animate) {
+      resumed.push({id: c.id, g});
+    }
     if (board.decider === c.seat || (board.decider === null && board.phase !== "over" && board.player === c.seat)) {
       g.append(svg("ellipse", {class: "mz-turn-ring", cx: 0, cy: 0, rx: r2(1.75 * s), ry: r2(1.15 * s)}));
     }
@@ -346,7 +393,12 @@ function drawTrack(board, ctx, width) {
     carsLayer.append(g);
   }
   root.append(carsLayer);
-  return {root, moving};
+  return {root, moving, pushed, resumed};
+}
+
+function squareStart(board, id) {
+  for (const lane of board.lanes) for (const sq of lane.squares) if (sq.id === id) return sq.start;
+  return -1;
 }
 
 function where(c, board) {
@@ -410,12 +462,16 @@ export function render(container, view, ctx) {
     el("p", {class: "monza-key", text: t("Squares: R red · Y yellow · G green · B blue · W white · P purple. "
       + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start.")}));
   container.replaceChildren(wrap);
-  if (track.moving.length) {
-    void wrap.getBoundingClientRect();  // commit the old places, then glide to the new ones
-    for (const {g, x, y} of track.moving) {
-      g.style.transition = "transform .45s ease-in-out";
-      g.style.transform = `translate(${r2(x)}px, ${r2(y)}px)`;
+  safely(() => {
+    let arrived = 0;
+    for (const {id, g, points} of track.moving) {
+      g.parentNode.append(g);  // on top while it drives
+      arrived = Math.max(arrived, motion.play(id, g, points, {origin: [0, 0], stepMs: 160}));
     }
-  }
+    for (const {id, g, points} of track.pushed) {
+      motion.play(id, g, points, {origin: [0, 0], stepMs: 160, delay: arrived});
+    }
+    for (const {id, g} of track.resumed) motion.resume(id, g);
+  });
   return {ownsChoices: false};
 }

@@ -2,6 +2,7 @@
 // render(container, view, ctx) redraws everything on each call. The legal moves of
 // ctx.hints glow on the board: a horse and the square it would land on are clickable and
 // keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice buttons.
+import {Motion, STEP_MS, safely, straight} from "/static/motion.js";
 import {svg, t} from "/static/shell.js";
 
 /** The colours' names in the page's language. */
@@ -210,17 +211,83 @@ function drawHorses(layer, board) {
     if (horse.place === "home") {
       const [cx, cy] = slotCentre(stables.get(horse.colour), horse.number);
       layer.append(horseDisc(horse, cx, cy, 26));
+      placed.set(horse.id, [cx, cy]);
     } else {
       if (!bySquare.has(horse.square)) bySquare.set(horse.square, []);
       bySquare.get(horse.square).push(horse);
     }
   }
   for (const group of bySquare.values()) {
-    if (group.length === 2) layer.append(barrageBlock(group, group[0].cell));
-    else {
+    if (group.length === 2) {
+      layer.append(barrageBlock(group, group[0].cell));
+      const [cx, cy] = mid(group[0].cell);
+      group.forEach((horse, half) => placed.set(horse.id, [cx, cy - CELL / 4 + half * CELL / 2]));
+    } else {
       const [cx, cy] = mid(group[0].cell);
       layer.append(horseDisc(group[0], cx, cy, 17.5));
+      placed.set(group[0].id, [cx, cy]);
     }
+  }
+}
+
+// ----------------------------------------------------------------------------- motion
+
+const motion = new Motion();
+const placed = new Map();  // horse id -> [x, y] where this drawing puts it
+
+/** The square ids a horse of `colour` passes from progress `a` to `b` (both included):
+ * along the track, then up its stable column; backwards in a replay stepped back. */
+function squaresBetween(board, colour, a, b) {
+  const start = board.track.findIndex((square) => square.start === colour);
+  const letter = board.stables.find((s) => s.colour === colour).letter.toLowerCase();
+  const count = board.track.length;
+  const id = (p) => p > count ? `s-${letter}${p - count}` : `t${(start + p - 1) % count}`;
+  const ids = [];
+  const step = b >= a ? 1 : -1;
+  for (let p = a; p !== b + step; p += step) ids.push(id(p));
+  return ids;
+}
+
+/** Each horse that moved travels from its old place: along the squares it passed, out of
+ * its stable onto the start square, or, sent back (captured), on an arc to its stable once
+ * the mover has arrived. */
+function animateHorses(root, board, ctx) {
+  if (!motion.begin(ctx, `${board.stables.map((s) => s.seat).join(",")}`)) return;
+  const centres = new Map();
+  for (const square of board.track) centres.set(square.id, mid(square.cell));
+  for (const stable of board.stables) for (const s of stable.column) centres.set(s.id, mid(s.cell));
+  const movers = [];
+  const captured = [];
+  for (const horse of board.horses) {
+    const before = motion.moved(horse.id, {progress: horse.progress, at: placed.get(horse.id)});
+    const node = root.querySelector(`.pc-horse[data-id="${horse.id}"]`);
+    if (!node) continue;
+    if (!before) { motion.resume(horse.id, node); continue; }
+    const here = placed.get(horse.id);
+    if (horse.progress === before.progress) {
+      // Same square, another spot (a barrage formed or broken): a short slide.
+      movers.push({id: horse.id, node, points: [before.at, here]});
+    } else if (horse.place === "home") {
+      captured.push({id: horse.id, node, points: straight(before.at, here, 8)});
+    } else if (before.progress === 0) {
+      movers.push({id: horse.id, node, points: [before.at, here], grow: 26 / 17.5});
+    } else {
+      const ids = squaresBetween(board, horse.colour, before.progress, horse.progress);
+      const points = ids.map((id) => centres.get(id));
+      points[0] = before.at;
+      points[points.length - 1] = here;
+      movers.push({id: horse.id, node, points});
+    }
+  }
+  let arrived = 0;
+  for (const {id, node, points, grow} of movers) {
+    node.parentNode.append(node);  // on top of the other horses while it travels
+    arrived = Math.max(arrived, motion.play(id, node, points, {grow}));
+  }
+  for (const {id, node, points} of captured) {
+    // From a track horse's size to a waiting horse's (17.5 and 26: see drawHorses).
+    motion.play(id, node, points, {delay: arrived, duration: 8 * STEP_MS, hop: CELL,
+      grow: 17.5 / 26});
   }
 }
 
@@ -349,6 +416,7 @@ export function render(container, view, ctx) {
   drawTrack(layers[1], board);
   drawColumns(layers[1], board);
   drawGhosts(layers[2], board, hints);
+  placed.clear();
   drawHorses(layers[3], board);
   wireTargets(root, hints, pick);
   // Keep the keyboard focus on the same element across redraws when it is still a choice.
@@ -357,6 +425,7 @@ export function render(container, view, ctx) {
   const key = legend();
   key.open = Boolean(container.querySelector("details.pc-legend")?.open);  // stays as left
   container.replaceChildren(root, key);
+  safely(() => animateHorses(root, board, ctx || {}));
   if (focused) root.querySelector(`.pc-target[data-id="${focused}"]`)?.focus();
   return {ownsChoices: false};
 }

@@ -118,11 +118,13 @@ def can_come_out(board: Board, colour: Colour, seat: int, row: tuple[int, ...],
 
 
 def moved(colours: tuple[Colour, ...], horses: tuple[tuple[int, ...], ...], seat: int,
-          horse: int, target: int) -> tuple[Horses, tuple[tuple[int, int], ...]]:
+          horse: int, target: int, *, board: Board | None = None
+          ) -> tuple[Horses, tuple[tuple[int, int], ...]]:
     """The horses after horse ``horse`` of ``seat`` goes to ``target``, and who was captured.
 
     Captured horses (every opposing horse on the target track square) go back to their
-    corner stable; they are returned as ``(seat, horse)`` pairs.
+    corner stable; they are returned as ``(seat, horse)`` pairs. ``board``, the occupancy
+    of ``horses`` when the caller has it, spares the search when no opponent stands there.
     """
     rows = list(horses)
     mine = list(rows[seat])
@@ -130,7 +132,7 @@ def moved(colours: tuple[Colour, ...], horses: tuple[tuple[int, ...], ...], seat
     rows[seat] = tuple(mine)
     captured: list[tuple[int, int]] = []
     square = PATHS[colours[seat]][target]
-    if square >= 0:
+    if square >= 0 and (board is None or board.owner[square] not in (-1, seat)):
         for other, row in enumerate(horses):
             if other == seat:
                 continue

@@ -180,9 +180,10 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
             assert isinstance(action, Action)
             horse = HORSE_OF[action]
             target = data.horses[seat][horse] + data.roll
-        horses, _ = moved(self.colours, data.horses, seat, horse, target)
+        before = self.board(data)
+        horses, _ = moved(self.colours, data.horses, seat, horse, target, board=before)
         path = PATHS[self.colours[seat]]
-        board = self.board(data).moved(seat, path[data.horses[seat][horse]], path[target])
+        board = before.moved(seat, path[data.horses[seat][horse]], path[target])
         if has_won(horses[seat]):
             return ChevauxData(horses, seat, data.turn, Phase.OVER, 0, 0, seat, board)
         return self._after_move(data, horses, board)

@@ -6,6 +6,7 @@
 // and the legal choices: declarations as labelled signs beside the grid (hovering one shows
 // where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
+import {Motion, fewestSteps, safely} from "/static/motion.js";
 import {svg, t} from "/static/shell.js";
 
 const C = 60; // one grid square, in viewBox units
@@ -13,7 +14,8 @@ const EDGE = 26; // room for the column letters and row numbers
 const PANEL = 290; // the side (or bottom) panel: turn, cars, key
 const NARROW = 560; // below this container width (px), a narrower panel with larger text
 let keyboard = false; // the last pick was made with the keyboard: keep the focus on the board
-const drawnAt = new Map(); // each car's last drawn place, to slide it to its new square
+const motion = new Motion(); // each car's last drawn place, to drive it to its new square
+let lastPhase = null; // the turn's phase at the last drawing: how the car moved since
 
 const STYLE = `
 .sc { font-family: inherit; --grass: #cfe8c4; --grass-line: #a9cf9a; --tile: #fffdf6;
@@ -161,16 +163,46 @@ function message(board, ctx, interactive) {
   }
 }
 
-/** Slide each car that changed square from where it was drawn last (not for reduced motion). */
-function slide(moved, board) {
-  const still = globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+/** The cells a car passes from cell `from` to cell `to` (ids, both included): along the road
+ * for a road roll, else the fewest legal steps (road forward, sideways onto the grey field,
+ * any way across it), as the rules move a car. */
+function pathOf(board, cells, from, to, phase) {
+  const rank = (cell) => cell.kind === "start" ? 0 : cell.kind === "finish" ? 1e6 : cell.road;
+  const a = cells.get(from);
+  const b = cells.get(to);
+  const onRoad = (cell) => cell.kind !== "grey";
+  if (phase !== "choose" && phase !== "push-to" && onRoad(a) && onRoad(b) && rank(b) > rank(a)) {
+    return board.cells.filter((cell) => onRoad(cell) && rank(cell) >= rank(a) && rank(cell) <= rank(b))
+      .sort((x, y) => rank(x) - rank(y)).map((cell) => cell.id);
+  }
+  const at = new Map(board.cells.map((cell) => [`${cell.row},${cell.col}`, cell]));
+  const road = board.cells.filter(onRoad).sort((x, y) => rank(x) - rank(y));
+  const steps = (id) => {
+    const cell = cells.get(id);
+    if (cell.kind === "finish") return [];
+    const near = [[-1, 0], [0, 1], [1, 0], [0, -1]].map(([dr, dc]) => at.get(`${cell.row + dr},${cell.col + dc}`))
+      .filter(Boolean);
+    if (cell.kind === "grey") return near.filter((n) => n.kind !== "start").map((n) => n.id);
+    const next = road[road.indexOf(cell) + 1];
+    return [...(next ? [next] : []), ...near.filter((n) => n.kind === "grey")].map((n) => n.id);
+  };
+  return fewestSteps(a.id, b.id, steps);
+}
+
+/** Drive each car that changed square from where it was drawn last, square by square. */
+function slide(moved, board, cells, centre, ctx) {
+  const phase = lastPhase;
+  lastPhase = board.turn.phase;
+  if (!motion.begin(ctx, `${board.name}/${board.width}x${board.height}/${board.cars.length}`)) return;
   for (const [token, car, x, y] of moved) {
-    const key = `${board.name}/${board.width}x${board.height}/${car.id}`;
-    const before = drawnAt.get(key);
-    drawnAt.set(key, [x, y, car.cell]);
-    if (still || !before || before[2] === car.cell || !token.animate) continue;
-    token.animate([{transform: `translate(${before[0] - x}px, ${before[1] - y}px)`},
-      {transform: "translate(0px, 0px)"}], {duration: 500, easing: "ease-in-out"});
+    const before = motion.moved(car.id, {cell: car.cell, at: [x, y]});
+    if (!before) { motion.resume(car.id, token); continue; }
+    if (before.cell === car.cell) { motion.play(car.id, token, [before.at, [x, y]]); continue; }
+    const points = pathOf(board, cells, before.cell, car.cell, phase).map((id) => centre(cells.get(id)));
+    points[0] = before.at;
+    points[points.length - 1] = [x, y];
+    token.parentNode.append(token);  // on top while it drives
+    motion.play(car.id, token, points, {stepMs: 120});
   }
 }
 
@@ -401,7 +433,7 @@ export function render(container, view, ctx) {
   const height = Math.max(oy + gridH + 10, y + 4, firstColumn + 4);
   root.setAttribute("viewBox", `0 0 ${width} ${height}`);
   container.replaceChildren(root);
-  slide(moved, board);
+  safely(() => slide(moved, board, cells, centre, ctx));
   // A keyboard player keeps the focus on the board, on its first target, turn after turn.
   const first = root.querySelector(".target");
   if (first && (hadFocus || keyboard)) {

@@ -16,6 +16,7 @@ let waiting = false;
 let retry = 500;
 let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
+let logSeen = null;  // the log's size at the last drawing: the dice tumble after a new roll
 const NOT_CONNECTED = t("Not connected: reconnecting…");
 
 function send(message) {
@@ -229,7 +230,9 @@ async function render() {
   $("title").textContent = state.game.name;
   drawSeats($("seats"), state);
   $("status").textContent = statusLine(state, seat);
-  drawDice($("dice"), state.view.dice);
+  const fresh = logSeen === null ? [] : state.log.slice(Math.max(0, state.log.length - (state.log_size - logSeen)));
+  logSeen = state.log_size;
+  drawDice($("dice"), state.view.dice, fresh.some((event) => event.kind === "roll"));
   const hints = seat === null ? [] : state.hints[String(seat)];
   // The viewer's seat: the one deciding now on a shared device, else the first held one.
   const viewer = seat !== null ? seat : (state.you.length ? state.you[0] : null);

@@ -110,7 +110,7 @@ export function drawDie(die) {
   box.append(svg("rect", {x: 2, y: 2, width: 36, height: 36, rx: 7, fill,
     stroke: "#333", "stroke-width": 2}));
   if (isFace) {
-    for (const [x, y] of PIPS[face]) box.append(svg("circle", {cx: x * 9 + 2, cy: y * 9 + 2, r: 3.6, fill: ink}));
+    box.append(pips(face, ink));
   } else {
     const text = svg("text", {x: 20, y: 27, "text-anchor": "middle", "font-size": 20,
       "font-weight": "bold", fill: ink, stroke: ink === "#fff" ? "#0008" : "none",
@@ -120,6 +120,12 @@ export function drawDie(die) {
     box.append(text);
   }
   return box;
+}
+
+/** The pips of `face` as one group (a tumbling die swaps them). */
+function pips(face, ink) {
+  return svg("g", {class: "pips"}, ...PIPS[face].map(([x, y]) =>
+    svg("circle", {cx: x * 9 + 2, cy: y * 9 + 2, r: 3.6, fill: ink})));
 }
 
 const lightness = new Map();
@@ -139,18 +145,55 @@ function measureLight(colour) {
   return 0.299 * r + 0.587 * g + 0.114 * b > 150;
 }
 
-let lastDice = "";
-/** Draw the dice; a short roll animation when they changed (skipped for reduced motion). */
-export function drawDice(container, dice) {
-  const key = JSON.stringify(dice || []);
-  const changed = key !== lastDice;
-  lastDice = key;
-  container.replaceChildren(...(dice || []).map(drawDie));
-  if (changed && dice && dice.length) {
-    container.classList.remove("rolling");
-    void container.offsetWidth;
-    container.classList.add("rolling");
-  }
+const TUMBLE_MS = 650;
+const FLIP_MS = 80;
+let lastDice = null;
+
+/** Draw the dice. Dice just rolled tumble (skipped for reduced motion): `rolled` says
+ * whether a roll happened since the last drawing (the game page knows it from the log);
+ * without it, dice whose faces changed count as rolled. When the dice of before are all
+ * still there in front (Extra Meters adds a die a roll), only the new ones tumble. */
+export function drawDice(container, dice, rolled) {
+  const list = dice || [];
+  const faces = list.map((die) => String(die.value));
+  const before = lastDice;
+  lastDice = faces;
+  const boxes = list.map(drawDie);
+  container.replaceChildren(...boxes);
+  const kept = before !== null && before.length <= faces.length && before.every((f, i) => f === faces[i]);
+  const roll = rolled ?? (before !== null && !(kept && before.length === faces.length));
+  if (!roll || !faces.length || before === null || reducedMotion()) return;
+  const first = kept && before.length < faces.length ? before.length : 0;
+  boxes.slice(first).forEach((box, i) => tumble(box, list[first + i], i * 70));
+}
+
+function reducedMotion() {
+  return Boolean(globalThis.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches);
+}
+
+/** One die's tumble: it is tossed in, rolls over its edges (CSS .tumble) and shows other
+ * faces while it turns, then lands on its own. Its label says the true face throughout. */
+function tumble(box, die, delay) {
+  box.style.setProperty("--delay", `${delay}ms`);
+  box.classList.add("tumble");
+  const shown = box.querySelector(".pips");
+  if (!shown) return;
+  const ink = shown.firstChild ? shown.firstChild.getAttribute("fill") : "#222";
+  const face = Number(die.value);
+  let current = shown;
+  let flips = Math.floor((TUMBLE_MS * 0.6) / FLIP_MS);
+  let previous = face;
+  const flip = () => {
+    if (!current.isConnected) return;
+    let next = previous;
+    while (next === previous) next = 1 + Math.floor(Math.random() * 6);
+    previous = flips > 1 ? next : face;
+    const drawn = pips(flips > 1 ? next : face, ink);
+    current.replaceWith(drawn);
+    current = drawn;
+    if (--flips > 0) setTimeout(flip, FLIP_MS);
+  };
+  setTimeout(flip, delay + FLIP_MS / 2);
 }
 
 async function loadBoard(url) {
