@@ -367,7 +367,9 @@ function promptText(state, sheet, isMine, left) {
     const names = board.winners.map((seat) => nameOf(state.ctx, seat));
     if (board.solo) return board.winners.length ? t("You won: a total of 0 or more!") : t("A negative total: try again!");
     const best = Math.max(...board.sheets.map((s) => s.score));
-    const params = {names: names.join(", "), points: signed(best), rolls: board.rolls_done};
+    const joined = names.length <= 1 ? names.join("")
+      : t("{names} and {last}", {names: names.slice(0, -1).join(", "), last: names.at(-1)});
+    const params = {names: joined, points: signed(best), rolls: board.rolls_done};
     return names.length > 1 ? t("{names} win with {points} points after {rolls} rolls!", params)
       : t("{names} wins with {points} points after {rolls} rolls!", params);
   }

@@ -412,7 +412,9 @@ function turnLine(board, ctx) {
   const name = (seat) => names[seat] || t("Player {number}", {number: seat + 1});
   const line = el("div", {class: "monza-turn", role: "status"});
   if (board.phase === "over") {
-    const winners = board.winners.map(name).join(", ");
+    const all = board.winners.map(name);
+    const winners = all.length <= 1 ? all.join("")
+      : t("{names} and {last}", {names: all.slice(0, -1).join(", "), last: all.at(-1)});
     line.append(...board.winners.map((s) => carIcon(board.cars[s].colour, s + 1)),
       el("span", {text: board.winners.length > 1 ? t("{names} win the race!", {names: winners})
         : t("{names} wins the race!", {names: winners})}));
