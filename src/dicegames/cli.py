@@ -218,6 +218,14 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds bots wait before moving, so people can follow "
                             "(default 0.7)")
     serve.add_argument("--open", action="store_true", help="open the address in a browser")
+    serve.add_argument("--allow-origin", metavar="URL", action="append", default=[],
+                       dest="allow_origins",
+                       help="a web origin (http://host:port) whose pages may also change "
+                            "games here (repeatable; default: only the server's own pages; "
+                            "see docs/security.md)")
+    serve.add_argument("--send-timeout", metavar="S", type=float, default=10.0,
+                       help="seconds a live viewer may leave an update unread before it is "
+                            "dropped (default 10)")
     return parser
 
 
@@ -250,8 +258,17 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "serve":
         if args.bot_delay < 0 or args.bot_delay > 60:
             raise UsageError("--bot-delay takes seconds from 0 to 60")
+        from dicegames.web.guard import normalize_origin
         from dicegames.web.server import serve
-        serve(args.host, args.port, args.db, args.bot_delay, args.open)
+        for origin in args.allow_origins:
+            try:
+                normalize_origin(origin)
+            except ValueError as error:
+                raise UsageError(f"--allow-origin: {error}") from None
+        if not 0 < args.send_timeout <= 3600:
+            raise UsageError("--send-timeout takes seconds from 0 to 3600")
+        serve(args.host, args.port, args.db, args.bot_delay, args.open,
+              allow_origins=args.allow_origins, send_timeout=args.send_timeout)
         return ExitCode.OK
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,

@@ -199,7 +199,7 @@ def test_circuit_option_plays_a_users_file(tmp_path: Path) -> None:
 
 
 def test_bad_circuit_option_is_an_option_error_naming_the_problem(tmp_path: Path) -> None:
-    with pytest.raises(OptionError, match="cannot read circuit file"):
+    with pytest.raises(OptionError, match="neither a built-in circuit"):
         dicegames.make("monza", circuit=str(tmp_path / "missing.json"))
     bad = circuit_with()
     lane_squares(bad, 2)[1][2] = "orange"

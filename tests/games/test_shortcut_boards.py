@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import dicegames
-from dicegames.games.shortcut import BoardError, load_board, parse_board
+from dicegames.games.shortcut import BoardError, board_for, parse_board
 from dicegames.games.shortcut.board import Kind, built_in
 
 SMALL = """
@@ -70,8 +70,9 @@ def test_a_board_option_loads_a_file(tmp_path: Path) -> None:
     assert game.board.road_length == 11  # type: ignore[attr-defined]
     state = game.new_state()
     assert state.legal_actions() == game.new_state().legal_actions()
-    assert load_board("default") is built_in("default")
-    assert load_board(" Default ") is built_in("default")
+    assert board_for("default") is built_in("default")
+    assert board_for(" Default ") is built_in("default")
+    assert game.options["board"] == SMALL + ("" if SMALL.endswith("\n") else "\n")
 
 
 BROKEN = [

@@ -21,15 +21,16 @@ from dicegames.web.server import spawn
 class Server:
     """One server process over one database file."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
         self.db = db
         self.bot_delay = bot_delay
+        self.extra = extra
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
 
     def start(self) -> Server:
         """Start the process and wait for its address line."""
-        self.process, self.url = spawn(self.db, self.bot_delay)
+        self.process, self.url = spawn(self.db, self.bot_delay, self.extra)
         return self
 
     @property

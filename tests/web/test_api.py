@@ -124,7 +124,7 @@ BAD_CREATES = [
     ({"options": {"speed": 3}}, 422, "bad_option", "speed"),
     ({"options": {"track_length": 5000}}, 422, "bad_option", "track_length"),
     ({"game": "shortcut", "options": {"board": "/etc/passwd"}}, 422, "bad_option",
-     "files on the server cannot be named"),
+     "never from a record or a web request"),
     ({"players": []}, 400, "bad_request", "players"),
     ({"players": [{"kind": "bot:genius"}, {"kind": "human"}]}, 422, "bad_player", "genius"),
     ({"players": [{"name": "x" * 41}, {"kind": "human"}]}, 422, "bad_player", "1 to 40"),

@@ -7,8 +7,11 @@ and the option block of saved records, so every front end accepts exactly the sa
 
 from __future__ import annotations
 
+import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Literal
 
 from dicegames.core.errors import OptionError
@@ -16,7 +19,10 @@ from dicegames.core.errors import OptionError
 OptionValue = int | bool | str
 """The value types an option may hold (kept JSON-friendly for records)."""
 
-OptionKind = Literal["int", "bool", "choice", "text"]
+OptionKind = Literal["int", "bool", "choice", "text", "file"]
+
+FILE_LIMIT = 64 * 1024
+"""The default size limit of a ``file`` option's text, in bytes (UTF-8)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +32,13 @@ class OptionSpec:
     Attributes:
         name: the key used everywhere (library keyword, ``--option name=value``, records).
         kind: ``int`` (with ``minimum``/``maximum``), ``bool``, ``choice`` (one of
-            ``choices``) or ``text`` (free text, e.g. a file path; validated by the game).
+            ``choices``), ``text`` (free text, validated by the game) or ``file``: one of
+            the built-in names in ``choices``, or the *text* of a file (a custom board), at
+            most ``maximum`` bytes (default :data:`FILE_LIMIT`) and always holding a line
+            break, so a one-line value can never be mistaken for it. Only the command line
+            and the library read a file's path into its text (:func:`read_option_files`);
+            a record or a web request carries the text itself, so the game, a replay and
+            the server never open a file.
         default: the value RULINGS.md rules; used when the option is not given.
         doc: one line saying what the option changes.
     """
@@ -47,7 +59,15 @@ class OptionSpec:
             return "true or false"
         if self.kind == "choice":
             return "one of " + ", ".join(self.choices)
+        if self.kind == "file":
+            return (f"{' or '.join(self.choices)}, or a {self.name} file's text (at most "
+                    f"{self.size_limit} bytes)")
         return "text"
+
+    @property
+    def size_limit(self) -> int:
+        """The largest text a ``file`` option takes, in bytes."""
+        return self.maximum if self.maximum is not None else FILE_LIMIT
 
     def validate(self, value: object) -> OptionValue:
         """Return ``value`` converted to this option's type, or raise :class:`OptionError`.
@@ -86,15 +106,88 @@ class OptionSpec:
             if isinstance(value, str) and value.strip().lower() in self.choices:
                 return value.strip().lower()
             raise bad
+        if self.kind == "file":
+            return self._validate_file(value)
         if isinstance(value, str):
             return value
         raise bad
+
+    def validate_local(self, value: object) -> OptionValue:
+        """:meth:`validate` for a value the local user typed (command line, launcher): a
+        ``file`` option's path is read into the file's text first."""
+        return self.validate(read_option_files((self,), {self.name: value})[self.name])
+
+    def _validate_file(self, value: object) -> str:
+        """A built-in name (lower-cased) or a file's text, never a path."""
+        if not isinstance(value, str):
+            raise OptionError(f"option {self.name} takes {self.allowed()}, not "
+                              f"{type(value).__name__}")
+        if value.strip().lower() in self.choices:
+            return value.strip().lower()
+        if "\n" not in value:
+            shown = value if len(value) <= 60 else value[:57] + "..."
+            raise OptionError(
+                f"option {self.name}: {shown!r} is neither a built-in {self.name} "
+                f"({', '.join(self.choices)}) nor a {self.name}'s text; a file is read only "
+                "by the command line and the library, never from a record or a web request")
+        size = len(value.encode("utf-8", "surrogatepass"))
+        if size > self.size_limit:
+            raise OptionError(f"option {self.name}: the {self.name} is {size} bytes; the "
+                              f"limit is {self.size_limit}")
+        return value
+
+
+def read_option_files(specs: tuple[OptionSpec, ...],
+                      given: Mapping[str, object]) -> dict[str, object]:
+    """``given`` with the path of each ``file`` option replaced by the file's text.
+
+    For the command line and the library only (never for anything from the network): a
+    value that is a built-in name or already a text (it holds a line break) is kept. The
+    file must be a regular file of at most the option's size limit, in UTF-8; its text
+    gets a final line break if it lacks one.
+
+    Raises:
+        OptionError: the file cannot be read; the message names the option and the path.
+    """
+    result = dict(given)
+    for spec in specs:
+        value = given.get(spec.name)
+        if spec.kind != "file" or not isinstance(value, str | os.PathLike):
+            continue
+        if isinstance(value, str) and (value.strip().lower() in spec.choices or "\n" in value):
+            continue
+        text = _read_text(Path(value).expanduser(), spec)
+        result[spec.name] = text if text.endswith("\n") else text + "\n"
+    return result
+
+
+def _read_text(path: Path, spec: OptionSpec) -> str:
+    def refuse(reason: str) -> OptionError:
+        return OptionError(f"{spec.name} {str(path)!r} is neither a built-in {spec.name} "
+                           f"({', '.join(spec.choices)}) nor a readable {spec.name} file: "
+                           f"{reason}")
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):  # before opening: a FIFO would block
+            raise refuse("not a regular file")
+        with path.open("rb") as stream:
+            if not stat.S_ISREG(os.fstat(stream.fileno()).st_mode):
+                raise refuse("not a regular file")
+            data = stream.read(spec.size_limit + 1)
+    except OSError as error:
+        raise refuse(error.strerror or str(error)) from None
+    if len(data) > spec.size_limit:
+        raise refuse(f"larger than {spec.size_limit} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise refuse("not a UTF-8 text file") from None
 
 
 def resolve_options(
     game_id: str, specs: tuple[OptionSpec, ...], given: Mapping[str, object]
 ) -> dict[str, OptionValue]:
-    """Validate ``given`` against ``specs`` and fill in the defaults.
+    """Validate ``given`` against ``specs`` and fill in the defaults (never reading a file:
+    see :func:`read_option_files` for the front ends that may).
 
     Raises:
         OptionError: an unknown option name, or a value that is not allowed. The message

@@ -16,18 +16,33 @@ import json
 import os
 import re
 import tempfile
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, PositionError, RecordError
 from dicegames.core.registry import configure
-from dicegames.core.session import DICE_MODES, DiceMode, PlayerInfo, Session
+from dicegames.core.session import DICE_MODES, DiceMode, Event, PlayerInfo, Session
 
 FORMAT = "dicegames-record"
 VERSION = 2
 """The newest record version this code reads. Version 2 adds ``position`` (the position a
 game started from); a record without one is written as version 1, readable by older code."""
+
+MAX_MOVES = 10_000
+"""The most moves (record entries, dice included) a record may hold. The longest of 120
+games per game between random and easy bots, fewest and most players, was 1,313 entries
+(four random players of Petits Chevaux); see docs/security.md."""
+
+MAX_MOVE_TEXT = 200
+"""The longest move in notation a record may hold (real moves have a few characters)."""
+
+MAX_NAME = 40
+"""The longest player name, in characters: records, the command line and the web app."""
+
+SEED_RANGE = range(-(2**63), 2**63)
+"""The seeds a record may hold: whole numbers that fit 64 bits (as SQLite stores them)."""
 
 
 def to_record(session: Session) -> dict[str, Any]:
@@ -65,14 +80,25 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
         if not isinstance(data.get(key), kind):
             raise RecordError(f"the record's {key!r} is missing or not a {kind.__name__}")
     seed = data.get("seed")
-    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)):
-        raise RecordError("the record's seed must be a whole number or null")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool)
+                             or seed not in SEED_RANGE):
+        raise RecordError("the record's seed must be a whole number or null (a whole number "
+                          "from -2**63 to 2**63-1)")
+    if len(data["moves"]) > MAX_MOVES:
+        raise RecordError(f"the record has {len(data['moves'])} moves; a record may hold at "
+                          f"most {MAX_MOVES} (real games stay far below)")
     players = []
     for number, entry in enumerate(data["players"], start=1):
         if not (isinstance(entry, dict) and isinstance(entry.get("name"), str)
                 and isinstance(entry.get("kind", "human"), str)):
             raise RecordError(f"player {number} must be an object with a name and a kind")
-        players.append(PlayerInfo(entry["name"], entry.get("kind", "human")))
+        name, kind = entry["name"], entry.get("kind", "human")
+        if not name.strip() or len(name) > MAX_NAME:
+            raise RecordError(f"player {number}'s name must be 1 to {MAX_NAME} characters")
+        if kind != "human" and not kind.startswith("bot:"):
+            raise RecordError(f"player {number}'s kind must be 'human' or 'bot:<level>', "
+                              f"not {kind[:40]!r}")
+        players.append(PlayerInfo(name, kind))
     return data, players
 
 
@@ -88,19 +114,27 @@ def _dice(record: dict[str, Any]) -> DiceMode:
                       f"not {dice!r}")
 
 
-def from_record(data: object) -> Session:
+def from_record(data: object, budget: float | None = None,
+                events: list[list[Event]] | None = None) -> Session:
     """Rebuild a session from a record, replaying and checking every move.
+
+    Nothing in a record makes this read a file: a custom board travels as its text (see
+    :class:`~dicegames.core.options.OptionSpec`). ``budget`` bounds the checking time in
+    seconds (the web app checks uploads with one); ``events``, when given, receives the
+    events of each move (as :meth:`Session.apply` returns them), so a caller that shows a
+    log need not replay the record again.
 
     Raises:
         RecordError: the record is malformed, names an unknown game or option, or one of
             its moves is illegal (``index`` says which), or its stored result disagrees
-            with the replay.
+            with the replay, or checking it took longer than ``budget``.
     """
     record, players = _header(data)
     try:
         game = configure(record["game"], len(players), record["options"])
     except OptionError as error:
         raise RecordError(str(error)) from None
+    deadline = None if budget is None else time.monotonic() + budget
     position = record.get("position")
     start = None
     if position is not None:
@@ -112,8 +146,13 @@ def from_record(data: object) -> Session:
             raise RecordError(f"the record's position: {error}") from None
     session = Session(game, players, record.get("seed"), _dice(record), start=start)
     for index, entry in enumerate(record["moves"]):
-        if not isinstance(entry, str):
-            raise RecordError(f"{entry!r} is not a move in notation", index)
+        if deadline is not None and index % 64 == 0 and time.monotonic() > deadline:
+            raise RecordError(f"checking the record took longer than {budget:g} s; it "
+                              f"stopped at move {index}", index)
+        if not isinstance(entry, str) or len(entry) > MAX_MOVE_TEXT:
+            shown = repr(entry)[:60]
+            raise RecordError(f"{shown} is not a move in notation (text of at most "
+                              f"{MAX_MOVE_TEXT} characters)", index)
         seat: int | None = None
         text = entry
         if len(session.state.current_players) > 1:
@@ -123,9 +162,11 @@ def from_record(data: object) -> Session:
                                   index)
             seat = int(seat_text)
         try:
-            session.apply(text, seat)
+            happened = session.apply(text, seat)
         except DiceGamesError as error:
             raise RecordError(str(error), index) from None
+        if events is not None:
+            events.append(happened)
     _check_result(record.get("result"), session)
     return session
 

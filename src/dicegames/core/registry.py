@@ -13,7 +13,7 @@ from typing import Any
 from dicegames.core.errors import OptionError, PositionError
 from dicegames.core.game import Game, State
 from dicegames.core.model import GameSpec
-from dicegames.core.options import resolve_options
+from dicegames.core.options import read_option_files, resolve_options
 from dicegames.core.position import players_in
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
@@ -54,21 +54,26 @@ def make(game_id: str, players: int | None = None, **options: object) -> Game[An
 
     ``players`` defaults to the game's usual count; options not given take the defaults
     RULINGS.md rules. Option values may be given as text (``"30"``), as from a command line.
+    A file option (a Shortcut board, a Monza circuit) may be a path: it is read here, and
+    the game keeps the file's text (so its records replay anywhere).
 
     Raises:
         OptionError: an unknown game or option, a value out of range, or a player count
             the game does not allow. The message names what is allowed.
     """
-    return configure(game_id, players, options)
+    return configure(game_id, players, options, files=True)
 
 
 def configure(
-    game_id: str, players: int | None = None, options: Mapping[str, object] | None = None
+    game_id: str, players: int | None = None, options: Mapping[str, object] | None = None,
+    *, files: bool = False,
 ) -> Game[Any, Any, Any]:
     """:func:`make` with the options as a mapping, for options that come from text or files.
 
     Any key is checked against the game's declared options, so a record or a command line
-    cannot smuggle in other arguments.
+    cannot smuggle in other arguments. Only with ``files`` (the command line, the library)
+    may a file option name a path to read; by default nothing is read, which is what a
+    record and the web app use, so their data can never make this process open a file.
     """
     cls = game_class(game_id)
     spec = cls.spec
@@ -79,7 +84,15 @@ def configure(
         raise OptionError(
             f"{spec.id} is for {spec.min_players} to {spec.max_players} players, not {count!r}"
         )
-    return cls(count, resolve_options(spec.id, spec.options, options or {}))
+    given = dict(options or {})
+    values = read_option_files(spec.options, given) if files else given
+    paths = [str(given[name]) for name in given if values[name] is not given[name]]
+    try:
+        return cls(count, resolve_options(spec.id, spec.options, values))
+    except OptionError as error:
+        if not paths:
+            raise
+        raise OptionError(f"{error} (read from {', '.join(paths)})") from None
 
 
 def from_position(game_id: str, text: str, **options: object) -> State[Any, Any, Any]:
@@ -99,4 +112,4 @@ def from_position(game_id: str, text: str, **options: object) -> State[Any, Any,
     if not spec.min_players <= count <= spec.max_players:
         raise PositionError(f"the position has {count} seats in its first field; {spec.id} is "
                             f"for {spec.min_players} to {spec.max_players} players")
-    return configure(spec.id, count, options).from_position(text)
+    return configure(spec.id, count, options, files=True).from_position(text)

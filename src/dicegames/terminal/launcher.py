@@ -160,7 +160,7 @@ def ask_options(term: Terminal, spec: GameSpec) -> dict[str, OptionValue]:
         term.say(f"  [bold]{escape(option.name)}[/]: {escape(option.doc)} "
                  f"[dim]({escape(option.allowed())})[/]")
         values[option.name] = ask_until_valid(term, f"  {escape(option.name)}",
-                                              show_default(option), option.validate)
+                                              show_default(option), option.validate_local)
     return values
 
 
@@ -200,7 +200,7 @@ def _launch(term: Terminal) -> ExitCode:
     term.say("Dice: [bold cyan]1)[/] rolled by the computer   "
              "[bold cyan]2)[/] physical dice, typed in")
     manual = ask_until_valid(term, "Dice", "1", pick_dice)
-    game = configure(spec.id, count, options)
+    game = configure(spec.id, count, options, files=True)
     seed = new_seed()
     session = Session(game, player_infos(items), None if manual else seed,
                       "manual" if manual else "auto")

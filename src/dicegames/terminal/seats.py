@@ -19,6 +19,7 @@ from dicegames.core import registry
 from dicegames.core.game import Game
 from dicegames.core.model import Agent, Seat
 from dicegames.core.options import parse_option_pairs
+from dicegames.core.record import MAX_NAME
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.terminal.console import UsageError
 
@@ -79,6 +80,9 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
     for item, level in zip(items, levels, strict=True):
         if level is None:
             name = "You" if item.lower() == "you" else item
+            if len(name) > MAX_NAME:
+                raise UsageError(f"the name {name[:20]!r}... is longer than {MAX_NAME} "
+                                 "characters")
             infos.append(PlayerInfo(name))
             continue
         name = f"{level.capitalize()} bot"
@@ -112,10 +116,10 @@ def configure(game_id: str, items: Sequence[str] | None, options: Mapping[str, s
             not fit the game.
     """
     if items is None:
-        game = registry.configure(game_id, players, options)
+        game = registry.configure(game_id, players, options, files=True)
         level = default_bot_level(game)
         return game, ["you"] + [BOT_PREFIX + level] * (game.players - 1)
-    return registry.configure(game_id, len(items), options), list(items)
+    return registry.configure(game_id, len(items), options, files=True), list(items)
 
 
 def bot_rng(seed: int, seat: Seat, moves_played: int) -> random.Random:

@@ -1,6 +1,7 @@
 """The JSON API: every route the pages use, with the error rules of :mod:`.errors`.
 
-Bodies are read with a size limit before any parsing (413 past :data:`MAX_BODY`), parsed as
+Bodies must be declared ``application/json`` (415 otherwise: a cross-site form cannot send
+that), are read with a size limit before any parsing (413 past :data:`MAX_BODY`), parsed as
 a JSON object (400 otherwise), and handed to the :class:`~dicegames.web.hub.Hub`, which
 checks the move with the engine and commits it before the answer goes out.
 """
@@ -30,16 +31,27 @@ from dicegames.web.samples import sample_state
 MAX_BODY = 64 * 1024
 """Largest request body accepted (bytes); uploaded records are the biggest bodies."""
 
-MAX_RECORD = 4 * 1024 * 1024
-"""Largest uploaded record (bytes): long games' records stay far below this."""
+MAX_RECORD = 256 * 1024
+"""Largest uploaded record (bytes). The longest record the bots made in 600 games was 8 KB;
+a record at :data:`~dicegames.core.record.MAX_MOVES` moves with a custom board of the
+largest size stays below this."""
+
+MAX_STEP_DIGITS = 9
+"""A step number in a URL has at most this many ASCII digits."""
 
 _markdown = MarkdownIt("commonmark", {"html": False}).enable("table")
 
 
 async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
-    """The request body as a JSON object, refusing oversized and malformed bodies."""
+    """The request body as a JSON object, refusing other media types (415), oversized
+    (413) and malformed (400) bodies."""
+    media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media != "application/json":
+        raise ApiError(415, "unsupported_media_type", "the body must be JSON sent with "
+                       f"content-type: application/json, not {media[:60]!r}")
     declared = request.headers.get("content-length")
-    if declared is not None and declared.isdigit() and int(declared) > limit:
+    if declared is not None and declared.isascii() and declared.isdigit() and (
+            int(declared) > limit):
         raise ApiError(413, "too_large", f"the body is {declared} bytes; the limit is {limit}")
     body = bytearray()
     async for chunk in request.stream():
@@ -118,49 +130,50 @@ def build_routes(hub: Hub) -> list[Route]:
         return JSONResponse(data, status_code=201)
 
     async def get_match(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         seats = hub.seats_of(match, request.query_params.get("token"))
         return JSONResponse(match.viewer_state(seats))
 
     async def act(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         body = await read_json(request)
         version = await hub.act(match, body.get("token"), body.get("move"), body.get("expect"))
         return JSONResponse({"ok": True, "version": version})
 
     async def dice(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         body = await read_json(request)
         version = await hub.enter_dice(match, body.get("token"), body.get("dice"),
                                        body.get("expect"))
         return JSONResponse({"ok": True, "version": version})
 
     async def undo(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         body = await read_json(request)
         version = await hub.undo(match, body.get("token"), body.get("expect"))
         return JSONResponse({"ok": True, "version": version})
 
     async def hint(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         return JSONResponse(await hub.hint(match, request.query_params.get("token")))
 
     async def record(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         return JSONResponse(to_record(match.session), headers={
             "content-disposition":
                 f'attachment; filename="{match.session.game.spec.id}-{match.id}.json"'})
 
     async def step(request: Request) -> Response:
-        match = hub.get(request.path_params["match_id"])
+        match = await hub.get(request.path_params["match_id"])
         raw = request.path_params["step"]
-        if not raw.isdigit() or int(raw) > match.version:
-            raise ApiError(404, "unknown_step", f"step {raw!r} does not exist: this match has "
+        if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_STEP_DIGITS) or (
+                int(raw) > match.version):
+            raise ApiError(404, "unknown_step", f"step {raw[:20]!r} does not exist: this match has "
                            f"steps 0 to {match.version}")
         return JSONResponse(match.shared_state(int(raw)))
 
     async def upload(request: Request) -> Response:
-        match = hub.upload(await read_json(request, MAX_RECORD))
+        match = await hub.upload(await read_json(request, MAX_RECORD))
         return JSONResponse({"id": match.id, "replay": f"/replay/{match.id}",
                              "moves": match.version}, status_code=201)
 

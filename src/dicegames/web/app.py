@@ -13,13 +13,14 @@ import contextlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -30,12 +31,25 @@ from dicegames.core.errors import OptionError
 from dicegames.core.registry import game_class
 from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
+from dicegames.web.guard import OriginGuard
 from dicegames.web.hub import Hub
 from dicegames.web.live import LiveMatch, Viewer
 from dicegames.web.store import Store
 
 STATIC = Path(str(files("dicegames.web").joinpath("static")))
 MAX_WS_MESSAGE = 16 * 1024
+"""The longest websocket message taken (characters); longer ones are answered 413. Frames
+over the server's ``ws_max_size`` (64 KiB) close the socket with code 1009."""
+
+SEND_TIMEOUT = 10.0
+"""Seconds a push to a viewer may wait for the viewer to read. A viewer that reads nothing
+for that long is closed with :data:`SLOW_CLOSE`; until then it holds at most one pending
+state (states coalesce) and the transport's bounded write buffer."""
+
+SLOW_CLOSE = 4408
+"""The close code of a viewer dropped for not reading (4000 + 408, as 4000 + status
+elsewhere). When even the close frame cannot be queued (the viewer's buffer is full), the
+connection is closed without it once the pending data is flushed: the viewer sees 1006."""
 log = logging.getLogger("dicegames.web")
 
 
@@ -52,11 +66,14 @@ def board_source(game_id: str) -> str | None:
     return resource.read_text(encoding="utf-8") if resource.is_file() else None
 
 
-def create_app(db_path: str | Path, bot_delay: float = 0.7) -> Starlette:
+def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Iterable[str] = (),
+               loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT) -> Starlette:
     """The web app storing its matches in the SQLite file ``db_path``.
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
     automatic roll) so people can follow; use 0 for tests and benchmarks.
+    ``allow_origins`` and ``loopback_only`` set the cross-site policy (:mod:`.guard`);
+    ``send_timeout`` is how long a live viewer may leave a push unread (:data:`SEND_TIMEOUT`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
@@ -83,11 +100,12 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7) -> Starlette:
                         headers={"cache-control": "no-cache"})
 
     async def websocket(ws: WebSocket) -> None:
-        await _serve_socket(hub, ws)
+        await _serve_socket(hub, ws, send_timeout)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        hub.close()
         store.close()
 
     routes = [
@@ -99,7 +117,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7) -> Starlette:
         *build_routes(hub),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={
+    guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard], exception_handlers={
         ApiError: _api_error, HTTPException: _http_error, Exception: _server_error})
     app.state.hub = hub
     return app
@@ -126,10 +145,11 @@ async def _server_error(request: Request, error: Exception) -> Response:
 # ---------------------------------------------------------------------- websockets
 
 
-async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
+async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
     """One websocket viewer: push the viewer's state on every change, take actions.
 
-    Messages in: ``{"type": "act", "move", "seat"?, "id"?}``, ``{"type": "dice", "dice"}``,
+    Messages in (JSON text; a binary frame is answered with a 400 error and the socket
+    stays open): ``{"type": "act", "move", "seat"?, "id"?}``, ``{"type": "dice", "dice"}``,
     ``{"type": "undo"}``; each is answered ``{"type": "ack", "id", "version"}`` or
     ``{"type": "error", "id", "status", "error", "message"}``. ``{"type": "hint", "seat"?}``
     is answered ``{"type": "hint", "id", "seat", "version", "revision", "move", "label",
@@ -138,7 +158,7 @@ async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
     """
     await ws.accept()
     try:
-        match = hub.get(ws.path_params["match_id"])
+        match = await hub.get(ws.path_params["match_id"])
         seats = hub.seats_of(match, ws.query_params.get("token"))
     except ApiError as error:
         await ws.send_json({"type": "error", "id": None, "status": error.status,
@@ -149,26 +169,49 @@ async def _serve_socket(hub: Hub, ws: WebSocket) -> None:
     viewer = Viewer(seats)
     match.viewers.add(viewer)
     viewer.wake.set()
-    sender = asyncio.get_running_loop().create_task(_push_states(match, viewer, ws))
-    try:
-        while True:
-            text = await ws.receive_text()
-            answer = await _answer(hub, match, tokens, text)
-            await ws.send_text(json.dumps(answer))
-    except WebSocketDisconnect:
-        pass
+    loop = asyncio.get_running_loop()
+    sender = loop.create_task(_push_states(match, viewer, ws, send_timeout))
+    receiver = loop.create_task(_receive(hub, match, tokens, ws))
+    try:  # until the viewer leaves, or is dropped as too slow
+        await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
     finally:
         match.viewers.discard(viewer)
         sender.cancel()
+        receiver.cancel()
 
 
-async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket) -> None:
-    """Send the newest state each time the viewer is woken (changes coalesce)."""
+async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket) -> None:
+    """Answer the viewer's messages until it disconnects."""
+    with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+        while True:
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            text = message.get("text")
+            if text is None:
+                answer = {"type": "error", "id": None, "status": 400, "error": "bad_frame",
+                          "message": "binary frames are not accepted: send JSON text"}
+            else:
+                answer = await _answer(hub, match, tokens, text)
+            await ws.send_text(json.dumps(answer))
+
+
+async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
+                       send_timeout: float) -> None:
+    """Send the newest state each time the viewer is woken (changes coalesce); give up on
+    a viewer that has not read for ``send_timeout`` seconds (see :data:`SLOW_CLOSE`)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             await viewer.wake.wait()
             viewer.wake.clear()
-            await ws.send_text(match.viewer_message(viewer.seats))
+            try:
+                await asyncio.wait_for(ws.send_text(match.viewer_message(viewer.seats)),
+                                       send_timeout)
+            except TimeoutError:
+                log.info("dropping a viewer of match %s that reads nothing", match.id)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ws.close(code=SLOW_CLOSE), 1.0)
+                return
 
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],

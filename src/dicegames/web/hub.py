@@ -10,10 +10,14 @@ server stays responsive) and forced passes, each after a short pause so people c
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
 import random
 import secrets
+from collections import OrderedDict
 from collections.abc import Callable, Hashable
-from typing import Any
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 from dicegames.bots import adviser
 from dicegames.core.chance import sample
@@ -26,16 +30,24 @@ from dicegames.core.errors import (
 )
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
-from dicegames.core.options import OptionSpec
-from dicegames.core.record import from_record
-from dicegames.core.registry import configure, game_class
-from dicegames.core.session import PlayerInfo, Session
+from dicegames.core.record import MAX_NAME, from_record
+from dicegames.core.registry import configure
+from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.store import Store, StoredMatch
 
 DICE_MODES = ("auto", "manual")
-MAX_NAME = 40
+
+RECORD_BUDGET = 5.0
+"""Seconds a record may take to check or rebuild (its replay runs in a worker thread, one
+record at a time, so the event loop keeps serving everyone meanwhile)."""
+
+RECORDS_IN_MEMORY = 32
+"""How many uploaded records stay in memory (the least recently used one without viewers
+is dropped past this, and rebuilt from the database when asked for again)."""
+
+_T = TypeVar("_T")
 
 
 def roll_rng(seed: int, index: int) -> random.Random:
@@ -59,6 +71,17 @@ class Hub:
         self.bot_delay = bot_delay
         self.board_module = board_module
         self._matches: dict[str, LiveMatch] = {}
+        self._records: OrderedDict[str, None] = OrderedDict()
+        self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
+        self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
+
+    def close(self) -> None:
+        """Stop the record checker's thread (after the server stops)."""
+        self._checker.shutdown(wait=False, cancel_futures=True)
+
+    async def _off_loop(self, work: Callable[[], _T]) -> _T:
+        """Run ``work`` (a record check or a replay) in the checker thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._checker, _quietly, work)
 
     # ------------------------------------------------------------------ creating, loading
 
@@ -79,8 +102,7 @@ class Hub:
             seed = secrets.randbelow(2**31)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise ApiError(400, "bad_request", "'seed' must be a whole number from 0 to 2**63-1")
-        try:
-            _refuse_file_options(game_class(game_id).spec.options, options)
+        try:  # never files=True: nothing a request holds may name a file to read
             game = configure(game_id, len(players), options)
         except OptionError as error:
             raise ApiError(422, _option_code(str(error)), str(error)) from None
@@ -99,47 +121,84 @@ class Hub:
         self.kick(match)
         return match
 
-    def upload(self, record: object) -> LiveMatch:
-        """Store an uploaded record as a read-only match for replay."""
-        try:
-            session = from_record(record)
-        except RecordError as error:
-            raise ApiError(422, "bad_record", str(error)) from None
-        match = LiveMatch(_new_id(), session, "record", {},
-                          self.board_module(session.game.spec.id))
-        _replay_log(match)
+    async def upload(self, record: object) -> LiveMatch:
+        """Store an uploaded record as a read-only match for replay.
+
+        The record is checked in the checker thread within :data:`RECORD_BUDGET`; nothing
+        in it can make the server read a file (see :func:`~dicegames.core.record.from_record`).
+        """
+        def check() -> LiveMatch:
+            log: list[list[Event]] = []
+            try:
+                session = from_record(record, budget=RECORD_BUDGET, events=log)
+                match = LiveMatch(_new_id(), session, "record", {},
+                                  self.board_module(session.game.spec.id))
+            except RecordError as error:
+                raise ApiError(422, "bad_record", str(error)) from None
+            except OptionError as error:  # an unknown bot level
+                raise ApiError(422, "bad_record", f"a player's kind: {error}") from None
+            for happened in log:
+                match.note(happened)
+            return match
+
+        match = await self._off_loop(check)
         self.store.create(self._stored(match))
-        self._matches[match.id] = match
+        self._keep(match)
         return match
 
-    def get(self, match_id: str) -> LiveMatch:
-        """The match with this id, loaded from the store on first use.
+    async def get(self, match_id: str) -> LiveMatch:
+        """The match with this id, loaded from the store on first use (replayed in the
+        checker thread, once however many requests ask for it meanwhile).
 
         Raises:
             ApiError: 404 when there is no such match.
         """
         match = self._matches.get(match_id)
         if match is not None:
+            if match_id in self._records:
+                self._records.move_to_end(match_id)
             return match
-        stored = self.store.load(match_id) if len(match_id) <= 64 else None
-        if stored is None:
-            raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
+        loading = self._loading.get(match_id)
+        if loading is None:
+            stored = self.store.load(match_id) if len(match_id) <= 64 else None
+            if stored is None:
+                raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
+            loading = asyncio.ensure_future(self._off_loop(lambda: self._rebuild(stored)))
+            self._loading[match_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
+        match = await asyncio.shield(loading)
+        if match_id not in self._matches:
+            self._keep(match)
+            self.kick(match)
+        return match
+
+    def _keep(self, match: LiveMatch) -> None:
+        """Hold ``match`` in memory; past :data:`RECORDS_IN_MEMORY` uploaded records, drop
+        the least recently used one nobody watches (records are read-only: nothing is lost)."""
+        self._matches[match.id] = match
+        if match.status != "record":
+            return
+        self._records[match.id] = None
+        for old in list(self._records)[:-RECORDS_IN_MEMORY]:
+            if not self._matches[old].viewers:
+                del self._records[old], self._matches[old]
+
+    def _rebuild(self, stored: StoredMatch) -> LiveMatch:
+        """A stored match replayed into memory (in the checker thread)."""
         try:
             players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
             game = configure(stored.game, len(players), stored.options)
             start = None if stored.position is None else game.from_position(stored.position)
             session = Session(game, players, stored.seed,
                               "manual" if stored.dice == "manual" else "auto", start=start)
-            for seat, text, _several in stored.moves:
-                session.apply(text, seat)
+            log = [session.apply(text, seat) for seat, text, _several in stored.moves]
             match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
                               self.board_module(game.spec.id))
         except DiceGamesError as error:  # stored by a version whose rules differ
-            raise ApiError(409, "unplayable_match", f"match {match_id!r} cannot be rebuilt "
+            raise ApiError(409, "unplayable_match", f"match {stored.id!r} cannot be rebuilt "
                            f"by this version of dicegames: {error}") from None
-        _replay_log(match)
-        self._matches[match_id] = match
-        self.kick(match)
+        for happened in log:
+            match.note(happened)
         return match
 
     def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:
@@ -254,6 +313,9 @@ class Hub:
                            f"deciding now: {deciding}")
 
     def _check_open(self, match: LiveMatch, expect: object) -> None:
+        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
+            raise ApiError(400, "bad_request", "'expect' must be the match's version (a whole "
+                           f"number), not {json.dumps(expect)[:40]}")
         if match.status == "record":
             raise ApiError(409, "read_only", "an uploaded record can only be replayed")
         if expect is not None and expect != match.version:
@@ -346,16 +408,25 @@ def _option_code(message: str) -> str:
     return "bad_player_count" if " players, not " in message else "bad_option"
 
 
+def _quietly(work: Callable[[], _T]) -> _T:
+    """``work()`` (a replay building thousands of long-lived states) with the cyclic garbage
+    collector paused, then its survivors moved out of the collector's sight (``gc.freeze``).
+
+    Otherwise the collector's full passes over the growing heap, each holding the GIL for
+    a tenth of a second or more, would stall the event loop while a big record is checked.
+    Frozen objects are still freed by reference counting when a match is dropped.
+    """
+    gc.disable()
+    try:
+        result = work()
+    finally:
+        gc.enable()
+    gc.freeze()
+    return result
+
+
 def _new_id() -> str:
     return secrets.token_urlsafe(9)
-
-
-def _replay_log(match: LiveMatch) -> None:
-    """Rebuild the log of a match loaded with its moves already played."""
-    replay = Session(match.session.game, match.session.players, match.session.seed,
-                     match.session.dice, start=match.session.states[0])
-    for entry in match.session.moves:
-        match.note(replay.apply(entry.text, entry.seat))
 
 
 MAX_POSITION = 2000
@@ -408,17 +479,3 @@ def _players(raw: object) -> list[PlayerInfo]:
                            f"{MAX_NAME} characters")
         players.append(PlayerInfo(name.strip(), kind))
     return players
-
-
-def _refuse_file_options(specs: tuple[OptionSpec, ...], given: dict[str, Any]) -> None:
-    """Options naming a file on the server (boards, circuits) only take their default here.
-
-    Checked before the game is configured, so a request never makes the server read a file.
-    """
-    for spec in specs:
-        if spec.kind == "text" and "path" in spec.doc and spec.name in given and (
-            str(given[spec.name]) != str(spec.default)
-        ):
-            raise OptionError(f"option {spec.name}: the web app plays the "
-                           f"shipped {spec.name} only ({spec.default!r}); files on the server "
-                           "cannot be named")

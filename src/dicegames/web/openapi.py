@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from dicegames.core.record import FORMAT, MAX_MOVE_TEXT, MAX_MOVES, MAX_NAME
+
 
 def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
@@ -19,10 +21,13 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 
 def _errors(*statuses: int) -> dict[str, Any]:
-    why = {400: "malformed JSON or fields", 403: "wrong seat token",
-           404: "unknown match, game or step", 409: "out of turn, stale expect, game over",
-           413: "body over the size limit", 422: "unknown game or option, illegal move",
-           500: "a fault of the server"}
+    why = {400: "malformed JSON or fields", 403: "wrong seat token, or a foreign Origin",
+           404: "unknown match, game or step",
+           409: "out of turn, stale expect, game over, a stored match this version cannot "
+                "rebuild",
+           413: "body over the size limit", 415: "a body not sent as application/json",
+           422: "unknown game or option, illegal move, bad record",
+           500: "a fault of the server (a hint bot that failed)"}
     return {str(status): _json(_ref("Error"), why[status]) for status in statuses}
 
 
@@ -31,6 +36,9 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 _MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
+_POSTED = (400, 403, 413, 415)
+"""What any POST may answer: bad JSON, a foreign Origin, too big, not JSON."""
+_NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _ACK = _json(_ref("Ack"), "committed: the move is stored before this answer")
 _TOKENED: dict[str, Any] = {"type": "object", "required": ["token"],
             "properties": {"token": {"type": "string"},
@@ -64,30 +72,31 @@ OPENAPI: dict[str, Any] = {
             "summary": "Create a match; the answer holds each person's secret seat link",
             "requestBody": _body(_ref("NewMatch")),
             "responses": {"201": _json({"type": "object"}, "the match's links and state"),
-                          **_errors(400, 413, 422)}}},
+                          **_errors(*_POSTED, 422)}}},
         "/api/matches/{match_id}": {"get": {
             "summary": "The state as a viewer sees it (token: seat tokens, comma-separated)",
             "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": False,
                                        "schema": {"type": "string"}}],
-            "responses": {"200": _json(_ref("State"), "the state"), **_errors(403, 404)}}},
+            "responses": {"200": _json(_ref("State"), "the state"),
+                          **_errors(403, 404, 409)}}},
         "/api/matches/{match_id}/actions": {"post": {
             "summary": "Act for the seat the token holds (move in notation)",
             "parameters": [_MATCH_ID],
             "requestBody": _body({**_TOKENED, "required": ["token", "move"],
                                   "properties": {**_TOKENED["properties"],
                                                  "move": {"type": "string"}}}),
-            "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413, 422)}}},
+            "responses": {"200": _ACK, **_errors(*_POSTED, 404, 409, 422)}}},
         "/api/matches/{match_id}/dice": {"post": {
             "summary": "Enter physical dice (manual dice; any person's seat token)",
             "parameters": [_MATCH_ID],
             "requestBody": _body({**_TOKENED, "required": ["token", "dice"],
                                   "properties": {**_TOKENED["properties"],
                                                  "dice": {"type": "string"}}}),
-            "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413, 422)}}},
+            "responses": {"200": _ACK, **_errors(*_POSTED, 404, 409, 422)}}},
         "/api/matches/{match_id}/undo": {"post": {
             "summary": "Take back the token holder's own last decision",
             "parameters": [_MATCH_ID], "requestBody": _body(_TOKENED),
-            "responses": {"200": _ACK, **_errors(400, 403, 404, 409, 413)}}},
+            "responses": {"200": _ACK, **_errors(*_POSTED, 404, 409)}}},
         "/api/matches/{match_id}/hint": {"get": {
             "summary": "What the game's hint bot would play for the token's seat, which must "
                        "be deciding now (asking changes nothing)",
@@ -98,17 +107,22 @@ OPENAPI: dict[str, Any] = {
         "/api/matches/{match_id}/record": {"get": {
             "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
             "parameters": [_MATCH_ID],
-            "responses": {"200": _json({"type": "object"}, "the record"), **_errors(404)}}},
+            "responses": {"200": _json(_ref("Record"), "the record"), **_errors(404, 409)}}},
         "/api/matches/{match_id}/states/{step}": {"get": {
             "summary": "The state after `step` moves, for replays",
             "parameters": [_MATCH_ID, {"name": "step", "in": "path", "required": True,
                                        "schema": {"type": "integer", "minimum": 0}}],
-            "responses": {"200": _json(_ref("State"), "the state"), **_errors(404)}}},
+            "responses": {"200": _json(_ref("State"), "the state"), **_errors(404, 409)}}},
         "/api/replays": {"post": {
-            "summary": "Upload a record to replay it (checked move by move)",
-            "requestBody": _body({"type": "object"}),
-            "responses": {"201": _json({"type": "object"}, "the replay's id and page"),
-                          **_errors(400, 413, 422)}}},
+            "summary": "Upload a record to replay it (checked move by move, within the "
+                       "limits of docs/security.md)",
+            "requestBody": _body(_ref("Record")),
+            "responses": {"201": _json({"type": "object", "required": ["id", "replay", "moves"],
+                                        "properties": {"id": {"type": "string"},
+                                                       "replay": {"type": "string"},
+                                                       "moves": {"type": "integer"}}},
+                                       "the replay's id and page"),
+                          **_errors(*_POSTED, 422)}}},
     },
     "components": {"schemas": {
         "Error": {"type": "object", "required": ["error", "message"],
@@ -123,9 +137,10 @@ OPENAPI: dict[str, Any] = {
             "bot": {"type": "string", "description": "the bot level that chose it"}}},
         "NewMatch": {"type": "object", "required": ["game", "players"], "properties": {
             "game": {"type": "string", "description": "a game id or alias"},
-            "players": {"type": "array", "items": {"type": "object", "properties": {
-                "name": {"type": "string"},
-                "kind": {"type": "string", "description": "human or bot:<level>"}}}},
+            "players": {"type": "array", "minItems": 1, "items": {
+                "type": "object", "properties": {
+                    "name": _NAME,
+                    "kind": {"type": "string", "description": "human or bot:<level>"}}}},
             "options": {"type": "object"},
             "dice": {"enum": ["auto", "manual"]},
             "seed": {"type": "integer"},
@@ -133,13 +148,31 @@ OPENAPI: dict[str, Any] = {
                          "description": "start from this position (the game's position "
                                         "notation, see Positions on its rules page); 422 "
                                         "bad_position when the game refuses it"}}},
+        "Record": {"type": "object", "description": "a dicegames record, as `dicegames "
+                   "replay` reads (see docs/architecture.md)",
+                   "required": ["format", "version", "game", "options", "players", "moves"],
+                   "properties": {
+                       "format": {"const": FORMAT}, "version": {"type": "integer"},
+                       "game": {"type": "string"}, "options": {"type": "object"},
+                       "players": {"type": "array", "items": {
+                           "type": "object", "required": ["name"],
+                           "properties": {"name": _NAME, "kind": {"type": "string"}}}},
+                       "seed": {"type": ["integer", "null"], "minimum": -(2**63),
+                                "maximum": 2**63 - 1},
+                       "moves": {"type": "array", "maxItems": MAX_MOVES, "items": {
+                           "type": "string", "maxLength": MAX_MOVE_TEXT}},
+                       "dice": {"enum": ["auto", "manual", None]},
+                       "position": {"type": ["string", "null"]},
+                       "result": {"type": ["object", "null"]}}},
         "State": {"type": "object", "description": "see docs/web-api.md", "properties": {
             "id": {"type": "string"}, "game": {"type": "object"},
             "players": {"type": "array"}, "options": {"type": "object"},
             "dice_mode": {"enum": ["auto", "manual", "record"]},
             "status": {"enum": ["playing", "finished", "record", "replay"]},
             "version": {"type": "integer"}, "revision": {"type": "integer"},
-            "node": {"type": "object"}, "view": {"type": "object"}, "text": {"type": "string"},
+            "node": {"type": "object"}, "view": {"type": "object"},
+            "text": {"type": ["string", "null"],
+                     "description": "the board as text, for games without a board module"},
             "log": {"type": "array"}, "result": {"type": ["object", "null"]},
             "outcomes": {"type": ["array", "null"]}, "you": {"type": "array"},
             "hints": {"type": "object"}, "can_undo": {"type": "boolean"},

@@ -12,18 +12,25 @@ import socket
 import subprocess
 import sys
 import webbrowser
+from collections.abc import Sequence
+from ipaddress import ip_address
 from pathlib import Path
 
 import platformdirs
 import uvicorn
 
-from dicegames.web.app import create_app
+from dicegames.web.app import SEND_TIMEOUT, create_app
+
+SWITCH_INTERVAL = 0.001
+"""The interpreter's thread switch interval in the server process (seconds)."""
 
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
-def spawn(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen[str], str]:
-    """Start ``dicegames serve`` on a free loopback port in a child process.
+def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
+          ) -> tuple[subprocess.Popen[str], str]:
+    """Start ``dicegames serve`` on a free loopback port in a child process (``extra``:
+    more command-line arguments, e.g. ``--allow-origin URL``).
 
     Returns the process and its base URL (no trailing slash), read from the line it prints;
     the server accepts connections from then on. Used by the tests and ``make bench``.
@@ -33,7 +40,7 @@ def spawn(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen[str], str]
     """
     process = subprocess.Popen(
         [sys.executable, "-m", "dicegames", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay)],
+         "--bot-delay", str(bot_delay), *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -49,11 +56,31 @@ def default_db() -> Path:
     return Path(platformdirs.user_data_dir("dicegames")) / "web.sqlite3"
 
 
+def is_loopback(host: str) -> bool:
+    """True when ``host`` (a listening address) is reachable from this machine only."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
-          bot_delay: float = 0.7, open_browser: bool = False) -> None:
-    """Serve the web app until interrupted, printing ``dicegames web app: http://...``."""
+          bot_delay: float = 0.7, open_browser: bool = False, *,
+          allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT) -> None:
+    """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
+
+    ``allow_origins``: web origins (``http://host:port``) whose pages may change games
+    besides the server's own; see :mod:`dicegames.web.guard`. ``send_timeout``: seconds a
+    live viewer may leave a push unread before it is dropped.
+    """
     db_path = db if db is not None else default_db()
-    app = create_app(db_path, bot_delay=bot_delay)
+    # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
+    # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
+                     loopback_only=is_loopback(host), send_timeout=send_timeout)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)

@@ -39,7 +39,7 @@ import itertools
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -51,6 +51,10 @@ DEFAULT = "default"
 
 DEFAULT_FILE = "default.json"
 """The shipped circuit's file, package data beside this module."""
+
+MAX_SQUARES = 200
+"""The most squares a lane may have (the default circuit has about 25 a lane); keeps the
+checks of a circuit that arrives in a record quick."""
 
 
 class CircuitError(ValueError):
@@ -249,6 +253,9 @@ def parse(raw: Mapping[str, Any], source: str = "circuit") -> Circuit:
         squares_raw = lane_raw.get("squares")
         if not isinstance(squares_raw, list) or not squares_raw:
             raise _fail(f"{source}: lane {lane_name} needs a non-empty list of squares")
+        if len(squares_raw) > MAX_SQUARES:
+            raise _fail(f"{source}: lane {lane_name} has {len(squares_raw)} squares; at most "
+                        f"{MAX_SQUARES}")
         lane: list[Square] = []
         for index, item in enumerate(squares_raw):
             lane.append(_square(item, lane_name, lane_index, index))
@@ -359,6 +366,8 @@ def loads(text: str, source: str = "circuit") -> Circuit:
         raw = json.loads(text)
     except json.JSONDecodeError as error:
         raise _fail(f"{source}: not valid JSON ({error.msg} at line {error.lineno})") from None
+    except RecursionError:
+        raise _fail(f"{source}: nested too deeply to be a circuit") from None
     return parse(raw, source)
 
 
@@ -369,7 +378,18 @@ def default_circuit() -> Circuit:
     return loads(text, DEFAULT_FILE)
 
 
-@cache
 def circuit_for(option: str) -> Circuit:
-    """The circuit an option value names: ``default`` or a file path (loaded once per path)."""
-    return default_circuit() if option == DEFAULT else load(option)
+    """The circuit a ``circuit`` option holds: ``default`` or a circuit file's JSON text.
+
+    Never reads a file: the command line and the library read a circuit file's path into
+    its text before the game is configured (see
+    :func:`dicegames.core.options.read_option_files`), so a record carries the circuit
+    itself and replays anywhere.
+    """
+    return default_circuit() if option.strip().lower() == DEFAULT else _custom(option)
+
+
+@lru_cache(maxsize=16)
+def _custom(text: str) -> Circuit:
+    """A custom circuit, parsed once per text (bounded: texts come from records too)."""
+    return loads(text, "circuit")

@@ -85,8 +85,9 @@ SPEC = GameSpec(
         OptionSpec("variant_last_colour", "bool", False,
                    "after each move the car of the last die's colour may advance one free "
                    "square; its owner decides"),
-        OptionSpec("circuit", "text", DEFAULT,
-                   "`default` for the shipped circuit, or the path of a circuit JSON file"),
+        OptionSpec("circuit", "file", DEFAULT,
+                   "`default` for the shipped circuit, or a circuit JSON file (the command "
+                   "line takes its path; records hold its text)", choices=(DEFAULT,)),
     ),
 )
 

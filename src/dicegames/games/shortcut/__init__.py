@@ -1,6 +1,6 @@
 """Shortcut (``shortcut``): rules, boards as data, rendering and bots."""
 
-from dicegames.games.shortcut.board import Board, BoardError, load_board, parse_board
+from dicegames.games.shortcut.board import Board, BoardError, board_for, parse_board
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.game import Shortcut
 from dicegames.games.shortcut.rules import SPEC, ShortcutRules
@@ -16,6 +16,6 @@ __all__ = [
            "Shortcut",
            "ShortcutData",
            "ShortcutRules",
-           "load_board",
+           "board_for",
            "parse_board",
 ]

@@ -23,9 +23,8 @@ from collections import deque
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import Enum
-from functools import cache
+from functools import cache, lru_cache
 from importlib.resources import files
-from pathlib import Path
 
 from dicegames.core.errors import OptionError
 
@@ -36,8 +35,8 @@ MAX_ROWS = 99
 """Rows are named 1..99."""
 
 BUILT_IN = ("default",)
-"""Boards shipped with the game, loadable by name (a ``board`` option that is not one of
-these names is read as a file path)."""
+"""Boards shipped with the game, by name (a ``board`` option that is not one of these names
+holds a board's text)."""
 
 
 class BoardError(OptionError):
@@ -204,7 +203,7 @@ class _Grid:
         if upper in ("S", "F", "G"):
             kind = {"S": Kind.START, "F": Kind.FINISH, "G": Kind.GREY}[upper]
             road_number = 0
-        elif token.isdigit() and int(token) >= 1:
+        elif token.isascii() and token.isdigit() and len(token) <= 4 and int(token) >= 1:
             kind, road_number = Kind.ROAD, int(token)
         else:
             raise self.fail(f"cell {name} (line {number}) is {token!r}, which is not a cell: "
@@ -292,21 +291,23 @@ def built_in(name: str) -> Board:
     return parse_board(text.read_text(encoding="utf-8"), name)
 
 
-def load_board(spec: str) -> Board:
-    """The board a ``board`` option names: a built-in name, or the path of a board file.
+def board_for(option: str) -> Board:
+    """The board a ``board`` option holds: a built-in name, or a board's text.
+
+    Never reads a file: the command line and the library read a board file's path into its
+    text before the game is configured (see :func:`dicegames.core.options.read_option_files`),
+    so a record carries the board itself and replays anywhere.
 
     Raises:
-        BoardError: no such board or file, or a file that is not a playable board.
+        BoardError: the text is not a playable board.
     """
-    name = spec.strip()
-    if name.lower() in BUILT_IN:
-        return built_in(name.lower())
-    path = Path(name).expanduser()
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else error
-        raise BoardError(
-            f"board {name!r} is neither a built-in board ({', '.join(BUILT_IN)}) nor a "
-            f"readable board file: {reason}") from None
-    return parse_board(text, str(path))
+    name = option.strip().lower()
+    if name in BUILT_IN:
+        return built_in(name)
+    return _custom(option)
+
+
+@lru_cache(maxsize=16)
+def _custom(text: str) -> Board:
+    """A custom board, parsed once per text (bounded: texts come from records too)."""
+    return parse_board(text, "(custom)")

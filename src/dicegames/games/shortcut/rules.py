@@ -37,7 +37,7 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.binding import forward
-from dicegames.games.shortcut.board import Board, load_board
+from dicegames.games.shortcut.board import BUILT_IN, Board, board_for
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.position import ShortcutFacts, facts, from_position, position
 
@@ -66,9 +66,10 @@ SPEC = GameSpec(
     # 33 declarations, rolls and moves a 2-player game, 62 with four, at about 5 s each.
     minutes=(3, 6),
     options=(
-        OptionSpec("board", "text", "default", "the board: `default` (the shipped U-shaped "
-                   "road) or the path of a board file in the text format of the Boards "
-                   "section"),
+        OptionSpec("board", "file", "default", "the board: `default` (the shipped U-shaped "
+                   "road) or a board file in the text format of the Boards section (the "
+                   "command line takes its path; records hold its text)",
+                   choices=BUILT_IN),
     ),
 )
 
@@ -82,7 +83,7 @@ class ShortcutRules(Game[ShortcutData, Action, int]):
         super().__init__(players, options)
         board_option = self.options["board"]
         assert isinstance(board_option, str)
-        self.board: Board = load_board(board_option)
+        self.board: Board = board_for(board_option)
         self._cells = tuple(Cell(i, name) for i, name in enumerate(self.board.names))
 
     # ------------------------------------------------------------------ helpers

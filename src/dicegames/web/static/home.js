@@ -70,7 +70,7 @@ async function choose(game) {
   $("players").replaceChildren(...rows);
   renumber();
   // Options naming files on the server cannot be set from the web.
-  const shown = game.options.filter((o) => !(o.kind === "text" && o.doc.includes("path")));
+  const shown = game.options.filter((o) => o.kind !== "file");  // boards from files: CLI only
   $("options").replaceChildren(...shown.map(optionField));
   $("options-set").hidden = shown.length === 0;
   $("position").value = "";
