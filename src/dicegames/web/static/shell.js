@@ -162,8 +162,18 @@ export function drawSeats(container, state) {
       el("span", {class: "dot", "aria-hidden": "true",
         style: colours && colours[p.seat] ? `background: ${colours[p.seat]}` : null}),
       el("span", {text: p.name + kind + (mine ? " — you" : "")}),
+      presenceBadge(state, p.seat),
       winners.has(p.seat) ? el("span", {class: "badge", text: "winner"}) : null);
   }));
+}
+
+const PRESENCE = {connected: "connected", invited: "not yet joined", away: "away"};
+
+/** A person's seat shows whether they are here: connected, not yet joined, or away. */
+function presenceBadge(state, seat) {
+  const presence = state.presence && state.presence[String(seat)];
+  if (!presence) return null;
+  return el("span", {class: `badge presence presence-${presence}`, text: PRESENCE[presence]});
 }
 
 /** The log, newest last, grouped by turn. */
