@@ -144,7 +144,9 @@ def test_records_are_limited_in_moves_and_bytes(server: Server) -> None:
 
 STALL = 0.75
 """The longest another client may wait while records are checked (seconds; typically
-under 0.1 s, up to 0.3 s on a loaded 2-core machine)."""
+under 0.1 s, up to 0.3 s on a loaded 2-core machine), or half the time one record takes
+to upload alone when that is longer (a heavily loaded machine slows both alike; checked on
+the event loop, a record stalled everyone for all of that time)."""
 
 
 def _latencies(server: Server, stop: threading.Event, out: list[float]) -> None:
@@ -195,9 +197,13 @@ def test_checking_big_records_keeps_other_clients_fast(tmp_path: Path) -> None:
             for thread in threads:
                 thread.join(60)
 
+        start = time.perf_counter()
+        running.post("/api/replays", record)
+        solo = time.perf_counter() - start  # what one check would stall everyone on the loop
+        limit = max(STALL, solo / 2)  # the machine may be loaded: both grow alike
         during = timed(uploads)
         assert len(ids) == 3 and len(during) > 10
-        assert max(during) < STALL, sorted(during)[-5:]
+        assert max(during) < limit, (solo, sorted(during)[-5:])
         running.kill()
         running.start()
         server_match_id(running)  # loaded again too
@@ -211,7 +217,7 @@ def test_checking_big_records_keeps_other_clients_fast(tmp_path: Path) -> None:
                 thread.join(60)
 
         after = timed(reopen)
-        assert max(after) < STALL, sorted(after)[-5:]
+        assert max(after) < limit, (solo, sorted(after)[-5:])
         assert running.get(f"/api/matches/{ids[0]}")["moves"] == MAX_MOVES
     finally:
         running.stop()

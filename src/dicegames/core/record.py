@@ -38,6 +38,10 @@ games per game between random and easy bots, fewest and most players, was 1,313 
 MAX_MOVE_TEXT = 200
 """The longest move in notation a record may hold (real moves have a few characters)."""
 
+MAX_POSITION = 2000
+"""The longest starting position a record may hold (EXTRA!'s six full sheets stay far
+below it; the web app takes the same at match creation)."""
+
 MAX_NAME = 40
 """The longest player name, in characters: records, the command line and the web app."""
 
@@ -138,8 +142,9 @@ def from_record(data: object, budget: float | None = None,
     position = record.get("position")
     start = None
     if position is not None:
-        if not isinstance(position, str):
-            raise RecordError("the record's 'position' must be a position text (or absent)")
+        if not isinstance(position, str) or len(position) > MAX_POSITION:
+            raise RecordError("the record's 'position' must be a position text of at most "
+                              f"{MAX_POSITION} characters (or absent)")
         try:
             start = game.from_position(position)
         except PositionError as error:

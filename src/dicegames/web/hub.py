@@ -30,7 +30,7 @@ from dicegames.core.errors import (
 )
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
-from dicegames.core.record import MAX_NAME, from_record
+from dicegames.core.record import MAX_NAME, MAX_POSITION, from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.web.errors import ApiError, from_engine
@@ -427,10 +427,6 @@ def _quietly(work: Callable[[], _T]) -> _T:
 
 def _new_id() -> str:
     return secrets.token_urlsafe(9)
-
-
-MAX_POSITION = 2000
-"""Longest position text accepted (EXTRA!'s six full sheets stay far below it)."""
 
 
 def _start(game: Game[Any, Any, Any], position: object) -> State[Any, Any, Any] | None:
