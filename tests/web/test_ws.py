@@ -203,3 +203,23 @@ def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None
                                {"token": token, "move": move})["version"] > state["version"]
     finally:
         server.kill()
+
+
+def presence_now(socket: ClientConnection, wanted: dict[str, str]) -> dict[str, Any]:
+    """Wait for a pushed state whose presence is ``wanted`` (pushes coalesce)."""
+    while True:
+        state: dict[str, Any] = receive(socket, "state")["state"]
+        if state["presence"] == wanted:
+            return state
+
+
+def test_presence_is_pushed_and_names_no_token(server: Server) -> None:
+    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+                                         "dice": "manual"})
+    ann, ben = (seat["token"] for seat in match["seats"])
+    with open_socket(server, match["id"]) as watcher:
+        presence_now(watcher, {"0": "invited", "1": "invited"})
+        with open_socket(server, match["id"], ann):
+            state = presence_now(watcher, {"0": "connected", "1": "invited"})
+            assert ann not in json.dumps(state) and ben not in json.dumps(state)
+        presence_now(watcher, {"0": "away", "1": "invited"})

@@ -167,15 +167,14 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
     viewer = Viewer(seats)
-    match.viewers.add(viewer)
-    viewer.wake.set()
+    match.add_viewer(viewer)
     loop = asyncio.get_running_loop()
     sender = loop.create_task(_push_states(match, viewer, ws, send_timeout))
     receiver = loop.create_task(_receive(hub, match, tokens, ws))
     try:  # until the viewer leaves, or is dropped as too slow
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
     finally:
-        match.viewers.discard(viewer)
+        match.remove_viewer(viewer)
         sender.cancel()
         receiver.cancel()
 

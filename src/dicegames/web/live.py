@@ -90,6 +90,9 @@ class LiveMatch:
         self.board_module = board_module
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
+        self.joined: set[Seat] = set()
+        """The seats that have had an open connection since the server started (a seat in it
+        with no open connection now is "away")."""
         self.move_events: list[list[dict[str, Any]]] = []
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[Seat, Agent] = {}
@@ -138,6 +141,26 @@ class LiveMatch:
         """Drop the log entries of the move just taken back."""
         self.move_events.pop()
         self.revision += 1
+
+    def add_viewer(self, viewer: Viewer) -> None:
+        """A viewer connects: its seats count as joined; everyone sees the new presence."""
+        self.viewers.add(viewer)
+        self.joined.update(viewer.seats)
+        self.wake_viewers()
+
+    def remove_viewer(self, viewer: Viewer) -> None:
+        """A viewer leaves: the others see its seats' presence change."""
+        self.viewers.discard(viewer)
+        self.wake_viewers()
+
+    def presence(self) -> dict[str, str]:
+        """Each human seat's presence, by seat number as text: ``connected`` (an open
+        connection holds it), ``away`` (joined before, no open connection now) or ``invited``
+        (never joined). Names only seats, never tokens, so every viewer may see it."""
+        online = {seat for viewer in self.viewers for seat in viewer.seats}
+        return {str(seat): "connected" if seat in online
+                else "away" if seat in self.joined else "invited"
+                for seat in self.human_seats()}
 
     def wake_viewers(self) -> None:
         """Tell every connected viewer that there is a new state to send."""
@@ -283,6 +306,7 @@ class LiveMatch:
         data: dict[str, Any] = {}
         playing = self.status == "playing"
         data["you"] = list(seats)
+        data["presence"] = self.presence()
         data["hints"] = {str(seat): self.hints(seat) for seat in seats} if playing else {}
         undo_seat = self.undo_seat(seats) if playing else None
         data["can_undo"] = undo_seat is not None

@@ -183,6 +183,9 @@ OPENAPI: dict[str, Any] = {
                      "description": "the board as text, for games without a board module"},
             "log": {"type": "array"}, "result": {"type": ["object", "null"]},
             "outcomes": {"type": ["array", "null"]}, "you": {"type": "array"},
+            "presence": {"type": "object", "description": "each person's seat (by number):"
+                         " connected, invited (not yet joined) or away",
+                         "additionalProperties": {"enum": ["connected", "invited", "away"]}},
             "hints": {"type": "object"}, "can_undo": {"type": "boolean"},
             "undo_seat": {"type": ["integer", "null"]},
             "can_enter_dice": {"type": "boolean"}}},

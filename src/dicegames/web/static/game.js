@@ -184,7 +184,8 @@ function drawLinks() {
   links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
   $("invites").hidden = false;
-  if (saved && saved.invites && saved.invites.length && state && state.version === 0) $("invites").open = true;
+  if (saved && saved.invites && saved.invites.length && state
+      && !state.log.some((e) => e.kind === "move")) $("invites").open = true;  // nobody has moved yet
 }
 
 function linkItem(label, url) {
@@ -260,8 +261,10 @@ function connect() {
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
+      const first = state === null;
       state = message.state;
       waiting = false;
+      if (first) drawLinks();
       render();
     } else if (message.type === "error") {
       waiting = false;

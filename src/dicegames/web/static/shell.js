@@ -266,8 +266,17 @@ export function drawSeats(container, state) {
       el("span", {class: "dot", "aria-hidden": "true",
         style: colours && colours[p.seat] ? `background: ${colours[p.seat]}` : null}),
       el("span", {text: p.name + kind + (mine ? t(" — you") : "")}),
+      presenceBadge(state, p.seat),
       winners.has(p.seat) ? el("span", {class: "badge", text: t("winner")}) : null);
   }));
+}
+
+/** A person's seat shows whether they are here: connected, not yet joined, or away. */
+function presenceBadge(state, seat) {
+  const presence = state.presence && state.presence[String(seat)];
+  if (!presence) return null;
+  const words = {connected: t("connected"), invited: t("not yet joined"), away: t("away")};
+  return el("span", {class: `badge presence presence-${presence}`, text: words[presence]});
 }
 
 /** The log, newest last, grouped by turn. */
