@@ -31,7 +31,8 @@ for game_id, players, policies in PLAYOUTS:
 print(json.dumps(out))
 """
 
-PLAYOUTS = [("extra-meters", 3, ["random", "threshold", "exact"])]
+PLAYOUTS = [("extra-meters", 3, ["random", "threshold", "exact"]),
+            ("petits-chevaux", 4, ["random", "medium", "hard", "medium"])]
 """Each kernel's playouts checked for the same bits on both paths (seats, policies)."""
 
 

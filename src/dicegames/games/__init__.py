@@ -16,3 +16,4 @@ register(Extra)
 
 # Compiled bulk kernels (core/kernel.py), imported on first use: "module:class".
 register_kernel("extra-meters", "dicegames.games.extra_meters.kernel:ExtraMetersKernel")
+register_kernel("petits-chevaux", "dicegames.games.petits_chevaux.kernel:PetitsChevauxKernel")
