@@ -95,6 +95,15 @@ def njit(fn: F) -> F:
     return fn
 
 
+def njit_inline(fn: F) -> F:
+    """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops
+    (inlined before numba adds reference counting, so array arguments cost nothing)."""
+    if HAVE_NUMBA:
+        compiled: F = _numba.njit(cache=True, nogil=True, inline="always")(fn)
+        return compiled
+    return fn
+
+
 def why_not_compiled() -> str:
     """One phrase saying why kernels run as plain Python (empty when they are compiled)."""
     if HAVE_NUMBA:
@@ -480,6 +489,7 @@ __all__ = [
     "limit_of",
     "next_u32",
     "njit",
+    "njit_inline",
     "pick",
     "register_kernel",
     "seed_rng",
