@@ -207,6 +207,82 @@ def test_end_of_input_saves_and_resume_finishes_the_same_game(env: dict[str, str
     assert dicegames.load(part).state.is_terminal
 
 
+def test_resume_keeps_physical_dice_unless_told_otherwise(env: dict[str, str],
+                                                          tmp_path: Path) -> None:
+    """A game typed in from real dice resumes with real dice; --dice auto --seed switches it
+    to the computer's dice (the record then says so)."""
+    part = tmp_path / "race.json"
+    base = ["--players", "Ann,Ben", "--save", str(part)]
+    first = run(env, "play", "extra-meters", *base, "--dice", "manual",
+                "--option", "track_length=10", stdin="5\n")
+    assert first.returncode == 0, first.stderr
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"], stored["moves"]) == ("manual", None, ["5"])
+
+    again = run(env, "play", "--resume", str(part), stdin="roll\n3\nstop\n")
+    assert again.returncode == 0, again.stderr
+    assert "Dice: typed in from physical dice\n" in again.stdout
+    assert "rolled by the computer" not in again.stdout
+    assert "Resuming after 1 move." in again.stdout
+    assert "Ann rolls: type what the dice show" in again.stdout
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"]) == ("manual", None)
+    assert stored["moves"] == ["5", "roll", "3", "stop"]
+
+    switched = run(env, "play", "--resume", str(part), "--dice", "auto", "--seed", "4",
+                   stdin="stop\n" * 40)
+    assert switched.returncode == 0, switched.stderr
+    assert ("Dice: rolled by the computer, seed 4 (the saved game had physical dice)"
+            in switched.stdout)
+    assert "Resuming after 4 moves." in switched.stdout
+    assert "type what the dice show" not in switched.stdout
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"]) == ("auto", 4)
+    assert dicegames.load(part).state.is_terminal
+
+
+def test_resume_keeps_the_computer_dice_and_its_seed(env: dict[str, str],
+                                                     tmp_path: Path) -> None:
+    part = tmp_path / "auto.json"
+    first = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--seed", "8",
+                "--save", str(part), stdin="stop\n")
+    assert first.returncode == 0, first.stderr
+    stored = json.loads(part.read_text(encoding="utf-8"))
+    assert (stored["dice"], stored["seed"]) == ("auto", 8)
+    again = run(env, "play", "--resume", str(part), stdin="")
+    assert "Dice: rolled by the computer, seed 8\n" in again.stdout
+
+
+def roll_lines(out: str) -> list[str]:
+    """The event lines that report a roll ("  ⚄ Ann rolls 5")."""
+    return [line for line in out.splitlines() if " rolls " in line and "›" not in line]
+
+
+def test_a_roll_line_shows_the_faces_rolled_and_counts_agree(env: dict[str, str]) -> None:
+    answers = ["1", "stop",                  # Ann: 1 = 1 square
+               "5", "roll", "2", "stop"]     # Ben: 5, then 2: 7 with 2 dice
+    done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--dice", "manual",
+               stdin="\n".join(answers) + "\n")
+    assert done.returncode == 0, done.stderr
+    assert roll_lines(done.stdout) == ["  ⚀ Ann rolls 1", "  ⚄ Ben rolls 5",
+                                       "  → Ben rolls again", "  ⚁ Ben rolls 2: 7 with 2 dice"]
+    assert "⚂" not in done.stdout  # no three was rolled
+    assert "Ann stops and moves 1 = 1 square to square 1" in done.stdout
+    assert "Ben stops and moves 5+2 = 7 squares to square 7" in done.stdout
+    assert "Extra Meters · 2 players ·" in done.stdout
+
+    # Monza's colour dice have no face to draw: the line has no die glyph.
+    monza = run(env, "play", "monza", "--players", "Ann,Ben", "--dice", "manual",
+                stdin="rywppp\n")
+    assert roll_lines(monza.stdout) == [
+        "  Ann rolls red, yellow, white, purple, purple, purple"]
+    assert "1 steps" not in monza.stdout
+    assert "type 1 or a move's notation" not in monza.stdout
+
+    solo = run(env, "play", "extra", "--players", "Ann", "--dice", "manual", stdin="")
+    assert "EXTRA! · 1 player ·" in solo.stdout
+
+
 def test_leaving_without_save_writes_to_the_user_data_folder(env: dict[str, str]) -> None:
     done = run(env, "play", "extra-meters", "--players", "Ann,Ben", "--seed", "2",
                stdin="quit\n")
@@ -272,6 +348,23 @@ def test_ctrl_c_saves_and_exits_130(env: dict[str, str], tmp_path: Path) -> None
          "at least 1"),
         (["replay", "no-such-file.json"], 1, "cannot read no-such-file.json"),
         (["play", "--resume", "no-such-file.json"], 1, "cannot read no-such-file.json"),
+        (["play", "extra-meters", "--position", "48/46 3 decide 4 7"], 2,
+         "--position: bad For a Few Extra Meters position, field to-move: seat 3 is out"),
+        (["play", "extra-meters", "--position", "  "], 2, "--position: a position is one line"),
+        (["play", "extra-meters", "--position", "1/2/3 1 opening - 1", "--players", "a,b"],
+         2, "--players names 2 players but the position has 3 seats"),
+        (["play", "--resume", "x.json", "--position", "0/0 1 opening - 1"], 2,
+         "--position cannot be combined with --resume"),
+        (["hint", "monza", "q1/start 1 roll - - 0/0 - 1"], 2, "'q1' is not a square"),
+        (["hint", "monza", "start/start 1 roll - - 0/0 - 1"], 2,
+         "no hint here: the dice roll next"),
+        (["hint", "extra-meters", "52/38 1 over - 7"], 2, "no hint here: the game is over"),
+        (["hint", "extra", "-;-,-,-/-;-,-,- 1 12235 ?/? 1", "--seat", "3"], 2,
+         "seat 3 does not decide here (deciding: 1, 2)"),
+        (["hint", "extra-meters", "48/46 1 decide 4 7", "--rollouts", "0"], 2,
+         "--rollouts takes a whole number from 1"),
+        (["hint", "extra-meters", "1/2/3/4/5/6/7/8/9 1 opening - 1"], 2,
+         "the position has 9 seats in its first field; extra-meters is for 2 to 8"),
     ],
 )
 def test_user_errors_are_one_line_without_traceback(
@@ -336,7 +429,20 @@ def test_simulate_json_is_one_document(env: dict[str, str]) -> None:
     assert report["players"] == ["bot:random", "bot:medium"]
     players = report["per_player"]
     assert [p["label"] for p in players] == ["bot:random", "bot:medium"]
-    assert sum(p["wins"] for p in players) + report["no_winner"] == pytest.approx(40)
+    assert sum(p["wins"] for p in players) + report["no_winner"] == 40
+    # Counts are whole numbers in the JSON text (no shared wins here), shares are floats.
+    assert all(isinstance(p["wins"], int) for p in players)
+    assert re.search(r'"wins": \d+,', done.stdout) and '.0,' not in done.stdout.split(
+        '"wins"')[1].split(",")[0]
+    assert isinstance(report["no_winner"], int)
+    assert all(isinstance(p["win_share"], float) for p in players)
+    median = report["median_turns"]
+    assert isinstance(median, int) or median % 1 == 0.5
+    # Every field is documented in --help (and the README says the same).
+    documented = " ".join(run(env, "simulate", "--help").stdout.split())
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    for key in [*report, *players[0]]:
+        assert key in documented and f"`{key}`" in readme, key
     for p in players:
         assert 0 <= p["ci_low"] <= p["win_share"] <= p["ci_high"] <= 1
     assert report["mean_turns"] > 0
@@ -361,10 +467,28 @@ def test_launcher_sets_up_and_plays_a_bot_game(env: dict[str, str]) -> None:
     assert "type a number from 2 to 8" in out
     assert "track_length takes a whole number from 10 to 200" in out
     assert "type 1 for dice rolled by the computer" in out
-    assert "medium: rolls while" in out  # the bot levels are listed with their docs
+    assert "medium: a fair opponent" in out  # the listed levels, in plain words
     assert "Players, in turn order: Easy bot (bot:easy), Medium bot (bot:medium)" in out
     assert "track_length=10" in out
     assert "Game over." in out
+
+
+def test_launcher_offers_the_listed_bots_in_plain_words(env: dict[str, str]) -> None:
+    """Petits Chevaux has nine bots; the menu shows the five listed ones, and an unlisted
+    one (random) is still seated by name."""
+    done = run(env, stdin="petits-chevaux\n2\nrandom\neasy\n", script=True)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    listing = out.split("Computer players")[1].split("Player 1")[0]
+    shown = re.findall(r"^  (\S+): ", listing, flags=re.MULTILINE)
+    assert shown == ["easy", "medium", "hard", "expert", "search"]
+    for jargon in ("search-expert-60", "search-60", "mcts", "random", "network",
+                   "continuations", "Monte Carlo"):
+        assert jargon not in listing
+    assert "How each one plays: dicegames rules petits-chevaux." in listing
+    assert "there is no bot" not in out
+    assert "Player 2: a person's name or a bot level" in out  # random was accepted
+    assert "three_sixes_penalty" in out  # and the menu went on to the options
 
 
 def test_launcher_leaves_quietly_at_end_of_input(env: dict[str, str]) -> None:
@@ -395,3 +519,62 @@ def test_hint_asks_the_learned_bot_where_a_game_has_one(env: dict[str, str],
                "--save", str(save), stdin="red\n6\nhint\nout\n")
     assert "Hint: the expert bot would play out" in done.stdout, done.stdout[-2000:]
     assert record_moves(save) == ["red", "6", "out"]
+
+
+# ------------------------------------------------------------------------- positions
+
+
+def test_play_from_a_position_to_the_end_and_the_record_keeps_it(
+        env: dict[str, str], tmp_path: Path) -> None:
+    save = tmp_path / "from-position.json"
+    done = run(env, "play", "extra-meters", "--position", "48/46 1 decide 4 7",
+               "--players", "Ann,bot:medium", "--seed", "1", "--save", str(save),
+               stdin="stop\n")
+    assert done.returncode == 0, done.stderr
+    assert "Ann wins: past square 50 in round 4" in done.stdout
+    record = json.loads(save.read_text(encoding="utf-8"))
+    assert (record["version"], record["position"], record["moves"]) == (
+        2, "48/46 1 decide 4 7", ["stop"])
+    replayed = run(env, "replay", str(save))
+    assert replayed.returncode == 0 and "Ann wins" in replayed.stdout
+
+
+def test_play_from_a_position_seats_you_against_bots_by_default(env: dict[str, str]) -> None:
+    done = run(env, "play", "petits-chevaux", "--position",
+               "s4,s5,s6,0/0,0,0,0/30,0,0,0 2 move 6 1 14", "--seed", "3", stdin="")
+    assert done.returncode == 0, done.stderr
+    assert "Medium bot" in done.stdout and "You" in done.stdout
+    assert "Game saved to" in done.stdout  # end of input at a person's turn: saved
+
+
+def test_hint_gives_exact_chances_where_the_game_is_solved(env: dict[str, str]) -> None:
+    done = run(env, "hint", "extra-meters", "48/46 1 decide 4 7")
+    assert done.returncode == 0, done.stderr
+    assert "The hard bot plays stop" in done.stdout
+    assert "exact: the solved game" in done.stdout
+    lines = [line.split() for line in done.stdout.splitlines() if line.startswith("  ")]
+    assert ["stop", "100.0%", "◀", "the", "bot's", "choice"] in lines
+    assert ["roll", "86.2%"] in lines
+
+
+def test_hint_json_estimates_every_choice_by_rollouts(env: dict[str, str]) -> None:
+    position = "0,0,12,s3/30,0,0,0 2 move 6 1 14"
+    done = run(env, "hint", "petits-chevaux", position, "--rollouts", "8", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert (answer["seat"], answer["position"], answer["exact"]) == (2, position, False)
+    assert answer["bot"] == "expert" and answer["move"] in ("out", "y1")
+    assert sorted(c["move"] for c in answer["choices"]) == ["out", "y1"]
+    for choice in answer["choices"]:
+        assert choice["rollouts"] == 8
+        assert 0 <= choice["low"] <= choice["win_chance"] <= choice["high"] <= 1
+    again = run(env, "hint", "petits-chevaux", position, "--rollouts", "8", "--json")
+    assert json.loads(again.stdout) == answer, "the same seed gives the same answer"
+
+
+def test_hint_screens_many_choices_and_names_the_seat(env: dict[str, str]) -> None:
+    done = run(env, "hint", "extra", "-;-,-,-/-;-,-,- 1 12235 ?/? 1", "--seat", "2",
+               "--rollouts", "5")
+    assert done.returncode == 0, done.stderr
+    assert "Seat 2 decides" in done.stdout
+    assert "other choices scored lower in a first screening of 1 rollouts each" in done.stdout

@@ -65,6 +65,17 @@ PARSE_SAMPLE = 40
 NOT_A_MOVE = "zz-not-a-move"
 """Notation that names nothing in any game."""
 
+POSITION_PLAYOUTS = 10_000
+"""Random playouts per game (spread over its configurations) whose every state must come
+back unchanged from its position notation."""
+
+POSITION_TRUNKS = 8
+"""Whole random games per configuration whose states the short position playouts start
+from (so late-game positions are as common as early ones)."""
+
+POSITION_BRANCH = 4
+"""Moves in one short position playout."""
+
 
 # ----------------------------------------------------------------------- configurations
 
@@ -110,6 +121,8 @@ def configurations() -> list[Any]:
 
 CONFIGS = configurations()
 GAME_IDS = [spec.id for spec in dicegames.games()]
+CONFIGS_PER_GAME = {game_id: sum(param.values[0] == game_id for param in CONFIGS)
+                    for game_id in GAME_IDS}
 
 
 @contextmanager
@@ -379,7 +392,83 @@ def without_timestamp(record: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key != "saved"}
 
 
+def random_step(state: AnyState, rng: random.Random) -> AnyState:
+    """One random move (a random deciding seat's random action, or a drawn roll)."""
+    if state.is_chance:
+        return state.apply_unchecked(sample(state.chance_outcomes(), rng))
+    seat = rng.choice(state.current_players)
+    return state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+
+
+def check_position(state: AnyState) -> str:
+    """The state's position is one canonical line that gives the state back, and its facts
+    agree with the state."""
+    game = state.game
+    text = game.position(state)
+    assert text == " ".join(text.split()) and text, f"not one canonical line: {text!r}"
+    back = game.from_position(text)
+    assert back == state, f"{text} gives {back.data!r}, not {state.data!r}"
+    assert game.position(back) == text
+    facts = game.facts(state)
+    assert (facts.to_move, facts.turn) == (state.turn.seat, state.turn.number), (text, facts)
+    assert facts.over == state.is_terminal, (text, facts)
+    assert facts.winners == (state.result.winners if state.is_terminal else ()), (text, facts)
+    assert isinstance(facts.phase, str) and facts.phase, facts
+    return text
+
+
 # ----------------------------------------------------------------------- the tests
+
+
+@pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)
+def test_positions_round_trip_on_random_playouts(
+    game_id: str, players: int, options: dict[str, OptionValue]
+) -> None:
+    game = dicegames.make(game_id, players=players, **options)
+    rng = random.Random(f"positions {game!r}")
+    pool: list[AnyState] = []
+    for _ in range(POSITION_TRUNKS):
+        state = game.new_state()
+        pool.append(state)
+        while not state.is_terminal:
+            state = random_step(state, rng)
+            pool.append(state)
+    playouts = -(-POSITION_PLAYOUTS // CONFIGS_PER_GAME[game_id])
+    for _ in range(playouts):
+        state = rng.choice(pool)
+        for _ in range(POSITION_BRANCH):
+            check_position(state)
+            if state.is_terminal:
+                break
+            state = random_step(state, rng)
+    for state in (pool[0], pool[-1], rng.choice(pool)):
+        text = game.position(state)
+        assert dicegames.from_position(game_id, text, **options) == state
+
+
+MUTATIONS = "0123456789-,/;=?+xsabcdefgimnoprtuvwyRYGBWP "
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@given(pick=st.integers(min_value=0), edits=st.lists(
+    st.tuples(st.integers(min_value=0), st.sampled_from(MUTATIONS)), min_size=1, max_size=3))
+def test_mangled_positions_are_refused_or_round_trip(
+        game_id: str, pick: int, edits: list[tuple[int, str]]) -> None:
+    states = sample_game(game_id).states
+    state = states[pick % len(states)]
+    game = state.game
+    text = list(game.position(state))
+    for where, char in edits:
+        text[where % len(text)] = char
+    mangled = "".join(text)
+    try:
+        parsed = game.from_position(mangled)
+    except dicegames.PositionError as error:
+        assert str(error)
+        return
+    check_position(parsed)
+
+
 
 
 @pytest.mark.parametrize(("game_id", "players", "options"), CONFIGS)

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import doctest
+import io
+import re
 from pathlib import Path
 
 import pytest
@@ -58,13 +61,54 @@ def test_readme_opens_with_the_two_setup_commands() -> None:
     assert "make run" in text and "make test" in text
 
 
-def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The library example in the README works as printed (it saves a file: run it in tmp)."""
+def readme_examples() -> list[str]:
+    """The README's Python examples (its ```python blocks)."""
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = text.split("```python\n")[1:]
+    return [block.split("```")[0] for block in text.split("```python\n")[1:]]
+
+
+def test_readme_python_example_prints_what_it_says(tmp_path: Path,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's Python examples (the library, positions, environments) run as doctests:
+    every value they show is compared with what the code prints (one saves a file: run them
+    in tmp)."""
+    blocks = readme_examples()
     assert blocks, "the README has no Python example"
     monkeypatch.chdir(tmp_path)
-    for block in blocks:
-        exec(compile(block.split("```")[0], "README.md", "exec"), {})
+    parser = doctest.DocTestParser()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    report = io.StringIO()
+    for number, block in enumerate(blocks, start=1):
+        test = parser.get_doctest(block, {}, f"README.md example {number}", "README.md", 0)
+        shown = [example for example in test.examples if example.want]
+        assert len(shown) >= 2, f"README example {number} shows the values it prints"
+        runner.run(test, out=report.write)
+    assert runner.failures == 0, report.getvalue()
+    assert len(blocks) >= 3  # the library, positions and environments examples
     saved = dicegames.load(tmp_path / "game.json")
     assert saved.state.is_terminal
+
+
+def test_readme_links_stay_inside_the_repository() -> None:
+    """A clone has only the repository: no link or path may point outside it."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "../" not in text and "shared/" not in text
+    for target in re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text):
+        if "://" not in target:
+            assert (ROOT / target).exists(), f"README links to {target}, which is missing"
+
+
+def test_readme_says_what_make_test_needs_on_each_system() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    develop = text.split("## Develop")[1]
+    for fact in ("Python 3.11+", "apt-get", "Debian or Ubuntu", "skipped", "CI=true",
+                 "DICEGAMES_CHROMIUM"):
+        assert fact in develop, fact
+    assert "Only Python 3.11+ and pip are needed" not in text
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_rules_pages_name_their_source_in_words_not_by_outside_paths(game_id: str) -> None:
+    page = rules_page(game_id)
+    assert "Source: " in page
+    assert not re.search(r"[0-9]{3}_[0-9a-f]{16}\.txt|RULINGS\.md|\.\./", page)

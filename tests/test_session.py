@@ -25,6 +25,7 @@ from dicegames import (
 )
 from dicegames.bots import RandomBot
 from dicegames.core.match import ScriptExhausted
+from dicegames.core.session import DiceMode
 
 
 def new_session(players: int = 2, **options: object) -> Session:
@@ -236,7 +237,7 @@ def test_a_record_holds_everything_needed_to_replay() -> None:
     assert record["options"] == {"track_length": 10, "finish": "first"}
     assert record["players"] == [{"name": "Ann", "kind": "human"},
                                  {"name": "Bob", "kind": "human"}]
-    assert record["seed"] == 7
+    assert record["dice"] == "auto" and record["seed"] == 7
     assert record["moves"] == FINISHED
     assert record["result"]["winners"] == [0]
     assert record["result"]["scores"] == [12, 1]
@@ -259,6 +260,27 @@ def test_save_and_load_round_trip(tmp_path: Path, moves: list[str]) -> None:
     assert list(tmp_path.rglob(".dicegames-*")) == []
 
 
+def test_a_game_started_from_a_position_keeps_it_in_its_record(tmp_path: Path) -> None:
+    game = dicegames.make("extra-meters", track_length=10)
+    start = game.from_position("8/9 1 decide 1 5")
+    session = Session(game, seed=3, start=start)
+    session.apply("roll")
+    session.apply("2")
+    session.apply("stop")
+    assert session.states[0] == start
+    assert session.position == "8/9 1 decide 1 5"
+    record = dicegames.to_record(session)
+    assert (record["version"], record["position"]) == (2, "8/9 1 decide 1 5")
+    assert record["moves"] == ["roll", "2", "stop"]
+    loaded = dicegames.load(dicegames.save(session, tmp_path / "p.json"))
+    assert loaded.states == session.states
+    assert loaded.position == session.position
+    assert loaded.state.is_terminal and loaded.state.result.winners == (0,)
+    assert "position" not in dicegames.to_record(new_session())
+    with pytest.raises(ValueError, match="is a state of"):
+        Session(dicegames.make("extra-meters"), start=start)
+
+
 def test_a_finished_record_without_its_result_still_loads() -> None:
     record = dicegames.to_record(finished_session())
     del record["result"]
@@ -272,6 +294,35 @@ def test_older_records_without_player_kinds_or_seed_load() -> None:
     loaded = dicegames.from_record(record)
     assert loaded.players == (PlayerInfo("Ann"), PlayerInfo("Bob"))
     assert loaded.seed is None
+
+
+@pytest.mark.parametrize(("dice", "seed"), [("manual", None), ("auto", 7), ("auto", None),
+                                            ("manual", 12)])
+def test_a_record_keeps_how_its_dice_are_rolled(dice: DiceMode, seed: int | None) -> None:
+    game = dicegames.make("extra-meters", players=2, track_length=10)
+    session = played(Session(game, seed=seed, dice=dice), ["4", "roll"])
+    record = json.loads(json.dumps(dicegames.to_record(session)))
+    assert (record["dice"], record["seed"]) == (dice, seed)
+    loaded = dicegames.from_record(record)
+    assert (loaded.dice, loaded.seed) == (dice, seed)
+
+
+@pytest.mark.parametrize(("seed", "dice"), [(None, "manual"), (7, "auto")])
+def test_records_from_before_the_dice_mode_read_it_from_the_seed(seed: int | None,
+                                                                 dice: str) -> None:
+    """Physical-dice games were saved with a null seed: that is how to tell them apart."""
+    record = dicegames.to_record(new_session())
+    del record["dice"]
+    record["seed"] = seed
+    assert dicegames.from_record(record).dice == dice
+
+
+def test_a_bad_dice_mode_is_refused() -> None:
+    with pytest.raises(RecordError, match="the record's dice must be one of auto, manual, "
+                                          "not 'dice'"):
+        dicegames.from_record(tampered(set_key("dice", "dice")))
+    with pytest.raises(ValueError, match="dice must be one of auto, manual"):
+        Session(dicegames.make("extra-meters"), dice="robot")  # type: ignore[arg-type]
 
 
 def write(tmp_path: Path, content: str | bytes) -> Path:
@@ -311,10 +362,13 @@ def set_key(key: str, value: object) -> Callable[[dict[str, Any]], object]:
 HEADER_DAMAGE: list[tuple[Any, str]] = [
     (set_key("format", "pgn"), "not a dicegames record (format should be 'dicegames-record')"),
     (lambda r: r.pop("format"), "not a dicegames record"),
-    (set_key("version", 2), "record version 2 is newer than this dicegames (reads up to 1); "
+    (set_key("version", 3), "record version 3 is newer than this dicegames (reads up to 2); "
                             "update dicegames"),
     (set_key("version", "1"), "the record has no whole-number version"),
     (set_key("version", True), "the record has no whole-number version"),
+    (set_key("position", 7), "the record's 'position' must be a position text"),
+    (set_key("position", "0/0 3 opening - 1"), "the record's position: bad For a Few Extra "
+                                                "Meters position, field to-move"),
     (set_key("game", "chess"), "unknown game 'chess'; the games are: "),
     (set_key("game", 3), "the record's 'game' is missing or not a str"),
     (lambda r: r.pop("game"), "the record's 'game' is missing or not a str"),

@@ -21,6 +21,7 @@ from dicegames.core.errors import (
     IllegalAction,
     NotYourTurn,
     OptionError,
+    PositionError,
     RecordError,
     Reroll,
 )
@@ -37,8 +38,9 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec
+from dicegames.core.position import Facts
 from dicegames.core.record import from_record, load, save, to_record
-from dicegames.core.registry import games, make
+from dicegames.core.registry import from_position, games, make
 from dicegames.core.session import Event, EventKind, MoveEntry, PlayerInfo, Session
 
 __version__ = "0.1.0"
@@ -49,6 +51,7 @@ __all__ = [
     "DiceGamesError",
     "Event",
     "EventKind",
+    "Facts",
     "Game",
     "GameNotOver",
     "GameOver",
@@ -63,6 +66,7 @@ __all__ = [
     "OptionError",
     "OptionSpec",
     "PlayerInfo",
+    "PositionError",
     "RandomDice",
     "RecordError",
     "Reroll",
@@ -71,6 +75,7 @@ __all__ = [
     "Session",
     "State",
     "TurnInfo",
+    "from_position",
     "from_record",
     "games",
     "load",

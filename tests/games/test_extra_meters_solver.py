@@ -11,7 +11,7 @@ import dicegames
 from dicegames.analysis.simulate import play_one
 from dicegames.bots import make_bot
 from dicegames.games.extra_meters import Decision, ExtraMetersData, Phase
-from dicegames.games.extra_meters.solver import _reach_probabilities, solve
+from dicegames.games.extra_meters.solver import Solution, _reach_probabilities, solve
 
 
 def test_reach_probabilities_match_hand_derivations() -> None:
@@ -65,18 +65,24 @@ def test_predicted_win_rate_matches_play_through_the_real_rules(finish: str) -> 
     assert abs(seat0 / games - predicted) < 4 * sigma
 
 
-def test_hard_is_optimal_for_two_players_and_a_duel_with_the_leader_for_more() -> None:
-    two = {level.name: level.doc for level in dicegames.make("extra-meters").bot_levels()}
-    three = {level.name: level.doc
-             for level in dicegames.make("extra-meters", players=3).bot_levels()}
+def test_hard_is_exact_for_two_and_three_players_and_a_duel_with_the_leader_for_more(
+) -> None:
+    def levels(players: int, **options: object) -> dict[str, str]:
+        game = dicegames.make("extra-meters", players=players, **options)
+        return {level.name: level.doc for level in game.bot_levels()}
+
+    two, three, four = levels(2), levels(3), levels(4)
     assert "perfectly" in two["hard"] and "optimal" in two
-    assert "optimal" not in three and "leading opponent" in three["hard"]
+    assert "three-runner race" in three["hard"] and "leading opponent" in three["duel"]
+    assert "optimal" not in four and "leading opponent" in four["hard"]
+    assert "leading opponent" in levels(3, finish="same_round")["hard"]
+    assert "leading opponent" in levels(3, track_length=80)["hard"]
 
 
-def test_with_three_players_hard_duels_the_most_advanced_opponent() -> None:
+def test_with_four_players_hard_duels_the_most_advanced_opponent() -> None:
     """Far behind the leader, hard keeps rolling where the threshold rule would stop."""
-    game = dicegames.make("extra-meters", players=3, track_length=50)
-    behind = ExtraMetersData(positions=(5, 10, 45), player=0, phase=Phase.DECIDE,
+    game = dicegames.make("extra-meters", players=4, track_length=50)
+    behind = ExtraMetersData(positions=(5, 10, 45, 0), player=0, phase=Phase.DECIDE,
                              dice=(5, 5, 5, 5))
     state = game.state_from(behind)
     hard = make_bot(game, "hard", random.Random(0))
@@ -94,3 +100,80 @@ def test_last_turn_after_seat_0_passed_under_same_round() -> None:
     assert 0.0 < solution.decision_values(short)[Decision.ROLL] < 0.5
     assert solution.decision_values(past)[Decision.STOP] == 0.5
     assert solution.decision_values(past)[Decision.ROLL] < 0.5
+
+
+# Values of the former turn-by-turn solution (one full turn table per pair of positions,
+# O(N^4)), printed with repr(): the O(N^3) fill must give the same numbers.
+FORMER = {
+    (50, "first"): (0.5631044931521283, 0.5631044931521283, 0.4661536611822168,
+                    0.676096754179696),
+    (50, "same_round"): (0.49684416446142005, 0.6252647916478857, 0.321818495094475,
+                         0.7378484030631189),
+    (100, "first"): (0.5451066940363649, 0.5451066940363649, 0.44687922300070965,
+                     0.6224671015287113),
+}
+
+
+@pytest.mark.parametrize(("length", "finish"), list(FORMER))
+def test_values_equal_the_former_solution(length: int, finish: str) -> None:
+    tables = solve(length, finish).tables
+    found = (tables[0][0][0], tables[1][0][0], tables[0][30][40], tables[1][17][9])
+    assert found == pytest.approx(FORMER[length, finish], abs=1e-12)
+
+
+@pytest.mark.parametrize("finish", ["first", "same_round"])
+def test_every_pair_agrees_with_its_own_turn_table(finish: str) -> None:
+    """The fill's W(a, b) equals the turn solved the direct way from the later values."""
+    solution = solve(25, finish)
+    for seat in (0, 1):
+        for a in range(26):
+            for b in range(26):
+                direct = sum(solution.turn_table(seat, a, b)[1][1:6]) / 5
+                assert solution.tables[seat][a][b] == pytest.approx(direct, abs=1e-12)
+
+
+@pytest.mark.parametrize("finish", ["first", "same_round"])
+def test_plain_python_and_numpy_fills_are_identical(finish: str) -> None:
+    pytest.importorskip("numpy")
+    plain = Solution(30, finish == "same_round", vectorised=False)
+    fast = Solution(30, finish == "same_round", vectorised=True)
+    assert plain.tables == fast.tables
+    assert plain.masks == fast.masks
+
+
+@pytest.mark.parametrize("finish", ["first", "same_round"])
+def test_stored_decisions_match_the_exact_values(finish: str) -> None:
+    """``rolls`` (a mask lookup) decides as comparing ``decision_values`` does, everywhere."""
+    length = 14
+    solution = solve(length, finish)
+    checked = 0
+    for seat in (0, 1):
+        for a in range(length + 1):
+            for b in range(length + 6 if finish == "same_round" and seat == 1 else length + 1):
+                for count in range(1, length - a + 1):
+                    for total in range(count, min(5 * count, length - a + 5) + 1):
+                        dice = _dice_for(total, count)
+                        positions = (a, b) if seat == 0 else (b, a)
+                        data = ExtraMetersData(positions, seat, phase=Phase.DECIDE, dice=dice)
+                        values = solution.decision_values(data)
+                        expected = values[Decision.ROLL] > values[Decision.STOP] + 1e-12
+                        assert solution.rolls(data) is expected, (data, values)
+                        checked += 1
+    assert checked > 10_000
+
+
+def _dice_for(total: int, count: int) -> tuple[int, ...]:
+    """Some ``count`` faces 1..5 summing to ``total``."""
+    dice = [1] * count
+    left = total - count
+    for i in range(count):
+        step = min(4, left)
+        dice[i] += step
+        left -= step
+    return tuple(dice)
+
+
+def test_track_200_is_solved_quickly_enough_to_use() -> None:
+    """The largest track: its table fills (the speed is measured in make bench)."""
+    solution = solve(200)
+    assert 0.5 < solution.tables[0][0][0] < 0.56

@@ -92,12 +92,14 @@ def test_dice_show_the_roll_with_the_spent_ones_marked_used() -> None:
     state = position(game, ["i1", "start"], phase=Phase.STEP, roll=(2, 1, 0, 0, 0, 3),
                      dice=(1, 1, 0, 0, 0, 1), used=3, last=5)
     dice = game.view(state)["dice"]
+    red, yellow, purple = "#e53935", "#fbc02d", "#8e24aa"
     assert dice == [
-        {"value": "red", "label": "Red", "used": True}, {"value": "red", "label": "Red"},
-        {"value": "yellow", "label": "Yellow"},
-        {"value": "purple", "label": "Purple", "used": True},
-        {"value": "purple", "label": "Purple", "used": True},
-        {"value": "purple", "label": "Purple"}]
+        {"value": "red", "label": "Red", "colour": red, "used": True},
+        {"value": "red", "label": "Red", "colour": red},
+        {"value": "yellow", "label": "Yellow", "colour": yellow},
+        {"value": "purple", "label": "Purple", "colour": purple, "used": True},
+        {"value": "purple", "label": "Purple", "colour": purple, "used": True},
+        {"value": "purple", "label": "Purple", "colour": purple}]
     board = game.view(state)["board"]
     assert (board["phase"], board["decider"], board["last"], board["used"]) == (
         "step", 0, "purple", 3)

@@ -21,7 +21,7 @@ from rich.text import Text
 
 import dicegames
 from dicegames import PASS, IllegalAction, Session, State
-from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, Phase
+from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevaux, Phase
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -252,11 +252,11 @@ def test_describe_names_captures_and_barrages() -> None:
     names = ["Ann", "You"]
     state = position([(16, 0, 0, 0), (on(YELLOW, PATHS[RED][20]), 0, 0, 0)], 4)
     said = state.game.describe(state, Action.R1, 0, names)
-    assert said == ("Ann moves r1 4 to square 20 of its lap, sending Y1 back to the corner "
+    assert said == ("Ann moves R1 4 to square 20 of its lap, sending Y1 back to the corner "
                     "stable")
     state = position([(1, 0, 0, 0), (0, 0, 0, 0)], 6)
     assert state.game.describe(state, Action.OUT, 0, names) == (
-        "Ann brings r2 out onto its start square, making a barrage")
+        "Ann brings R2 out onto its start square, making a barrage")
 
 
 # ----------------------------------------------------------------------- barrages
@@ -401,7 +401,7 @@ def test_four_horses_on_stable_squares_3_to_6_win_at_once_even_on_a_6() -> None:
     after = state.apply("r1")
     assert after.is_terminal and after.result.winners == (0,)
     said = state.game.describe(state, Action.R1, 0, ["You", "Bob"])
-    assert said == ("You move r1 6 to stable square 3: Your stable is full and You win")
+    assert said == ("You move R1 6 to stable square 3: Your stable is full and You win")
 
 
 def test_four_horses_in_the_stable_are_not_yet_a_win_below_square_3() -> None:
@@ -542,3 +542,30 @@ def test_random_games_end_with_a_full_stable() -> None:
             assert moves < 20_000
         winner = state.result.winners[0]
         assert has_four_on_3_to_6(state.data.horses[winner])
+
+
+@pytest.mark.parametrize("options", [{}, {"barrage_landing_captures": True,
+                                           "barrage_blocks_own": False}])
+@given(seed=st.integers(0, 2**32 - 1), players=st.integers(2, 4))
+@settings(max_examples=25, deadline=None)
+def test_kept_occupancy_equals_the_board_rebuilt_from_the_horses(
+        options: dict[str, Any], seed: int, players: int) -> None:
+    """The occupancy the rules carry move by move is the board the horses describe."""
+    import random
+
+    from dicegames.core.chance import sample
+    from dicegames.games.petits_chevaux.moves import Board
+
+    game = dicegames.make("petits-chevaux", players=players, **options)
+    assert isinstance(game, PetitsChevaux)
+    rng = random.Random(seed)
+    state = game.new_state()
+    while not state.is_terminal:
+        if state.is_chance:
+            state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
+        else:
+            state = state.apply_unchecked(rng.choice(state.legal_actions()))
+        kept = state.data.occupancy
+        if kept is not None:
+            rebuilt = Board(game.colours, state.data.horses)
+            assert (kept.owner, kept.count) == (rebuilt.owner, rebuilt.count)

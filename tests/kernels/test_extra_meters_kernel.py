@@ -41,8 +41,12 @@ def test_the_exact_policy_decides_as_the_hard_bot(players: int, length: int,
                                                   finish: str) -> None:
     game, kernel = kernel_of(players, track_length=length, finish=finish)
     rng = random.Random(length)
+    # Three runners under finish=first: hard plays the exact three-runner race (race3), and
+    # the duel it played before is the bot "duel".
+    bot = "duel" if (players, finish) == (3, "first") else "hard"
+    assert kernel.policy_of(bot) == "exact"
     for _ in range(25 if length == 50 else 60):
-        walk(game, kernel, rng, policies=[("exact", "hard"), ("threshold", "medium")])
+        walk(game, kernel, rng, policies=[("exact", bot), ("threshold", "medium")])
 
 
 def test_the_exact_policy_past_the_end_stops_as_the_engine() -> None:
@@ -117,6 +121,8 @@ def test_unknown_policies_are_refused() -> None:
         kernel.playouts(game.new_state().data, ["random"], 1, 0)
     assert kernel.policy_of("hard") == "exact"
     assert kernel_of(2, track_length=200)[1].policy_of("hard") is None
+    assert kernel_of(3)[1].policy_of("hard") is None  # the exact three-runner race
+    assert kernel_of(3, finish="same_round")[1].policy_of("hard") == "exact"
 
 
 @pytest.mark.parametrize(("players", "finish"), [(2, "first"), (3, "same_round")])

@@ -1,15 +1,19 @@
 """Fixtures of the web tests: a real server process over a temporary SQLite file, and a
-real headless Chromium (the system's /usr/bin/chromium, driven by Playwright)."""
+real headless Chromium (an installed one, driven by Playwright: see :mod:`web.browser`).
+
+Without a Chromium the browser tests are skipped with a message saying what to install;
+in CI (``CI=true``) they fail instead, so a CI run never passes without them."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Error as PlaywrightError
 
-from web.browser import ARGS, CHROMIUM
+from web.browser import ARGS, LAUNCH_TIMEOUT_MS, find_chromium, in_ci
 from web.server import Server
 
 
@@ -22,12 +26,26 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     running.stop()
 
 
+def no_browser(reason: str) -> NoReturn:
+    """Skip the browser tests with ``reason``, or fail them in CI."""
+    if in_ci():
+        pytest.fail(f"browser tests cannot run in CI: {reason}", pytrace=False)
+    pytest.skip(f"browser tests skipped: {reason} (in CI, with CI=true, this fails instead)")
+
+
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """One headless Chromium for the module (installed by `make browser`)."""
-    assert CHROMIUM.exists(), "no /usr/bin/chromium: run `make browser` (apt-get install chromium)"
+    """One headless Chromium for the module (see :func:`web.browser.find_chromium`)."""
+    chromium, reason = find_chromium()
+    if chromium is None:
+        no_browser(reason)
     with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            launched = playwright.chromium.launch(executable_path=str(chromium), args=ARGS,
+                                                  timeout=LAUNCH_TIMEOUT_MS)
+        except PlaywrightError as error:
+            first = str(error).strip().splitlines()[0] if str(error).strip() else repr(error)
+            no_browser(f"{chromium} did not start: {first}")
         yield launched
         launched.close()
 

@@ -13,6 +13,7 @@ import pytest
 import dicegames
 from dicegames.core.record import from_record
 from dicegames.docs import rules_page
+from dicegames.web.store import SCHEMA, Store
 from web.server import Server
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
@@ -131,6 +132,13 @@ BAD_CREATES = [
     ({"dice": "loaded"}, 422, "bad_dice", "auto, manual"),
     ({"dice": "manual", "players": [{"kind": "bot:easy"}] * 2}, 422, "bad_dice", "person"),
     ({"seed": "seven"}, 400, "bad_request", "seed"),
+    ({"position": 7}, 400, "bad_request", "'position' must be a position text"),
+    ({"position": "x" * 2001}, 400, "bad_request", "at most 2000 characters"),
+    ({"position": "12/7 2 decide 3,6 4"}, 422, "bad_position", "field dice"),
+    ({"position": "12/7/3 3 decide 3,5 6"}, 422, "bad_position",
+     "3 runners for a 2-player game"),
+    ({"game": "monza", "position": "m5/m5 1 roll - - 0/0 - 1"}, 422, "bad_position",
+     "both on m5: a square holds one car"),
 ]
 
 
@@ -198,6 +206,10 @@ def test_manual_dice_are_checked_by_the_rules(server: Server) -> None:
     assert state_of(server, mid, token)["version"] == 0
     server.post(f"/api/matches/{mid}/dice", {"token": token, "dice": "5"})
     assert state_of(server, mid, token)["log"][0]["description"] == "Ann rolls 5"
+    # The downloaded record says the dice are physical, so `dicegames play --resume`
+    # asks for real dice too.
+    record = server.get(f"/api/matches/{mid}/record")
+    assert record["dice"] == "manual" and record["moves"] == ["5"]
 
 
 def test_undo_own_last_decision_only(server: Server) -> None:
@@ -272,6 +284,47 @@ def test_record_download_replay_upload_and_steps(server: Server) -> None:
     tampered = dict(record, moves=[*record["moves"][:3], "fly", *record["moves"][4:]])
     status, error = server.call("POST", "/api/replays", tampered)
     assert status == 422 and error["error"] == "bad_record" and "move 3" in error["message"]
+
+
+def test_a_match_from_a_position_survives_a_restart_and_keeps_it(tmp_path: Path) -> None:
+    running = Server(tmp_path / "games.sqlite3").start()
+    position = "48/46 1 decide 4 7"
+    try:
+        match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+                                               "position": position})
+        state = match["state"]
+        assert state["node"]["deciding"] == [0] and state["version"] == 0
+        assert [hint["move"] for hint in state["hints"]["0"]] == ["roll", "stop"]
+        token = match["seats"][0]["token"]
+        running.post(f"/api/matches/{match['id']}/actions", {"token": token, "move": "stop"})
+        running.stop()
+        running.start()
+        again = running.get(f"/api/matches/{match['id']}")
+        assert again["status"] == "finished" and again["result"]["winners"] == [0]
+        record = running.get(f"/api/matches/{match['id']}/record")
+        assert (record["position"], record["moves"]) == (position, ["stop"])
+        assert from_record(record).states[0].game.position(from_record(record).states[0]) \
+            == position
+        uploaded = running.post("/api/replays", record)
+        first = running.get(f"/api/matches/{uploaded['id']}/states/0")
+        assert first["node"]["deciding"] == [0] and first["version"] == 0
+    finally:
+        running.stop()
+
+
+def test_a_database_from_before_positions_is_upgraded(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:
+        db.executescript(SCHEMA.replace(",\n    position TEXT", ""))
+        db.execute("INSERT INTO matches (id, game, options, players, seed, dice, created) "
+                   "VALUES ('old', 'extra-meters', '{}', ?, 7, 'auto', 0)",
+                   ('[{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]',))
+    store = Store(path)
+    try:
+        stored = store.load("old")
+        assert stored is not None and stored.position is None and stored.seed == 7
+    finally:
+        store.close()
 
 
 def test_openapi_describes_every_api_route(server: Server) -> None:

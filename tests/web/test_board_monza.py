@@ -21,8 +21,7 @@ from web.server import Server
 
 PICK = "svg.mz-track .mz-pick"
 RING = PICK + " .mz-glow"
-"""The ring drawn on each part of a marked element: a square cut where a row ends has two
-parts on two rows, and clicking the middle of the whole would hit another square."""
+"""The ring drawn on a marked element."""
 
 TWO_LANES: dict[str, Any] = {
     "name": "two lanes",
@@ -140,10 +139,20 @@ def test_real_dice_are_entered_and_the_last_colour_step_is_declined_on_the_car(
                   "JSON.stringify({tokens, invites: []}))", [f"dicegames:{match['id']}", tokens])
     page.goto(server.url + f"/m/{match['id']}")
     expect(page.locator(".monza-turn")).to_contain_text("Ann rolls")
-    pickers = page.locator("#entry .picker")
-    expect(pickers).to_have_count(6)
-    for die, face in enumerate("rygbbw"):
-        pickers.nth(die).locator(f"button[data-value={face}]").click()
+    # One row of six colours: a tap adds a die of that colour, "−" takes one back.
+    adds = page.locator("#entry .counter button.add")
+    expect(adds).to_have_count(6)
+    expect(page.locator("#entry button.primary")).to_be_disabled()
+    for face in "rygbbp":
+        page.click(f"#entry button.add[data-value={face}]")
+    expect(page.locator("#entry .entry-status")).to_contain_text("6 of 6 dice")
+    expect(page.locator("#entry button.add[data-value=w]")).to_be_disabled()
+    page.click("#entry button.less[data-value=p]")
+    page.click("#entry button.add[data-value=w]")
+    expect(page.locator("#entry button.add[data-value=b]")).to_have_attribute(
+        "aria-label", "Blue: 2 so far. Add one")
+    expect(page.locator("#entry .entry-status")).to_contain_text(
+        "6 of 6 dice: Red, Yellow, Green, Blue, Blue, White.")
     page.locator("#entry button.primary").click()
     expect(page.locator("#log")).to_contain_text("Ann rolls red, yellow, green, blue, blue, white")
     expect(page.locator("#dice svg.die")).to_have_count(6)
@@ -187,3 +196,51 @@ def test_a_users_own_circuit_is_drawn_from_its_data(server: Server, page: Page,
     page.locator(f"#own {RING.removeprefix('svg')}").first.click()
     assert page.evaluate("window.picked") == [hints[0]["move"]]
     page.screenshot(path=str(SHOTS / "monza-board-own-circuit.png"), full_page=True)
+
+
+def test_no_square_is_cut_where_a_row_ends_and_each_marked_one_is_clicked(
+        server: Server, browser: Any) -> None:
+    # Squares cut at a row's end (i12, m6, o11) were slivers, and a click on the middle
+    # of a marked one hit the road between the rows.
+    for width in (390, 700, 1000, 1280):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        try:
+            page = context.new_page()
+            match = server.post("/api/matches", {"game": "monza", "seed": 3, "players": [
+                {"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot:easy"}]})
+            page.goto(server.url + match["seats"][0]["link"])
+            expect(page.locator("svg.mz-track [data-id=i1]")).to_be_visible()
+            # Every square is one rectangle one lane high (plus tyres and finish stripes).
+            heights = page.evaluate("""() => [...document.querySelectorAll(
+                'svg.mz-track g[data-colour]')].map((g) => [g.dataset.id,
+                g.getBoundingClientRect().height])""")
+            lane = min(height for _, height in heights)
+            assert all(height < lane * 1.5 for _, height in heights), heights
+            for _ in range(3):
+                page.wait_for_function(READY, timeout=20_000)
+                marked = page.locator(PICK + "[data-colour]")
+                if marked.count() == 0:
+                    break
+                count = page.locator("#log li").count()
+                marked.first.click(timeout=5_000)
+                page.wait_for_function(
+                    f"() => document.querySelectorAll('#log li').length > {count}")
+        finally:
+            context.close()
+
+
+def test_the_dice_use_the_boards_colours(server: Server, page: Page) -> None:
+    match = server.post("/api/matches", {"game": "monza", "seed": 2, "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot:easy"}]})
+    page.goto(server.url + match["seats"][0]["link"])
+    expect(page.locator("#dice svg.die")).to_have_count(6)
+    fills = page.evaluate("""() => [...document.querySelectorAll('#dice svg.die')].map((die) =>
+        [die.getAttribute('aria-label'), die.querySelector('rect').getAttribute('fill')])""")
+    palette = {"Red": "#e53935", "Yellow": "#fbc02d", "Green": "#43a047", "Blue": "#1e88e5",
+               "White": "#f4f4ef", "Purple": "#8e24aa"}
+    for label, fill in fills:
+        colour = label.split()[-1]
+        assert fill == palette[colour], (label, fill)
+        # The same colour as the board's squares of that colour.
+        square = page.locator(f"svg.mz-track g[data-colour={colour.lower()}] rect").first
+        assert square.get_attribute("fill") == fill

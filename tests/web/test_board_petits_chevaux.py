@@ -63,7 +63,7 @@ def test_board_draws_and_plays_by_click_and_keyboard(server: Server, page: Page)
     expect(page.locator("#choices button.choice")).to_have_count(1)
     page.screenshot(path=str(SHOTS / "petits-chevaux-board-out.png"), full_page=True)
     start.click()
-    log_has(page, "Ann brings r1 out onto its start square")
+    log_has(page, "Ann brings R1 out onto its start square")
     # The 6 rolls again; with a 6, R1 may move and a second horse may come out.
     dice(server, match, token, "6")
     horse = page.locator(f"{BOARD} [data-id=h-r1].pc-target")
@@ -72,10 +72,10 @@ def test_board_draws_and_plays_by_click_and_keyboard(server: Server, page: Page)
     # By keyboard: focus the horse, press Enter.
     horse.focus()
     page.keyboard.press("Enter")
-    log_has(page, "Ann moves r1 6 to square 7 of its lap")
+    log_has(page, "Ann moves R1 6 to square 7 of its lap")
     dice(server, match, token, "6")
     page.locator(f"{BOARD} [data-id=home-r]").click()
-    log_has(page, "Ann brings r2 out")
+    log_has(page, "Ann brings R2 out")
     # Another 6: R2 catches up with R1 and they make a barrage.
     dice(server, match, token, "6")
     # R2's square t6 is under R1 (a target too): R2 itself is picked on the start square.
@@ -92,7 +92,7 @@ def test_board_draws_and_plays_by_click_and_keyboard(server: Server, page: Page)
     assert page.locator("#choices button.choice").count() == 2
     page.screenshot(path=str(SHOTS / "petits-chevaux-board-mid.png"), full_page=True)
     page.locator(f"{BOARD} [data-id=t10]").click()
-    log_has(page, "Ann moves r1 4 to square 11")
+    log_has(page, "Ann moves R1 4 to square 11")
     # Ben's turn: Ann's page shows no targets, and the board still draws.
     expect(page.locator("#status")).to_contain_text("Ben")
     expect(page.locator(f"{BOARD} .pc-target")).to_have_count(0)

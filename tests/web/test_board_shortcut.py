@@ -114,3 +114,38 @@ def test_phone_width_has_no_horizontal_scroll(server: Server, phone: Page) -> No
     page.keyboard.press(" ")
     expect(page.locator("#log")).to_contain_text("Ann takes the main road")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+# Every sign's box against every square number's and car's box, in screen pixels.
+OVERLAPS = """() => {
+  const box = (node) => node.getBoundingClientRect();
+  const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+    && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+  const covered = [...document.querySelectorAll('#board .num, #board .car.piece')];
+  const found = [];
+  for (const sign of document.querySelectorAll('#board .sign .pill')) {
+    for (const node of covered) {
+      if (hit(box(sign), box(node))) found.push(sign.parentNode.id + ' covers '
+        + (node.textContent || node.id));
+    }
+  }
+  return found;
+}"""
+
+
+def test_no_sign_hides_a_square_number_or_a_car(server: Server, page: Page) -> None:
+    # The Road and Push signs used to sit on the square they lead to (a12 at the start,
+    # hiding its number; a car on b8 under "Push").
+    start_against_bots(page, server.url, "shortcut")
+    rng = random.Random(8)
+    checked = 0
+    for _ in range(60):
+        page.wait_for_function(READY, timeout=20_000)
+        if page.locator("#end").evaluate("dialog => dialog.open"):
+            break
+        if page.locator(f"{BOARD} .sign.target").count():
+            assert page.evaluate(OVERLAPS) == []
+            checked += 1
+        buttons = page.locator("#choices button.choice:not([disabled])")
+        buttons.nth(rng.randrange(buttons.count())).click()
+    assert checked >= 3

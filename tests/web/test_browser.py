@@ -1,4 +1,4 @@
-"""The pages in a real headless Chromium (the system's /usr/bin/chromium) via Playwright.
+"""The pages in a real headless Chromium (an installed one, see ``browser.py``) via Playwright.
 
 Every game is played to the end against bots by clicking; a second browser context plays
 another seat from its secret link; undo, manual dice entry, replay and record upload are
@@ -232,3 +232,18 @@ def test_an_old_hint_is_not_shown_after_undo_and_another_move(server: Server,
     expect(page.locator("#status")).to_contain_text("Your turn, Ann")
     expect(page.locator("#hint-text")).to_be_hidden()
     expect(page.locator(".suggested")).to_have_count(0)
+
+
+def test_a_game_starts_from_a_typed_position(server: Server, page: Page) -> None:
+    page.goto(server.url + "/?game=extra-meters")
+    page.locator("#players .name").nth(0).fill("Ann")
+    page.locator("#position-set summary").click()
+    page.fill("#position", "48/46 1 decide 4 7 zz")
+    page.click("#start")
+    expect(page.locator("#setup-error")).to_contain_text("has 5 fields")
+    page.fill("#position", "48/46 1 decide 4 7")
+    page.click("#start")
+    page.wait_for_url("**/m/**")
+    expect(page.locator("#status")).to_contain_text("Your turn, Ann")
+    page.click("#choices button[data-move=stop]")
+    expect(page.locator("#log")).to_contain_text("Ann wins")

@@ -56,6 +56,15 @@ class SimulationError(DiceGamesError, RuntimeError):
     """
 
 
+def whole(number: float) -> int | float:
+    """``number`` as an ``int`` when it is a whole number, so JSON says 57156, not 57156.0.
+
+    >>> whole(57156.0), whole(12.5)
+    (57156, 12.5)
+    """
+    return int(number) if float(number).is_integer() else number
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerStats:
     """How one player entry fared over the whole run.
@@ -78,8 +87,9 @@ class PlayerStats:
     mean_score: float
 
     def to_json(self) -> dict[str, Any]:
-        """The figures as JSON-ready data."""
-        return {"label": self.label, "games": self.games, "wins": self.wins,
+        """The figures as JSON-ready data: ``wins`` is an integer when it is whole (no
+        shared wins), shares and means are floats."""
+        return {"label": self.label, "games": self.games, "wins": whole(self.wins),
                 "win_share": self.win_share, "ci_low": self.ci_low, "ci_high": self.ci_high,
                 "mean_score": self.mean_score}
 
@@ -119,7 +129,13 @@ class SimulationReport:
     engine: str = "engine"
 
     def to_json(self) -> dict[str, Any]:
-        """The report as JSON-ready data (plain dicts, lists, numbers and strings)."""
+        """The report as JSON-ready data (plain dicts, lists, numbers and strings).
+
+        Counts are integers (``games``, ``no_winner``, each player's ``wins`` unless a
+        shared win made it fractional, ``median_turns`` unless it falls between two games);
+        shares, intervals, means and times are floats. The fields are the attributes above,
+        with ``per_player`` a list of :meth:`PlayerStats.to_json` objects.
+        """
         return {
             "game": self.game,
             "options": dict(self.options),
@@ -129,7 +145,7 @@ class SimulationReport:
             "rotate": self.rotate,
             "per_player": [stats.to_json() for stats in self.per_player],
             "mean_turns": self.mean_turns,
-            "median_turns": self.median_turns,
+            "median_turns": whole(self.median_turns),
             "no_winner": self.no_winner,
             "engine": self.engine,
             "elapsed_s": self.elapsed_s,

@@ -8,6 +8,7 @@ every ordering). A seeded generator, a test script or a person supplies the outc
 from __future__ import annotations
 
 import random
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
@@ -85,11 +86,6 @@ def sample(distribution: Distribution[T], rng: random.Random) -> T:
         _PREPARED[id(distribution)] = entry
     _, denominator, bounds = entry
     ticket = rng.randrange(denominator)
-    low, high = 0, len(bounds) - 1
-    while low < high:
-        mid = (low + high) // 2
-        if ticket < bounds[mid]:
-            high = mid
-        else:
-            low = mid + 1
-    return distribution[low][0]
+    if denominator == len(bounds):  # equally likely outcomes: the ticket is the index
+        return distribution[ticket][0]
+    return distribution[bisect_right(bounds, ticket)][0]

@@ -54,3 +54,12 @@ class RecordError(DiceGamesError, ValueError):
         self.reason = reason
         where = f"move {index}: " if index is not None else ""
         super().__init__(f"bad game record: {where}{reason}")
+
+
+class PositionError(DiceGamesError, ValueError):
+    """A position text (see ``Game.from_position``) that is malformed or cannot occur.
+
+    The message names the field and what is wrong with it (a square that does not exist,
+    two cars on one square, more crosses than a row has boxes, a wrong number of fields...)
+    and what is allowed there.
+    """

@@ -18,7 +18,13 @@ from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
 from typing import ClassVar, Generic, TypeVar, cast, final
 
-from dicegames.core.errors import GameNotOver, GameOver, IllegalAction, NotYourTurn
+from dicegames.core.errors import (
+    GameNotOver,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    PositionError,
+)
 from dicegames.core.model import (
     PASS,
     BotLevel,
@@ -31,6 +37,7 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionValue
+from dicegames.core.position import Facts
 from dicegames.core.text import sentence
 
 D = TypeVar("D", bound=Hashable)
@@ -91,6 +98,40 @@ class Game(ABC, Generic[D, A, Out]):
         """Wrap game data (e.g. a scenario set up by a test) as a state of this game."""
         return State(self, data)
 
+    @final
+    def position(self, state: State[D, A, Out]) -> str:
+        """The position notation of ``state``: one line holding everything the rules need.
+
+        ``game.from_position(game.position(state)) == state`` for every reachable state. The
+        fields are documented on the game's rules page (section "Positions").
+        """
+        return self._position(state.data)
+
+    @final
+    def from_position(self, text: str) -> State[D, A, Out]:
+        """The state a position text describes (the inverse of :meth:`position`).
+
+        Extra spaces are ignored. The position must fit this configured game: as many
+        seats as players, squares of its board, phases its options allow.
+
+        Raises:
+            PositionError: the text is malformed or describes a position the rules cannot
+                reach; the message names the field, what is wrong and what is allowed.
+        """
+        if not isinstance(text, str):
+            raise PositionError(f"a position is text, not {type(text).__name__}")
+        return State(self, self._from_position(" ".join(text.split())))
+
+    def facts(self, state: State[D, A, Out]) -> Facts:
+        """The typed, public reading of ``state``: whose turn, the phase, and each game's
+        pieces (runners, cars, horses, sheets; see the game's ``Facts`` subclass, which
+        each game's ``facts`` returns). The default knows only the turn and the end."""
+        data = state.data
+        turn = self._turn(data)
+        over = self._node(data).kind is NodeKind.TERMINAL
+        winners = self._result(data).winners if over else ()
+        return Facts(turn.seat, turn.number, "over" if over else "play", over, winners)
+
     def parse(self, state: State[D, A, Out], text: str, seat: Seat | None = None) -> Hashable:
         """Turn notation into the action or chance outcome it names in ``state``.
 
@@ -136,11 +177,13 @@ class Game(ABC, Generic[D, A, Out]):
         - ``"game"``: the game id;
         - ``"board"``: game-specific drawing data (geometry and pieces), or None;
         - ``"dice"``: the dice to show, a list of ``{"value": str|int, "label": str}``
-          (``"used": true`` marks a die already spent this turn), empty when none are out;
+          (``"used": true`` marks a die already spent this turn; a colour die adds
+          ``"colour"``, a CSS colour from the board's own palette), empty when none are out;
         - ``"dice_entry"``: at a chance node, how a person types physical dice:
           ``{"count": n, "faces": [{"value": notation, "label": str}], "join": " "}``
-          (the outcome's notation is the chosen faces, in any order, joined by ``join``),
-          or None when the outcomes are best offered as a plain list.
+          (the outcome's notation is the chosen faces, in any order, joined by ``join``;
+          a colour face adds ``"colour"`` as the dice do), or None when the outcomes are
+          best offered as a plain list.
 
         A game may add ``"seat_colours"``: one CSS colour per seat, when its pieces have
         colours of their own (the page's seat markers then match the board); a game whose
@@ -217,6 +260,14 @@ class Game(ABC, Generic[D, A, Out]):
     def _result(self, data: D) -> Result:
         """Winners, scores and ranks of a finished game."""
 
+    def _position(self, data: D) -> str:
+        """The position notation of ``data`` (games with a notation override this)."""
+        raise PositionError(f"{self.spec.name} has no position notation")
+
+    def _from_position(self, text: str) -> D:
+        """The data a normalized position text describes, checked to be reachable."""
+        raise PositionError(f"{self.spec.name} has no position notation")
+
     def _parse_action(self, data: D, seat: Seat, text: str) -> A:
         """Notation to action; the default looks the text up among the legal actions."""
         legal = self._legal_actions(data, seat)
@@ -238,6 +289,9 @@ class Game(ABC, Generic[D, A, Out]):
         )
 
 
+_CHANCE = NodeKind.CHANCE
+
+
 @final
 class State(Generic[D, A, Out]):
     """An immutable position of a game, with the checked way to move on from it.
@@ -246,21 +300,26 @@ class State(Generic[D, A, Out]):
     state by state. ``apply`` never changes a state: it returns a new one.
     """
 
-    __slots__ = ("_node", "data", "game")
+    __slots__ = ("_legal", "_node", "data", "game")
 
     def __init__(self, game: Game[D, A, Out], data: D) -> None:
         self.game = game
         self.data = data
+        # Computed on first use and kept: the state is immutable, so the node and the legal
+        # actions (of a single deciding seat) are computed once however many callers (the
+        # runner, the bot, the checked apply) ask.
         self._node: Node | None = None
+        self._legal: tuple[A, ...] | None = None
 
     # ------------------------------------------------------------------ inspection
 
     @property
     def node(self) -> Node:
         """The kind of this state and the seats deciding now."""
-        if self._node is None:
-            self._node = self.game._node(self.data)
-        return self._node
+        node = self._node
+        if node is None:
+            node = self._node = self.game._node(self.data)
+        return node
 
     @property
     def is_terminal(self) -> bool:
@@ -316,7 +375,20 @@ class State(Generic[D, A, Out]):
 
     def legal_actions(self, seat: Seat | None = None) -> tuple[A, ...]:
         """The legal actions of ``seat``, or of the only deciding seat when None."""
-        return self.game._legal_actions(self.data, self.deciding_seat(seat))
+        legal = self._legal
+        if legal is not None and (seat is None or seat == self._single_seat()):
+            return legal
+        acting = self.deciding_seat(seat)
+        legal = self.game._legal_actions(self.data, acting)
+        if len(self.node.players) == 1:
+            self._legal = legal
+        return legal
+
+    def _single_seat(self) -> Seat:
+        """The one deciding seat of a state whose legal actions are cached."""
+        node = self._node
+        assert node is not None
+        return node.players[0]
 
     # ------------------------------------------------------------------ moving on
 
@@ -345,7 +417,7 @@ class State(Generic[D, A, Out]):
                 )
             return State(self.game, self.game._apply_outcome(self.data, move))
         acting = self.deciding_seat(seat)
-        legal = self.game._legal_actions(self.data, acting)
+        legal = self.legal_actions(acting)
         if move not in legal:
             raise IllegalAction(f"{move} is not a legal move here; legal: {_listing(legal)}")
         return State(self.game, self.game._apply_action(self.data, acting, move))
@@ -356,11 +428,14 @@ class State(Generic[D, A, Out]):
         The caller guarantees ``move`` came from ``legal_actions`` or ``chance_outcomes``
         of this very state; anything else gives undefined results.
         """
-        node = self.node
-        if node.kind is NodeKind.CHANCE:
-            return State(self.game, self.game._apply_outcome(self.data, cast("Out", move)))
-        acting = node.players[0] if seat is None else seat
-        return State(self.game, self.game._apply_action(self.data, acting, cast("A", move)))
+        node = self._node
+        if node is None:
+            node = self._node = self.game._node(self.data)
+        game = self.game
+        if node.kind is _CHANCE:
+            return State(game, game._apply_outcome(self.data, cast("Out", move)))
+        return State(game, game._apply_action(self.data, node.players[0] if seat is None
+                                              else seat, cast("A", move)))
 
     # ------------------------------------------------------------------ dunder
 

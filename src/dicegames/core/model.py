@@ -39,7 +39,11 @@ class GameSpec:
         min_players, max_players, default_players: the player range.
         options: the declared options with their defaults (RULINGS.md's rulings).
         aliases: other names ``make`` accepts.
-        docs: path of the rules page below ``docs/rules/``.
+        age: the youngest age the game suits, as its publisher prints it (or, where the
+            rule sheet gives none, our own suggestion, said so on the rules page).
+        minutes: how long a game lasts, in minutes (shortest, longest), for people
+            choosing a game; the publisher's figure where there is one, else ours from
+            simulated games at a person's pace.
     """
 
     id: str
@@ -50,6 +54,8 @@ class GameSpec:
     default_players: int
     options: tuple[OptionSpec, ...] = ()
     aliases: tuple[str, ...] = ()
+    age: int = 0
+    minutes: tuple[int, int] = (0, 0)
 
     def option(self, name: str) -> OptionSpec:
         """The option called ``name`` (KeyError when there is none)."""
@@ -76,10 +82,20 @@ class Node:
 
     @staticmethod
     def decision(*players: Seat) -> Node:
-        """A node where ``players`` decide (each on their own, on the same state)."""
+        """A node where ``players`` decide (each on their own, on the same state).
+
+        The node of one deciding seat is built once per seat and shared (nodes are frozen),
+        so games may call this on every state at no cost.
+        """
+        if len(players) == 1 and 0 <= players[0] < len(_SINGLE):
+            return _SINGLE[players[0]]
         if not players:
             raise ValueError("a decision node needs at least one deciding seat")
         return Node(NodeKind.DECISION, tuple(players))
+
+
+_SINGLE = tuple(Node(NodeKind.DECISION, (seat,)) for seat in range(16))
+"""The decision node of each single seat (0..15), shared."""
 
 
 class Special(StrEnum):

@@ -1,7 +1,11 @@
 """Game records: a session as JSON, and back, with every move checked on the way in.
 
-A record holds a format name and version, the game id and options, the players, the seed,
-the moves in notation and the result. Loading replays every move through the rules, so a
+A record holds a format name and version, the game id and options, the players, how the
+dice are rolled (``dice``: ``auto`` by the computer, ``manual`` physical dice typed in) and
+the seed, the position the game started from when it did not start at the beginning
+(version 2), the moves in notation and the result. A record written before ``dice`` existed
+reads as ``manual`` when its seed is null (that is how physical-dice games were saved) and
+``auto`` otherwise. Loading replays every move through the rules, so a
 corrupt or tampered record is refused with :class:`RecordError` naming the move and the
 reason. Files are written atomically, so an interrupted save never destroys an old record.
 """
@@ -16,28 +20,34 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from dicegames.core.errors import DiceGamesError, OptionError, RecordError
+from dicegames.core.errors import DiceGamesError, OptionError, PositionError, RecordError
 from dicegames.core.registry import configure
-from dicegames.core.session import PlayerInfo, Session
+from dicegames.core.session import DICE_MODES, DiceMode, PlayerInfo, Session
 
 FORMAT = "dicegames-record"
-VERSION = 1
+VERSION = 2
+"""The newest record version this code reads. Version 2 adds ``position`` (the position a
+game started from); a record without one is written as version 1, readable by older code."""
 
 
 def to_record(session: Session) -> dict[str, Any]:
     """The session as a JSON-ready record (finished or not)."""
     state = session.state
-    return {
+    record: dict[str, Any] = {
         "format": FORMAT,
-        "version": VERSION,
+        "version": 1 if session.position is None else VERSION,
         "game": session.game.spec.id,
         "options": dict(session.game.options),
         "players": [{"name": p.name, "kind": p.kind} for p in session.players],
+        "dice": session.dice,
         "seed": session.seed,
         "saved": datetime.now(UTC).isoformat(timespec="seconds"),
         "moves": [entry.to_record() for entry in session.moves],
         "result": state.result.to_json() if state.is_terminal else None,
     }
+    if session.position is not None:
+        record["position"] = session.position
+    return record
 
 
 def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
@@ -66,6 +76,18 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
     return data, players
 
 
+def _dice(record: dict[str, Any]) -> DiceMode:
+    """The record's dice mode; inferred from the seed for records that predate it."""
+    dice = record.get("dice")
+    if dice is None:
+        return "manual" if record.get("seed") is None else "auto"
+    for mode in DICE_MODES:
+        if dice == mode:
+            return mode
+    raise RecordError(f"the record's dice must be one of {', '.join(DICE_MODES)}, "
+                      f"not {dice!r}")
+
+
 def from_record(data: object) -> Session:
     """Rebuild a session from a record, replaying and checking every move.
 
@@ -79,7 +101,16 @@ def from_record(data: object) -> Session:
         game = configure(record["game"], len(players), record["options"])
     except OptionError as error:
         raise RecordError(str(error)) from None
-    session = Session(game, players, record.get("seed"))
+    position = record.get("position")
+    start = None
+    if position is not None:
+        if not isinstance(position, str):
+            raise RecordError("the record's 'position' must be a position text (or absent)")
+        try:
+            start = game.from_position(position)
+        except PositionError as error:
+            raise RecordError(f"the record's position: {error}") from None
+    session = Session(game, players, record.get("seed"), _dice(record), start=start)
     for index, entry in enumerate(record["moves"]):
         if not isinstance(entry, str):
             raise RecordError(f"{entry!r} is not a move in notation", index)

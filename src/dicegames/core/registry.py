@@ -10,10 +10,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dicegames.core.errors import OptionError
-from dicegames.core.game import Game
+from dicegames.core.errors import OptionError, PositionError
+from dicegames.core.game import Game, State
 from dicegames.core.model import GameSpec
 from dicegames.core.options import resolve_options
+from dicegames.core.position import players_in
 
 _GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
 _ALIASES: dict[str, str] = {}
@@ -79,3 +80,23 @@ def configure(
             f"{spec.id} is for {spec.min_players} to {spec.max_players} players, not {count!r}"
         )
     return cls(count, resolve_options(spec.id, spec.options, options or {}))
+
+
+def from_position(game_id: str, text: str, **options: object) -> State[Any, Any, Any]:
+    """The state a position describes, in the game configured with ``options``.
+
+    The player count is read off the position (its first field has one entry per seat):
+    ``from_position("extra-meters", "12/7 2 opening - 4", track_length=30)``.
+
+    Raises:
+        OptionError: an unknown game or option, or a bad option value.
+        PositionError: a malformed or impossible position, or a seat count the game does
+            not allow.
+    """
+    cls = game_class(game_id)
+    spec = cls.spec
+    count = players_in(text)
+    if not spec.min_players <= count <= spec.max_players:
+        raise PositionError(f"the position has {count} seats in its first field; {spec.id} is "
+                            f"for {spec.min_players} to {spec.max_players} players")
+    return configure(spec.id, count, options).from_position(text)

@@ -10,11 +10,17 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, get_args
 
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Result, Seat
 from dicegames.core.text import possessive, sentence
+
+DiceMode = Literal["auto", "manual"]
+"""How a game's dice are rolled: ``auto`` by the computer (from the session's seed) or
+``manual``, physical dice whose faces a person types in."""
+
+DICE_MODES: tuple[DiceMode, ...] = get_args(DiceMode)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +91,12 @@ class Session:
     Args:
         game: the configured game.
         players: who sits in each seat; defaults to "Player 1", "Player 2"...
-        seed: the seed of the random dice, kept in the record (None for manual dice).
+        seed: the seed of the random dice (and of the bots), kept in the record; None when
+            there is none (physical dice, or a seed nobody noted).
+        dice: how the dice are rolled, ``auto`` (by the computer) or ``manual`` (physical
+            dice typed in); kept in the record, so a resumed game carries on the same way.
+        start: the state to start from (a position set up with ``game.from_position``);
+            None for the start of the game. A record keeps its position.
     """
 
     def __init__(
@@ -93,16 +104,27 @@ class Session:
         game: Game[Any, Any, Any],
         players: Sequence[PlayerInfo] | None = None,
         seed: int | None = None,
+        dice: DiceMode = "auto",
+        *,
+        start: State[Any, Any, Any] | None = None,
     ) -> None:
         if players is None:
             players = [PlayerInfo(f"Player {i + 1}") for i in range(game.players)]
         if len(players) != game.players:
             raise ValueError(f"{len(players)} players given for a {game.players}-player game")
+        if dice not in DICE_MODES:
+            raise ValueError(f"dice must be one of {', '.join(DICE_MODES)}, not {dice!r}")
         self.game = game
         self.players: tuple[PlayerInfo, ...] = tuple(players)
         self.seed = seed
-        self._states: list[State[Any, Any, Any]] = [game.new_state()]
+        self.dice: DiceMode = dice
+        if start is not None and start.game != game:
+            raise ValueError(f"the start state is a state of {start.game!r}, not of {game!r}")
+        self._states: list[State[Any, Any, Any]] = [game.new_state() if start is None
+                                                    else start]
         self._moves: list[MoveEntry] = []
+        self.position: str | None = None if start is None else game.position(start)
+        """The position the session started from (None: the start of the game)."""
 
     @property
     def state(self) -> State[Any, Any, Any]:

@@ -45,3 +45,42 @@ def possessive(name: str) -> str:
     ("Ann's", 'Your', "Jules's")
     """
     return name.strip()[0] + "our" if is_you(name) else f"{name}'s"
+
+
+_PLURALS = {"die": "dice", "child": "children", "person": "people"}
+
+
+def plural(number: float, noun: str, many: str | None = None) -> str:
+    """``noun`` in the form that agrees with ``number``: singular only for exactly 1.
+
+    ``many`` names an irregular plural; common ones ("die": "dice") are known.
+
+    >>> plural(1, "square"), plural(2, "square"), plural(0, "die"), plural(3, "cross")
+    ('square', 'squares', 'dice', 'crosses')
+    """
+    if number == 1:
+        return noun
+    if many is not None:
+        return many
+    if noun in _PLURALS:
+        return _PLURALS[noun]
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    if noun.endswith("y") and noun[-2:-1] not in ("a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def count(number: float, noun: str, many: str | None = None) -> str:
+    """``number`` and ``noun`` agreeing: "1 square", "2 squares", "1 die", "6 dice".
+
+    Every sentence that counts something for people goes through here (and
+    :func:`plural`), so no message reads "1 squares" or "Resuming after 1 moves".
+
+    >>> count(1, "square"), count(5, "square"), count(1, "move"), count(2, "die")
+    ('1 square', '5 squares', '1 move', '2 dice')
+    >>> count(1.5, "turn"), count(0, "game")
+    ('1.5 turns', '0 games')
+    """
+    return f"{number:g} {plural(number, noun, many)}" if isinstance(number, float) else (
+        f"{number} {plural(number, noun, many)}")

@@ -9,7 +9,8 @@ reason. End of input or ``quit`` leaves quietly.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import re
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from rich.markup import escape
@@ -17,10 +18,11 @@ from rich.markup import escape
 from dicegames.bots import bot_levels
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import Game
-from dicegames.core.model import GameSpec
+from dicegames.core.model import BotLevel, GameSpec
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
+from dicegames.core.text import plural
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal
 from dicegames.terminal.info import first_sentence, player_range
 from dicegames.terminal.play import new_seed, play_session
@@ -61,7 +63,8 @@ def pick_count(spec: GameSpec) -> Callable[[str], int]:
     """A parser for the number of players ``spec`` allows."""
     def parse(text: str) -> int:
         if not text.isdecimal() or not spec.min_players <= int(text) <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {player_range(spec)} players: "
+            raise ValueError(f"{spec.name} is for {player_range(spec)} "
+                             f"{plural(spec.max_players, 'player')}: "
                              f"type a number from {spec.min_players} to {spec.max_players}")
         return int(text)
     return parse
@@ -81,12 +84,48 @@ def pick_seat(levels: tuple[str, ...]) -> Callable[[str], str]:
     return parse
 
 
+PLAIN_LEVELS = {
+    "easy": "the weakest, for a first game or young players",
+    "medium": "a fair opponent who follows a few rules of thumb",
+    "hard": "a strong opponent",
+    "expert": "stronger than hard",
+    "search": "tries its best moves out before it plays; up to about a second a move",
+    "optimal": "plays perfectly",
+}
+"""What the usual level names mean, in words for a family (each game's rules page says how
+its bots play)."""
+
+
+def plain_levels(levels: Sequence[BotLevel]) -> list[tuple[str, str]]:
+    """The listed levels, weakest first, each with a plain description.
+
+    A level the table does not know is described by its game's text up to the first colon,
+    semicolon or parenthesis; a level that is the same bot as an earlier one says so.
+    """
+    shown: list[tuple[str, str]] = []
+    seen: dict[str, str] = {}
+    for level in levels:
+        if not level.listed:
+            continue
+        plain = PLAIN_LEVELS.get(level.name) or re.split(r":|;| \(", level.doc)[0]
+        if level.doc in seen:
+            plain = f"the same player as {seen[level.doc]}"
+        seen.setdefault(level.doc, level.name)
+        shown.append((level.name, plain))
+    return shown
+
+
 def ask_seats(term: Terminal, game: Game[Any, Any, Any]) -> list[str]:
-    """Ask who sits in each seat; two people may not share a name."""
+    """Ask who sits in each seat; two people may not share a name.
+
+    Only the listed bot levels are offered, in plain words; the others (for simulations,
+    e.g. ``random``) are still accepted by name.
+    """
     levels = bot_levels(game)
     term.say("Computer players (type the level to seat one):")
-    for level in levels:
-        term.say(f"  [bold cyan]{escape(level.name)}[/]: {escape(level.doc)}")
+    for name, plain in plain_levels(levels):
+        term.say(f"  [bold cyan]{escape(name)}[/]: {escape(plain)}")
+    term.say(f"[dim]How each one plays: dicegames rules {escape(game.spec.id)}.[/]")
     names = tuple(level.name for level in levels)
     default_bot = default_bot_level(game)
     items: list[str] = []
@@ -150,7 +189,8 @@ def _launch(term: Terminal) -> ExitCode:
     term.say("[bold]dicegames[/]: family dice games. Pick a game (quit leaves).")
     for number, spec in enumerate(specs, start=1):
         term.say(f"  [bold cyan]{number})[/] [bold]{escape(spec.name)}[/] "
-                 f"({escape(spec.id)}, {player_range(spec)} players): "
+                 f"({escape(spec.id)}, {player_range(spec)} "
+                 f"{plural(spec.max_players, 'player')}): "
                  f"{escape(first_sentence(spec.pitch))}")
     spec = ask_until_valid(term, "Game: a number or an id", "1", pick_game)
     count = ask_until_valid(term, f"Number of players ({player_range(spec)})",
@@ -162,5 +202,6 @@ def _launch(term: Terminal) -> ExitCode:
     manual = ask_until_valid(term, "Dice", "1", pick_dice)
     game = configure(spec.id, count, options)
     seed = new_seed()
-    session = Session(game, player_infos(items), None if manual else seed)
-    return play_session(term, session, seed, manual=manual, save_to=None)
+    session = Session(game, player_infos(items), None if manual else seed,
+                      "manual" if manual else "auto")
+    return play_session(term, session, seed, save_to=None)

@@ -24,13 +24,15 @@ import platformdirs
 from rich.markup import escape
 
 from dicegames.bots import adviser
-from dicegames.core.errors import IllegalAction
+from dicegames.core.errors import IllegalAction, PositionError
 from dicegames.core.game import State
 from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
 from dicegames.core.model import Agent, Seat
+from dicegames.core.position import players_in
 from dicegames.core.record import load, save
 from dicegames.core.registry import game_class
-from dicegames.core.session import Event, EventKind, Session
+from dicegames.core.session import DiceMode, Event, EventKind, Session
+from dicegames.core.text import count
 from dicegames.scores import record_score
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal, UsageError
 from dicegames.terminal.seats import (
@@ -147,9 +149,10 @@ class HumanAgent:
     @staticmethod
     def _pick(state: State[Any, Any, Any], seat: Seat, text: str, legal: Sequence[Hashable],
               numbered: bool) -> Hashable:
+        numbers = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
         if not text:
-            raise IllegalAction("type a choice: " + (f"a number from 1 to {len(legal)} or "
-                                                     if numbered else "") + "a move's notation")
+            raise IllegalAction("type a choice: " + (f"{numbers} or " if numbered else "")
+                                + "a move's notation")
         try:
             action = state.game.parse(state, text, seat)
         except IllegalAction as error:
@@ -158,10 +161,10 @@ class HumanAgent:
             if numbered and text.isdecimal():
                 if 1 <= int(text) <= len(legal):
                     return legal[int(text) - 1]
-                raise IllegalAction(f"{text} is not one of the choices: type a number from 1 "
-                                    f"to {len(legal)} or a move's notation") from None
+                raise IllegalAction(f"{text} is not one of the choices: type {numbers} or a "
+                                    "move's notation") from None
             if numbered:
-                raise IllegalAction(f"{error} (or a number from 1 to {len(legal)})") from None
+                raise IllegalAction(f"{error} (or {numbers})") from None
             raise
         if action not in legal:
             raise IllegalAction(f"{action} is not a legal move here")
@@ -192,9 +195,33 @@ class DicePrompt:
         return text
 
 
-MARKS = {EventKind.ROLL: "[cyan]⚂[/]", EventKind.MOVE: "[green]→[/]",
-         EventKind.PASS: "[dim]⏭[/]", EventKind.UNDO: "[yellow]↶[/]"}
-"""The mark in front of each kind of event line."""
+MARKS = {EventKind.MOVE: "[green]→[/]", EventKind.PASS: "[dim]⏭[/]",
+         EventKind.UNDO: "[yellow]↶[/]"}
+"""The mark in front of each kind of event line (a roll's is its faces: :func:`die_faces`)."""
+
+DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+
+def die_faces(notation: str) -> str:
+    """The die faces a roll shows (``"1 2 2 3 5"`` → ``⚀⚁⚁⚂⚄``), or "" when the roll is
+    not six-sided dice (Monza's colour dice, a colour drawn for the first player).
+
+    >>> die_faces("5"), die_faces("1 2 2 3 5"), die_faces("rryyyg")
+    ('⚄', '⚀⚁⚁⚂⚄', '')
+    """
+    faces = notation.split()
+    if not faces or not all(len(f) == 1 and f in "123456" for f in faces):
+        return ""
+    return "".join(DIE_FACES[int(f) - 1] for f in faces)
+
+
+def event_mark(event: Event) -> str:
+    """The markup in front of an event line: a roll's real faces (or nothing), an arrow for
+    a move, and so on."""
+    if event.kind is EventKind.ROLL:
+        faces = die_faces(event.text)
+        return f"[cyan]{faces}[/] " if faces else ""
+    return MARKS.get(event.kind, "•") + " "
 
 
 class EventPrinter:
@@ -222,7 +249,7 @@ class EventPrinter:
             term.say(board(self.session))
             term.say(f"[bold green]Game over.[/] [bold]{escape(event.description)}[/]")
             return
-        term.say(f"  {MARKS.get(event.kind, '•')} {escape(event.description)}")
+        term.say(f"  {event_mark(event)}{escape(event.description)}")
         # A short pause after each bot decision lets the people at the table follow it.
         if (self.has_human and event.kind in (EventKind.MOVE, EventKind.PASS)
                 and event.seat is not None and self.session.players[event.seat].is_bot):
@@ -235,27 +262,40 @@ def seating(session: Session) -> str:
                      for info in session.players)
 
 
-def header(term: Terminal, session: Session, seed: int | None, manual: bool) -> None:
+def dice_line(session: Session, seed: int | None, saved_with: DiceMode | None = None) -> str:
+    """Where the dice come from, and how the saved game rolled them when that changed."""
+    if session.dice == "manual":
+        line = "typed in from physical dice"
+    else:
+        line = f"rolled by the computer, seed {seed}"
+    if saved_with is not None and saved_with != session.dice:
+        line += (" (the saved game had physical dice)" if saved_with == "manual"
+                 else " (the saved game's dice were rolled by the computer)")
+    return f"Dice: {line}"
+
+
+def header(term: Terminal, session: Session, seed: int | None,
+           saved_with: DiceMode | None = None) -> None:
     """The lines before play: game, options, who sits where, where the dice come from."""
     game = session.game
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    term.say(f"[bold]{escape(game.spec.name)}[/] · {game.players} players"
+    term.say(f"[bold]{escape(game.spec.name)}[/] · {count(game.players, 'player')}"
              + (f" · {escape(options)}" if options else ""))
     term.say(f"Players, in turn order: {seating(session)}")
-    dice = "typed in from physical dice" if manual else f"rolled by the computer, seed {seed}"
-    term.say(f"Dice: {dice}")
+    term.say(dice_line(session, seed, saved_with))
     if any(not info.is_bot for info in session.players):
         term.say("[dim]Answer with a number or a move; ? lists the choices; quit (or Ctrl-D) "
                  "stops and saves the game.[/]")
 
 
-def dice_source(term: Terminal, session: Session, seed: int, manual: bool) -> DiceSource:
-    """Physical dice typed in, or generator dice seeded with ``seed``.
+def dice_source(term: Terminal, session: Session, seed: int) -> DiceSource:
+    """Physical dice typed in (``session.dice`` is manual), or generator dice seeded with
+    ``seed``.
 
     Generator dice are first advanced past the rolls already in the session, so a game
     resumed with its own seed rolls what the uninterrupted game would have rolled.
     """
-    if manual:
+    if session.dice == "manual":
         return ManualDice(DicePrompt(term, session))
     dice = RandomDice(random.Random(seed))
     for state in session.states[:-1]:
@@ -304,9 +344,14 @@ def save_and_report(term: Terminal, session: Session, path: Path, why: str) -> E
     return code
 
 
-def play_session(term: Terminal, session: Session, seed: int, *, manual: bool,
-                 save_to: Path | None, agents: Sequence[Agent] | None = None) -> ExitCode:
+def play_session(term: Terminal, session: Session, seed: int, *, save_to: Path | None,
+                 agents: Sequence[Agent] | None = None,
+                 saved_with: DiceMode | None = None) -> ExitCode:
     """Play ``session`` to the end at this terminal and return the exit code.
+
+    The dice are rolled as ``session.dice`` says (by the computer from ``seed``, or typed in);
+    ``seed`` also seeds the bots. ``saved_with`` is how a resumed game's record rolled its
+    dice, so the header can say when that changed.
 
     On end of input or ``quit`` the record is saved (to ``save_to``, else to
     :func:`default_save_path`) and the code is 0; on Ctrl-C the same, with code 130. A
@@ -315,9 +360,9 @@ def play_session(term: Terminal, session: Session, seed: int, *, manual: bool,
     if agents is None:
         agents = build_agents(session, seed, lambda seat: HumanAgent(term, session))
     printer = EventPrinter(term, session)
-    header(term, session, seed, manual)
+    header(term, session, seed, saved_with)
     if session.moves:
-        term.say(f"Resuming after {len(session.moves)} moves.")
+        term.say(f"Resuming after {count(len(session.moves), 'move')}.")
     state = session.state
     if state.is_terminal:
         term.say(board(session))
@@ -325,7 +370,7 @@ def play_session(term: Terminal, session: Session, seed: int, *, manual: bool,
                  f"{escape(session.describe_result(state.result))}")
         return ExitCode.OK
     printer.turn_header(state.turn.seat, state.turn.number)
-    dice = dice_source(term, session, seed, manual)
+    dice = dice_source(term, session, seed)
     target = save_to or default_save_path(session.game.spec.id)
     try:
         play(session, agents, dice, on_event=printer)
@@ -356,7 +401,7 @@ def report_best_score(term: Terminal, session: Session) -> None:
         line = (f"[bold green]A new best score: {best.score:g}[/] "
                 f"(the old best was {best.previous:g}).")
     else:
-        line = f"Your best score here: [bold]{best.best:g}[/] ({best.games} games)."
+        line = f"Your best score here: [bold]{best.best:g}[/] ({count(best.games, 'game')})."
     term.say(line)
 
 
@@ -368,9 +413,11 @@ class PlayRequest:
     players: str | None
     options: Sequence[str]
     seed: int | None
-    manual: bool
+    dice: DiceMode | None
+    """``auto`` or ``manual``; None: auto for a new game, the record's way for a resumed one."""
     save: Path | None
     resume: Path | None
+    position: str | None = None
 
 
 def resumed_session(request: PlayRequest) -> Session:
@@ -388,6 +435,9 @@ def resumed_session(request: PlayRequest) -> Session:
     if request.options:
         raise UsageError("--option cannot be combined with --resume: the record fixes the "
                          "options")
+    if request.position is not None:
+        raise UsageError("--position cannot be combined with --resume: the record fixes the "
+                         "position")
     session = load(request.resume)
     if request.game is not None:
         wanted = game_class(request.game).spec.id
@@ -397,6 +447,23 @@ def resumed_session(request: PlayRequest) -> Session:
     return session
 
 
+def position_seats(request: PlayRequest, items: Sequence[str] | None) -> int:
+    """The seats of ``--position`` (its first field), checked against ``--players``.
+
+    Raises:
+        UsageError: an empty position, or a different number of ``--players``.
+    """
+    assert request.position is not None
+    try:
+        count = players_in(request.position)
+    except PositionError as error:
+        raise UsageError(f"--position: {error}") from None
+    if items is not None and len(items) != count:
+        raise UsageError(f"--players names {len(items)} players but the position has {count} "
+                         "seats (its first field has one entry per seat)")
+    return count
+
+
 def run_play(term: Terminal, request: PlayRequest) -> ExitCode:
     """``dicegames play``: set up a new or resumed game and play it.
 
@@ -404,24 +471,39 @@ def run_play(term: Terminal, request: PlayRequest) -> ExitCode:
         UsageError, OptionError: a bad command line (nothing has been played yet).
         RecordError: ``--resume`` names a file that is not a valid record.
     """
+    saved_with: DiceMode | None = None
     if request.resume is not None:
         session = resumed_session(request)
+        saved_with = session.dice
+        # The record says how its dice are rolled; --dice and --seed change that.
+        session.dice = request.dice or session.dice
         seed = request.seed if request.seed is not None else (
             session.seed if session.seed is not None else new_seed())
+        if session.dice == "auto":
+            session.seed = seed
     else:
         if request.game is None:
             raise UsageError("name a game to play (see dicegames list), or --resume FILE")
         items = split_players(request.players) if request.players is not None else None
-        game, items = configure(request.game, items, parse_options(request.options))
+        count = None if request.position is None else position_seats(request, items)
+        game, items = configure(request.game, items, parse_options(request.options), count)
+        start = None
+        if request.position is not None:
+            try:
+                start = game.from_position(request.position)
+            except PositionError as error:
+                raise UsageError(f"--position: {error}") from None
         seed = request.seed if request.seed is not None else new_seed()
-        session = Session(game, player_infos(items), None if request.manual else seed)
+        dice = request.dice or "auto"
+        session = Session(game, player_infos(items), seed if dice == "auto" else None, dice,
+                          start=start)
     agents = build_agents(session, seed, lambda seat: HumanAgent(term, session))
     # A resumed game is kept in its own file unless --save names another.
     save_to = request.save or request.resume
     if save_to is not None:
         check_writable(save_to)
-    return play_session(term, session, seed, manual=request.manual, save_to=save_to,
-                        agents=agents)
+    return play_session(term, session, seed, save_to=save_to, agents=agents,
+                        saved_with=saved_with)
 
 
 __all__ = [

@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from dicegames.core.record import load
 from dicegames.core.session import EventKind, Session
+from dicegames.core.text import count
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, Terminal
 from dicegames.terminal.play import board, seating
 
@@ -25,14 +26,18 @@ def run_replay(term: Terminal, path: Path, step: bool) -> ExitCode:
     """
     stored = load(path)
     game = stored.game
-    replay = Session(game, stored.players, stored.seed)
+    replay = Session(game, stored.players, stored.seed, stored.dice, start=stored.states[0])
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
     term.say(f"[bold]{escape(game.spec.name)}[/] · replay of {escape(str(path))}")
     if options:
         term.say(f"Options: {escape(options)}")
     term.say(f"Players, in turn order: {seating(stored)}")
-    seed = "physical dice (no seed)" if stored.seed is None else f"seed {stored.seed}"
-    term.say(f"{len(stored.moves)} moves · {seed}")
+    if stored.dice == "manual":
+        dice = "physical dice typed in"
+    else:
+        dice = "dice rolled by the computer" + (
+            f", seed {stored.seed}" if stored.seed is not None else "")
+    term.say(f"{count(len(stored.moves), 'move')} · {dice}")
     term.say(board(replay))
     waiting = step and term.keyboard
     total = len(stored.moves)

@@ -100,19 +100,19 @@ def default_bot_level(game: Game[Any, Any, Any]) -> str:
     return "medium" if "medium" in names else names[0]
 
 
-def configure(game_id: str, items: Sequence[str] | None,
-              options: Mapping[str, str]) -> tuple[Game[Any, Any, Any], list[str]]:
+def configure(game_id: str, items: Sequence[str] | None, options: Mapping[str, str],
+              players: int | None = None) -> tuple[Game[Any, Any, Any], list[str]]:
     """The configured game and its seat entries.
 
-    Without ``items`` the table is "you" against the game's usual number of players minus
-    one, each a :func:`default_bot_level` bot.
+    Without ``items`` the table is "you" against ``players`` minus one (default: the game's
+    usual number of players), each a :func:`default_bot_level` bot.
 
     Raises:
         OptionError: unknown game or option, a value not allowed, a player count that does
             not fit the game.
     """
     if items is None:
-        game = registry.configure(game_id, None, options)
+        game = registry.configure(game_id, players, options)
         level = default_bot_level(game)
         return game, ["you"] + [BOT_PREFIX + level] * (game.players - 1)
     return registry.configure(game_id, len(items), options), list(items)

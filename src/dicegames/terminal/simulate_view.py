@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from dicegames.analysis.simulate import SimulationReport, simulate
+from dicegames.core.text import count
 from dicegames.terminal.console import ExitCode, Terminal
 from dicegames.terminal.play import new_seed
 from dicegames.terminal.seats import configure, parse_options, split_players
@@ -57,7 +58,7 @@ def percent(value: float) -> str:
 
 def report_table(report: SimulationReport) -> Table:
     """Per player: wins, win share and its 95% Wilson interval, mean score."""
-    table = Table(title=f"{report.game}: {report.games} games", title_justify="left")
+    table = Table(title=f"{report.game}: {count(report.games, 'game')}", title_justify="left")
     table.add_column("player", style="bold", no_wrap=True)
     table.add_column("wins", justify="right")
     table.add_column("win share", justify="right", style="bold")
@@ -78,7 +79,7 @@ def show_report(term: Terminal, report: SimulationReport) -> None:
     term.say(f"Options: {escape(options or 'none')} · seed {report.seed} · seats "
              + ("rotated every game" if report.rotate else "fixed (first entry starts)"))
     term.say(f"Game length: mean {report.mean_turns:.1f} turns, median "
-             f"{report.median_turns:g} turns")
+             f"{count(report.median_turns, 'turn')}")
     if report.no_winner:
         term.say(f"Games without a winner: {report.no_winner}")
     term.say(f"Speed: {report.games_per_s:,.0f} games/s ({report.elapsed_s:.2f} s), played by "

@@ -7,6 +7,7 @@ checks the move with the engine and commits it before the answer goes out.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -24,6 +25,7 @@ from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
 from dicegames.web.live import LiveMatch
 from dicegames.web.openapi import OPENAPI
+from dicegames.web.samples import sample_state
 
 MAX_BODY = 64 * 1024
 """Largest request body accepted (bytes); uploaded records are the biggest bodies."""
@@ -59,7 +61,8 @@ def game_summary(game_id: str) -> dict[str, Any]:
     return {
         "id": spec.id, "name": spec.name, "pitch": spec.pitch,
         "min_players": spec.min_players, "max_players": spec.max_players,
-        "default_players": spec.default_players,
+        "default_players": spec.default_players, "age": spec.age,
+        "minutes": list(spec.minutes),
         "options": [{"name": o.name, "kind": o.kind, "default": o.default, "doc": o.doc,
                      "minimum": o.minimum, "maximum": o.maximum, "choices": list(o.choices),
                      "allowed": o.allowed()} for o in spec.options],
@@ -98,6 +101,15 @@ def build_routes(hub: Hub) -> list[Route]:
         data["rules_markdown"] = markdown
         data["rules_html"] = _markdown.render(markdown)
         return JSONResponse(data)
+
+    async def sample(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        try:
+            spec = game_class(game_id).spec
+        except OptionError as error:
+            raise ApiError(404, "unknown_game", str(error)) from None
+        state = await asyncio.to_thread(sample_state, spec.id, hub.board_module(spec.id))
+        return JSONResponse(state)
 
     async def create_match(request: Request) -> Response:
         match = hub.create(await read_json(request))
@@ -159,6 +171,7 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/openapi.json", openapi),
         Route("/api/games", list_games),
         Route("/api/games/{game_id}", get_game),
+        Route("/api/games/{game_id}/sample", sample),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches/{match_id}", get_match),
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),

@@ -17,7 +17,14 @@ from typing import Any
 
 from dicegames.bots import adviser
 from dicegames.core.chance import sample
-from dicegames.core.errors import DiceGamesError, IllegalAction, OptionError, RecordError
+from dicegames.core.errors import (
+    DiceGamesError,
+    IllegalAction,
+    OptionError,
+    PositionError,
+    RecordError,
+)
+from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
 from dicegames.core.options import OptionSpec
 from dicegames.core.record import from_record
@@ -79,7 +86,8 @@ class Hub:
             raise ApiError(422, _option_code(str(error)), str(error)) from None
         if dice == "manual" and all(player.is_bot for player in players):
             raise ApiError(422, "bad_dice", "manual dice need at least one person to enter them")
-        session = Session(game, players, seed)
+        session = Session(game, players, seed, "manual" if dice == "manual" else "auto",
+                          start=_start(game, body.get("position")))
         tokens = {seat: secrets.token_urlsafe(18)
                   for seat, player in enumerate(players) if not player.is_bot}
         try:
@@ -119,7 +127,9 @@ class Hub:
         try:
             players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
             game = configure(stored.game, len(players), stored.options)
-            session = Session(game, players, stored.seed)
+            start = None if stored.position is None else game.from_position(stored.position)
+            session = Session(game, players, stored.seed,
+                              "manual" if stored.dice == "manual" else "auto", start=start)
             for seat, text, _several in stored.moves:
                 session.apply(text, seat)
             match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
@@ -326,7 +336,8 @@ class Hub:
             match.id, session.game.spec.id, dict(session.game.options),
             [{"name": p.name, "kind": p.kind} for p in session.players], session.seed,
             match.dice, match.seat_tokens,
-            [(entry.seat, entry.text, entry.several) for entry in session.moves])
+            [(entry.seat, entry.text, entry.several) for entry in session.moves],
+            session.position)
 
 
 def _option_code(message: str) -> str:
@@ -341,9 +352,32 @@ def _new_id() -> str:
 
 def _replay_log(match: LiveMatch) -> None:
     """Rebuild the log of a match loaded with its moves already played."""
-    replay = Session(match.session.game, match.session.players, match.session.seed)
+    replay = Session(match.session.game, match.session.players, match.session.seed,
+                     match.session.dice, start=match.session.states[0])
     for entry in match.session.moves:
         match.note(replay.apply(entry.text, entry.seat))
+
+
+MAX_POSITION = 2000
+"""Longest position text accepted (EXTRA!'s six full sheets stay far below it)."""
+
+
+def _start(game: Game[Any, Any, Any], position: object) -> State[Any, Any, Any] | None:
+    """The state a match's optional ``position`` describes (None: the start of the game).
+
+    Raises:
+        ApiError: 400 when it is not text or too long, 422 ``bad_position`` when the game
+            refuses it (the message names the field and what is allowed).
+    """
+    if position is None:
+        return None
+    if not isinstance(position, str) or len(position) > MAX_POSITION:
+        raise ApiError(400, "bad_request", f"'position' must be a position text of at most "
+                       f"{MAX_POSITION} characters (see Positions on the game's rules page)")
+    try:
+        return game.from_position(position)
+    except PositionError as error:
+        raise ApiError(422, "bad_position", str(error)) from None
 
 
 def _move_text(move: object) -> str:

@@ -52,6 +52,14 @@ OPENAPI: dict[str, Any] = {
             "parameters": [{"name": "game_id", "in": "path", "required": True,
                             "schema": {"type": "string"}}],
             "responses": {"200": _json({"type": "object"}, "the game"), **_errors(404)}}},
+        "/api/games/{game_id}/sample": {"get": {
+            "summary": "A sample position of the game (a seeded game of random bots, a third "
+                       "of the way through), as the replay page's states: the home page draws "
+                       "each game's card with it",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _json(_ref("State"), "the sample position"),
+                          **_errors(404)}}},
         "/api/matches": {"post": {
             "summary": "Create a match; the answer holds each person's secret seat link",
             "requestBody": _body(_ref("NewMatch")),
@@ -120,7 +128,11 @@ OPENAPI: dict[str, Any] = {
                 "kind": {"type": "string", "description": "human or bot:<level>"}}}},
             "options": {"type": "object"},
             "dice": {"enum": ["auto", "manual"]},
-            "seed": {"type": "integer"}}},
+            "seed": {"type": "integer"},
+            "position": {"type": "string", "maxLength": 2000,
+                         "description": "start from this position (the game's position "
+                                        "notation, see Positions on its rules page); 422 "
+                                        "bad_position when the game refuses it"}}},
         "State": {"type": "object", "description": "see docs/web-api.md", "properties": {
             "id": {"type": "string"}, "game": {"type": "object"},
             "players": {"type": "array"}, "options": {"type": "object"},

@@ -1,10 +1,11 @@
 """SQLite storage of the web app: matches, seats and every move, committed before the ack.
 
-One row per match (game, options, players, seed, dice mode), one row per seat (its secret
-token) and one row per move in notation. A match is rebuilt by replaying its moves through
-the rules, so the database holds nothing the engine cannot check. The file runs in WAL mode
-with ``synchronous=NORMAL``: a committed move survives the server being killed (``kill -9``)
-at any moment, because the commit is in the operating system's hands before the ack is sent.
+One row per match (game, options, players, seed, dice mode, the position it started from), one
+row per seat (its secret token) and one row per move in notation. A match is rebuilt by
+replaying its moves through the rules, so the database holds nothing the engine cannot check.
+The file runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server
+being killed (``kill -9``) at any moment, because the commit is in the operating system's hands
+before the ack is sent.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ CREATE TABLE IF NOT EXISTS matches (
     players TEXT NOT NULL,
     seed INTEGER,
     dice TEXT NOT NULL,
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    position TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -60,6 +62,8 @@ class StoredMatch:
     dice: str
     tokens: dict[int, str]
     moves: list[tuple[int | None, str, bool]]
+    position: str | None = None
+    """The position the match started from (None: the start of the game)."""
 
 
 class Store:
@@ -77,6 +81,9 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
+        if "position" not in columns:  # a database from before positions: add the column
+            self._db.execute("ALTER TABLE matches ADD COLUMN position TEXT")
 
     def close(self) -> None:
         """Close the connection (the data is already committed)."""
@@ -86,10 +93,10 @@ class Store:
         """Store a new match with its seats and any moves it starts with (one transaction)."""
         with self._transaction():
             self._db.execute(
-                "INSERT INTO matches (id, game, options, players, seed, dice, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO matches (id, game, options, players, seed, dice, created, "
+                "position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, match.game, json.dumps(match.options), json.dumps(match.players),
-                 match.seed, match.dice, time.time()))
+                 match.seed, match.dice, time.time(), match.position))
             self._db.executemany(
                 "INSERT INTO seats (match_id, seat, token) VALUES (?, ?, ?)",
                 [(match.id, seat, token) for seat, token in match.tokens.items()])
@@ -118,7 +125,7 @@ class Store:
     def load(self, match_id: str) -> StoredMatch | None:
         """The stored match, or None when there is no match with that id."""
         row = self._db.execute(
-            "SELECT id, game, options, players, seed, dice FROM matches WHERE id = ?",
+            "SELECT id, game, options, players, seed, dice, position FROM matches WHERE id = ?",
             (match_id,)).fetchone()
         if row is None:
             return None
@@ -128,7 +135,7 @@ class Store:
             "SELECT seat, text, several FROM moves WHERE match_id = ? ORDER BY idx",
             (match_id,))]
         return StoredMatch(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4],
-                           row[5], tokens, moves)
+                           row[5], tokens, moves, row[6])
 
     def match_ids(self) -> list[str]:
         """Every stored match id, oldest first."""

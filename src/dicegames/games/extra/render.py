@@ -6,7 +6,7 @@ from collections.abc import Collection, Hashable, Sequence
 
 from rich.markup import escape
 
-from dicegames.core.text import sentence
+from dicegames.core.text import count, sentence
 from dicegames.games.extra.data import (
     BOXES,
     COLUMN_NAMES,
@@ -93,7 +93,7 @@ def render(data: ExtraData, columns: tuple[int, int, int], names: Sequence[str] 
         lines.append(line)
     elif all(sheet.done for sheet in data.sheets):
         rolls = data.turn - 1
-        lines.append(f"Game over after {rolls} roll{'' if rolls == 1 else 's'}")
+        lines.append(f"Game over after {count(rolls, 'roll')}")
     else:
         lines.append(f"Roll {data.turn}: {escape(names[data.roller])} rolls the five dice")
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from dicegames.games.extra.sheet import row_crosses
 
 if TYPE_CHECKING:
     from dicegames.core.game import State
-    from dicegames.games.extra.rules import Extra, Roll
+    from dicegames.games.extra.rules import ExtraRules, Roll
 
 FACES = tuple({"value": str(face), "label": str(face)} for face in range(1, 7))
 """The faces a person with real dice picks from, five times (``dice_entry``)."""
@@ -57,7 +57,7 @@ def column_id(seat: Seat, column: int) -> str:
     return f"s{seat}-x{COLUMN_NAMES[column]}"
 
 
-def view(game: Extra, state: State[ExtraData, Decision, Roll]) -> JsonObject:
+def view(game: ExtraRules, state: State[ExtraData, Decision, Roll]) -> JsonObject:
     """The state as JSON for the board module (see :meth:`dicegames.core.game.Game.view`).
 
     ``board`` holds the sheet's layout (the same for everyone), one entry per player's sheet
@@ -102,7 +102,7 @@ def view(game: Extra, state: State[ExtraData, Decision, Roll]) -> JsonObject:
     }
 
 
-def _sheet(game: Extra, data: ExtraData, seat: Seat, sheet: Sheet,
+def _sheet(game: ExtraRules, data: ExtraData, seat: Seat, sheet: Sheet,
            deciding: set[Seat]) -> JsonObject:
     """One player's sheet: rows, EXTRA columns, total, and where the player stands."""
     if sheet.done:
@@ -143,7 +143,7 @@ def _sheet(game: Extra, data: ExtraData, seat: Seat, sheet: Sheet,
     }
 
 
-def action_hints(game: Extra, state: State[ExtraData, Decision, Roll],
+def action_hints(game: ExtraRules, state: State[ExtraData, Decision, Roll],
                  seat: Seat) -> list[JsonObject]:
     """The decisions of ``seat`` on the roll, in legal order, with labels and target cells.
 
@@ -158,7 +158,7 @@ def action_hints(game: Extra, state: State[ExtraData, Decision, Roll],
             for decision in state.legal_actions(seat)]
 
 
-def targets(game: Extra, seat: Seat, sheet: Sheet, decision: Decision) -> list[str]:
+def targets(game: ExtraRules, seat: Seat, sheet: Sheet, decision: Decision) -> list[str]:
     """The ids of the cells ``decision`` writes in on ``seat``'s ``sheet``, without repeats.
 
     The rows come from :func:`dicegames.games.extra.sheet.row_crosses`, the code that
@@ -178,7 +178,7 @@ def targets(game: Extra, seat: Seat, sheet: Sheet, decision: Decision) -> list[s
     return list(dict.fromkeys(found))
 
 
-def label(game: Extra, seat: Seat, sheet: Sheet, decision: Decision) -> str:
+def label(game: ExtraRules, seat: Seat, sheet: Sheet, decision: Decision) -> str:
     """A short button text: the two sums with their dice, then what the fifth die does.
 
     >>> import dicegames

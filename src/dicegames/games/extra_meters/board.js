@@ -10,7 +10,7 @@
 // The legal choices of ctx.hints are highlighted on the board (ghost = stop, big die = roll),
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
-import {PIPS, el, svg as s} from "/static/shell.js";
+import {el, svg as s} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
 const GAP = 8;            // road visible between two squares of a row
@@ -57,6 +57,9 @@ const STYLE = `
 .em-roll.em-live:hover, .em-roll.em-live:focus-visible { background: color-mix(in srgb, var(--accent) 12%, transparent); }
 .em-roll:focus-visible { outline: 3px solid var(--accent); outline-offset: 3px; }
 .em-track { width: 100%; height: auto; display: block; }
+/* On a laptop the panel and the track fit the window together (the page's rule leaves room
+   for the board alone). */
+@media (min-width: 761px) { .board svg.em-track { max-height: calc(100vh - 24rem); } }
 .em-road { fill: none; stroke: #e8dcc0; stroke-linecap: round; stroke-linejoin: round; }
 .em-road-line { fill: none; stroke: #fff8; stroke-dasharray: 10 12; stroke-width: 3; }
 .em-tile { fill: var(--card); stroke: var(--line); stroke-width: 2; }
@@ -139,16 +142,16 @@ function cluster(count) {
   return {r: 9, spots};
 }
 
-/** A die face as SVG: the big "roll again" die. */
-function dieFace(face, size = 64) {
+/** A die face as SVG: the big "roll again" die. Its face is unknown until it is rolled, so
+ * it shows a question mark (a face with pips would promise a number). */
+function dieFace(size = 64) {
   const box = s("svg", {viewBox: `0 0 ${size} ${size}`, "aria-hidden": "true"});
   const u = size / 64;
   box.append(s("rect", {x: 4 * u, y: 6 * u, width: 56 * u, height: 56 * u, rx: 12 * u, fill: "#0002"}));
   box.append(s("rect", {x: 3 * u, y: 3 * u, width: 56 * u, height: 56 * u, rx: 12 * u,
     fill: "#fffdf6", stroke: "#333", "stroke-width": 2.5 * u}));
-  for (const [x, y] of PIPS[face] || []) {
-    box.append(s("circle", {cx: (3 + x * 14) * u, cy: (3 + y * 14) * u, r: 5.2 * u, fill: "#222"}));
-  }
+  box.append(t(31 * u, 32 * u, "?", {class: "em-unknown", "font-size": 38 * u, "font-weight": 800,
+    "text-anchor": "middle", "dominant-baseline": "central", fill: "#222"}));
   return box;
 }
 
@@ -239,7 +242,7 @@ function panel(board, ctx, targets) {
   if (board.roll) {
     const hint = targets.get("roll");
     const die = el("div", {class: `em-roll ${hint ? "em-live" : "em-idle"}`, "data-target": "roll"},
-      dieFace(5), el("span", {text: "Roll again"}));
+      dieFace(), el("span", {text: "Roll again"}));
     if (hint) actionable(die, hint, ctx);
     else die.setAttribute("aria-hidden", "true");
     parts.push(die);
@@ -428,9 +431,10 @@ export function render(container, view, ctx) {
   const style = el("style", {});
   style.textContent = STYLE;
   animations = [];
-  const drawn = [panel(board, safe, targets),
-    track(board, safe, targets, container.clientWidth > 0 && container.clientWidth < 560),
-    legend(board, safe)];
+  // As a picture (the home page's card, ctx.picture), the track alone.
+  const narrow = container.clientWidth > 0 && container.clientWidth < 560;
+  const drawn = safe.picture ? [track(board, safe, targets, narrow)]
+    : [panel(board, safe, targets), track(board, safe, targets, narrow), legend(board, safe)];
   const root = el("div", {class: "em-board"}, style, ...drawn);
   container.replaceChildren(root);
   for (const motion of animations) {

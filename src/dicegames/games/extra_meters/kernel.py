@@ -18,10 +18,13 @@ Codes: a chance outcome is the die face itself (1..5 on the opening roll, 1..6 a
 action 0 is ``roll``, 1 is ``stop`` (the engine's legal order).
 
 Policies: ``random`` (the ``easy`` bot: roll or stop at even odds), ``threshold`` (``medium``:
-:func:`.heuristics.should_roll`) and ``exact`` (``hard`` / ``optimal``: the decision of
-:func:`.solver.optimal_policy`, read from a table of roll-or-stop bits per turn position
+:func:`.heuristics.should_roll`) and ``exact`` (``hard`` / ``optimal`` / ``duel``: the
+decision of :func:`.solver.optimal_policy`, the exact two-runner race, against the leading
+opponent with three or more runners), read from a table of roll-or-stop bits per turn position
 computed once from the exact solution by the same float operations, so it decides exactly as
-the engine's bot; the duel against the leading opponent with three or more players).
+the engine's bot. Three-runner ``hard`` (``finish=first``, up to 50 squares) plays
+:mod:`.race3`'s exact three-runner solution, which the kernel does not: simulations of it use
+the engine.
 """
 
 from __future__ import annotations
@@ -345,7 +348,8 @@ class ExtraMetersKernel(GameKernel):
     game_id: ClassVar[str] = "extra-meters"
     policies: ClassVar[tuple[str, ...]] = ("random", "threshold", "exact")
     bot_names: ClassVar[dict[str, str]] = {"easy": "random", "medium": "threshold",
-                                           "hard": "exact", "optimal": "exact"}
+                                           "hard": "exact", "optimal": "exact",
+                                           "duel": "exact"}
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
@@ -360,9 +364,15 @@ class ExtraMetersKernel(GameKernel):
         return bool(game.spec.id == cls.game_id)
 
     def policy_of(self, bot: str) -> str | None:
-        """As the base class; ``exact`` only up to :data:`EXACT_MAX_TRACK` squares."""
+        """As the base class; ``exact`` only up to :data:`EXACT_MAX_TRACK` squares, and not
+        for ``hard`` where it plays the exact three-runner race (:mod:`.race3`)."""
+        from dicegames.games.extra_meters.race3 import three_runner_solution
+
         policy = super().policy_of(bot)
         if policy == "exact" and self.n > EXACT_MAX_TRACK:
+            return None
+        if bot == "hard" and self.players == 3 and three_runner_solution(
+                self.n, "same_round" if self.same_round else "first", 3) is not None:
             return None
         return policy
 

@@ -6,7 +6,7 @@ from collections.abc import Hashable, Sequence
 
 from rich.markup import escape
 
-from dicegames.core.text import sentence, verb
+from dicegames.core.text import count, sentence, verb
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 
 RUNNER_STYLES = ("bold red", "bold blue", "bold green", "bold magenta", "bold cyan",
@@ -44,8 +44,8 @@ def render(data: ExtraMetersData, track_length: int, names: Sequence[str] | None
         lines.append(f"{label}|{''.join(lane)}|🏁 {where}")
     if data.phase in (Phase.DECIDE, Phase.ROLLING) and data.dice:
         dice = " ".join(DIE_FACES[d - 1] + str(d) for d in data.dice)
-        lines.append(f"This turn: {dice} = {sum(data.dice)} squares if you stop "
-                     f"({len(data.dice)} {'die' if len(data.dice) == 1 else 'dice'} rolled)")
+        lines.append(f"This turn: {dice} = {count(sum(data.dice), 'square')} if you stop "
+                     f"({count(len(data.dice), 'die')} rolled)")
     return "\n".join(lines)
 
 
@@ -58,15 +58,15 @@ def describe(data: ExtraMetersData, move: Hashable, seat: int | None,
         if data.phase is Phase.OPENING:
             return sentence(who, "rolls", str(move))
         if move == 6:
-            count = len(data.dice) + 1
+            dice = len(data.dice) + 1
             return (f"{sentence(who, 'rolls', 'a 6')}: the turn ends and the runner moves "
-                    f"{count} squares, one per die, to square "
-                    f"{data.positions[data.player] + count}")
+                    f"{count(dice, 'square')}, one per die, to square "
+                    f"{data.positions[data.player] + dice}")
         return sentence(who, "rolls", f"{move}: {sum(data.dice) + move} with "
-                                      f"{len(data.dice) + 1} dice")
+                                      f"{count(len(data.dice) + 1, 'die')}")
     if move is Decision.ROLL:
         return sentence(who, "rolls", "again")
     total = sum(data.dice)
     sums = "+".join(str(d) for d in data.dice)
-    return (f"{sentence(who, 'stops')} and {verb(who, 'moves')} {sums} = {total} squares to "
-            f"square {data.positions[data.player] + total}")
+    return (f"{sentence(who, 'stops')} and {verb(who, 'moves')} {sums} = "
+            f"{count(total, 'square')} to square {data.positions[data.player] + total}")

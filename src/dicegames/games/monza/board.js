@@ -90,23 +90,42 @@ function carIcon(colour, number) {
   return svg("svg", {viewBox: "-1.7 -1 3.3 2", "aria-hidden": "true"}, car(colour, number));
 }
 
-/** Rows of the track that fit the container: [{u0, u1, x, y}] in track units. */
+/** The rows the circuit is cut into for a container `width` px wide. A row ends where each
+ * lane has a square boundary near the row's length (lanes are staggered, so each lane breaks
+ * at its own boundary): no square is ever cut in two, so every square stays whole to read
+ * and to tap. A row holds the track units [u0, u1); lane `l` draws the squares whose start
+ * lies in [from[l], to[l]). */
 function layout(board, width) {
   const first = board.first;
   const span = board.length - first;
   const most = Math.max(16, width / PX_PER_UNIT);
-  const rows = Math.max(1, Math.ceil((span + START_W - INDENT) / (most - INDENT)));
-  const per = Math.ceil((span + START_W - INDENT) / rows);   // track units per row (not row 0)
+  const count = Math.max(1, Math.ceil((span + START_W - INDENT) / (most - INDENT)));
+  const per = Math.ceil((span + START_W - INDENT) / count);   // track units per row (not row 0)
   const total = per + INDENT + 0.4;
+  // Each lane's break nearest the ideal one, at a square boundary of that lane.
+  const breakAt = (lane, u) => {
+    let best = board.length;
+    for (const sq of lane.squares) {
+      for (const b of [sq.start, sq.end]) {
+        if (b > first && b < board.length && Math.abs(b - u) < Math.abs(best - u)) best = b;
+      }
+    }
+    return best;
+  };
   const out = [];
-  let u = first;
-  for (let r = 0; r < rows && u < board.length; r++) {
+  let from = board.lanes.map(() => first);
+  let ideal = first;
+  for (let r = 0; r < count && Math.min(...from) < board.length; r++) {
     const x = r === 0 ? START_W : INDENT;
-    const u1 = Math.min(board.length, u + Math.round(total - 0.4 - x));
-    out.push({u0: u, u1, x, y: TOP + r * (board.lanes.length * LANE + ROW_GAP)});
-    u = u1;
+    ideal = r === count - 1 ? board.length : ideal + Math.round(total - 0.4 - x);
+    const to = board.lanes.map((lane, l) =>
+      (r === count - 1 ? board.length : Math.max(from[l], breakAt(lane, ideal))));
+    out.push({u0: Math.min(...from), u1: Math.max(...to), from, to, x,
+      y: TOP + r * (board.lanes.length * LANE + ROW_GAP)});
+    from = to;
   }
   const last = out[out.length - 1];
+  last.to = board.lanes.map(() => board.length);
   last.u1 = board.length;
   const height = last.y + board.lanes.length * LANE + 0.6;
   return {rows: out, width: Math.max(total, ...out.map((row) => row.x + row.u1 - row.u0 + 0.4)), height};
@@ -202,59 +221,47 @@ function drawTrack(board, ctx, width) {
     "font-size": 0.78, "font-weight": 800, fill: "var(--fg)", "letter-spacing": 0.05}));
   root.append(zone);
 
-  // The squares, each cut where a row ends; its parts form one clickable group.
+  // The squares, each whole in the row that holds its lane's stretch of track.
   const centres = new Map();
   const squares = svg("g");
   for (const lane of board.lanes) {
     for (const sq of lane.squares) {
       const group = svg("g", {"data-id": sq.id, "data-colour": sq.colour});
-      const parts = [];
-      for (const row of rows) {
-        const a = Math.max(sq.start, row.u0);
-        const b = Math.min(sq.end, row.u1);
-        if (b <= a) continue;
-        const cutLeft = sq.start < row.u0;
-        const cutRight = sq.end > row.u1;
-        const x0 = row.x + a - row.u0 + (cutLeft ? 0 : 0.08);
-        const x1 = row.x + b - row.u0 - (cutRight ? 0 : 0.08);
-        parts.push({x0, x1, y0: row.y + sq.lane * LANE + 0.08, y1: row.y + (sq.lane + 1) * LANE - 0.08});
-      }
-      const main = parts.reduce((best, p) => (p.x1 - p.x0 > best.x1 - best.x0 ? p : best), parts[0]);
+      const row = rows.find((r) => sq.start >= r.from[sq.lane] && sq.start < r.to[sq.lane])
+        || rows[rows.length - 1];
+      const p = {x0: row.x + sq.start - row.u0 + 0.08, x1: row.x + sq.end - row.u0 - 0.08,
+        y0: row.y + sq.lane * LANE + 0.08, y1: row.y + (sq.lane + 1) * LANE - 0.08};
       const hints = byTarget.get(sq.id);
       const body = svg("g", {class: choosing && !hints ? "mz-dim" : null});
-      for (const p of parts) {
-        body.append(svg("rect", {x: r2(p.x0), y: r2(p.y0), width: r2(p.x1 - p.x0), height: r2(p.y1 - p.y0),
-          rx: 0.45, fill: FILL[sq.colour] || "#999",
-          stroke: sq.colour === "white" ? "#a9a49a" : "#0003", "stroke-width": 0.1}));
-        if (sq.colour === "tyre") {
-          const count = Math.max(1, Math.floor((p.x1 - p.x0) / 1.7));
-          for (let i = 0; i < count; i++) {
-            const cx = p.x0 + (p.x1 - p.x0) * (i + 0.5) / count;
-            body.append(tyre(cx, (p.y0 + p.y1) / 2 - 0.4, 0.55), tyre(cx, (p.y0 + p.y1) / 2 + 0.55, 0.55));
-          }
+      body.append(svg("rect", {x: r2(p.x0), y: r2(p.y0), width: r2(p.x1 - p.x0), height: r2(p.y1 - p.y0),
+        rx: 0.45, fill: FILL[sq.colour] || "#999",
+        stroke: sq.colour === "white" ? "#a9a49a" : "#0003", "stroke-width": 0.1}));
+      if (sq.colour === "tyre") {
+        const count = Math.max(1, Math.floor((p.x1 - p.x0) / 1.7));
+        for (let i = 0; i < count; i++) {
+          const cx = p.x0 + (p.x1 - p.x0) * (i + 0.5) / count;
+          body.append(tyre(cx, (p.y0 + p.y1) / 2 - 0.4, 0.55), tyre(cx, (p.y0 + p.y1) / 2 + 0.55, 0.55));
         }
-        if (sq.target) {
-          body.append(chequer(p.x1 - 0.75, p.y0 + 0.02, p.y1 - 0.02, 0.32));
-        }
+      }
+      if (sq.target) {
+        body.append(chequer(p.x1 - 0.75, p.y0 + 0.02, p.y1 - 0.02, 0.32));
       }
       const ink = INK[sq.colour] || "#fff";
       if (sq.letter) {
-        body.append(text(main.x0 + 0.5, main.y0 + 1.42, sq.letter, {"font-size": 1.15,
+        body.append(text(p.x0 + 0.5, p.y0 + 1.42, sq.letter, {"font-size": 1.15,
           "font-weight": 800, fill: ink}));
       }
-      body.append(text(sq.target ? main.x1 - 0.9 : main.x1 - 0.4, main.y1 - 0.4, sq.id,
+      body.append(text(sq.target ? p.x1 - 0.9 : p.x1 - 0.4, p.y1 - 0.4, sq.id,
         {"font-size": 0.62, "text-anchor": "end", fill: ink, "fill-opacity": 0.85}));
       if (sq.entry) {
-        body.append(svg("path", {d: `M${r2(main.x0 + 0.12)} ${r2(main.y0 + 1.75)} l0.5 0.4 l-0.5 0.4 Z`,
+        body.append(svg("path", {d: `M${r2(p.x0 + 0.12)} ${r2(p.y0 + 1.75)} l0.5 0.4 l-0.5 0.4 Z`,
           fill: ink, "fill-opacity": 0.8, "aria-hidden": "true"}));
       }
       group.append(body);
       if (hints) {
-        for (const p of parts) {
-          for (const cls of ["mz-glow", "mz-ants"]) {
-            group.append(svg("rect", {class: cls, x: r2(p.x0 + 0.14), y: r2(p.y0 + 0.14),
-              width: r2(p.x1 - p.x0 - 0.28), height: r2(p.y1 - p.y0 - 0.28), rx: 0.38}));
-          }
+        for (const cls of ["mz-glow", "mz-ants"]) {
+          group.append(svg("rect", {class: cls, x: r2(p.x0 + 0.14), y: r2(p.y0 + 0.14),
+            width: r2(p.x1 - p.x0 - 0.28), height: r2(p.y1 - p.y0 - 0.28), rx: 0.38}));
         }
         makePick(group, hints, ctx);
       } else {
@@ -262,7 +269,7 @@ function drawTrack(board, ctx, width) {
         group.setAttribute("aria-label", describeSquare(sq));
       }
       squares.append(group);
-      centres.set(sq.id, {x: (main.x0 + main.x1) / 2, y: (main.y0 + main.y1) / 2 + 0.15, w: main.x1 - main.x0});
+      centres.set(sq.id, {x: (p.x0 + p.x1) / 2, y: (p.y0 + p.y1) / 2 + 0.15, w: p.x1 - p.x0});
     }
   }
   root.append(squares);

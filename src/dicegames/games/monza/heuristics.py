@@ -27,14 +27,15 @@ from dicegames.core.model import PASS, BotLevel, Seat
 from dicegames.games.monza.circuit import Circuit, remove
 from dicegames.games.monza.data import START, STAY, Advance, MonzaData, Phase, Step
 from dicegames.games.monza.race import ROLL_WEIGHTS, finish_chances, win_chance
-from dicegames.games.monza.rules import Monza, Move
+from dicegames.games.monza.rules import MonzaRules, Move
 
 
 def end_key(circuit: Circuit, cars: tuple[int, ...], seat: Seat, end: int,
             used: int) -> tuple[int, int, int, int]:
     """The medium rule's preference for ending a move on ``end`` (bigger is better)."""
     on_target = end != START and end in circuit.targets
-    pushes = int(end != START and any(c == end for s, c in enumerate(cars) if s != seat))
+    pushes = int(end != START and not on_target
+                 and any(c == end for s, c in enumerate(cars) if s != seat))
     return (-circuit.steps_to_finish(end), -used if on_target else 0, pushes,
             circuit.progress(end))
 
@@ -46,7 +47,7 @@ def medium_end(circuit: Circuit, cars: tuple[int, ...], seat: Seat, dice: tuple[
     return max(sorted(ends), key=lambda e: end_key(circuit, cars, seat, *e))
 
 
-def step_towards(game: Monza, data: MonzaData, seat: Seat, end: int, used: int) -> Step:
+def step_towards(game: MonzaRules, data: MonzaData, seat: Seat, end: int, used: int) -> Step:
     """A legal step from which the move can still end on ``end`` after ``used`` dice."""
     circuit = game.circuit
     legal = game._legal_actions(data, seat)
@@ -58,7 +59,7 @@ def step_towards(game: Monza, data: MonzaData, seat: Seat, end: int, used: int) 
     raise AssertionError("the chosen end is not reachable from any legal step")
 
 
-def advance_choice(game: Monza, data: MonzaData, seat: Seat) -> Move:
+def advance_choice(game: MonzaRules, data: MonzaData, seat: Seat) -> Move:
     """Last-colour step: the free square closest to a target, if it brings the car closer."""
     circuit = game.circuit
     here = circuit.steps_to_finish(data.cars[seat])
@@ -71,9 +72,9 @@ def advance_choice(game: Monza, data: MonzaData, seat: Seat) -> Move:
     return best
 
 
-def _game_data(state: State[Any, Any, Any]) -> tuple[Monza, MonzaData]:
+def _game_data(state: State[Any, Any, Any]) -> tuple[MonzaRules, MonzaData]:
     game, data = state.game, state.data
-    assert isinstance(game, Monza) and isinstance(data, MonzaData)
+    assert isinstance(game, MonzaRules) and isinstance(data, MonzaData)
     return game, data
 
 
@@ -88,13 +89,13 @@ def medium_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -
     return PASS
 
 
-def race_value(game: Monza, cars: tuple[int, ...], seat: Seat, mover: Seat) -> float:
+def race_value(game: MonzaRules, cars: tuple[int, ...], seat: Seat, mover: Seat) -> float:
     """``seat``'s chance to win by the race model, ``mover`` having just moved."""
     return win_chance(game.circuit, game.longest_rule, cars, seat, mover)
 
 
 @lru_cache(maxsize=200_000)
-def reply_value(game: Monza, cars: tuple[int, ...], seat: Seat, replier: Seat) -> float:
+def reply_value(game: MonzaRules, cars: tuple[int, ...], seat: Seat, replier: Seat) -> float:
     """``seat``'s expected race value after ``replier`` rolls and moves by the medium rule."""
     circuit = game.circuit
     if cars[replier] != START and cars[replier] in circuit.targets:
@@ -107,7 +108,7 @@ def reply_value(game: Monza, cars: tuple[int, ...], seat: Seat, replier: Seat) -
     return total
 
 
-def hard_value(game: Monza, data: MonzaData, seat: Seat, end: int, used: int) -> float:
+def hard_value(game: MonzaRules, data: MonzaData, seat: Seat, end: int, used: int) -> float:
     """The hard bot's score of ending the move on ``end`` having used ``used`` dice."""
     circuit = game.circuit
     moved = (*data.cars[:seat], end, *data.cars[seat + 1:])
@@ -136,7 +137,7 @@ def hard_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> 
 def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
     """The hard bot, its race tables built now (under a second, once per circuit and
     compulsion) so that no decision pays for them."""
-    assert isinstance(game, Monza)
+    assert isinstance(game, MonzaRules)
     finish_chances(game.circuit, game.longest_rule)
     return PolicyBot(hard_policy, rng)
 

@@ -14,11 +14,11 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from dicegames.core.model import PASS
-from dicegames.core.text import possessive, sentence
+from dicegames.core.text import count, possessive, sentence
 from dicegames.games.monza.data import COLOURS, START, Advance, MonzaData, Phase, Roll, Step
 
 if TYPE_CHECKING:
-    from dicegames.games.monza.rules import Monza
+    from dicegames.games.monza.rules import MonzaRules
 
 SCALE = 2
 """Terminal columns per unit of track."""
@@ -61,7 +61,7 @@ def car_mark(seat: int) -> str:
     return f"@{seat + 1}"
 
 
-def render(game: Monza, data: MonzaData, names: Sequence[str] | None = None) -> str:
+def render(game: MonzaRules, data: MonzaData, names: Sequence[str] | None = None) -> str:
     """The circuit with every car, then the cars' owners, the roll and the dice left."""
     circuit = game.circuit
     names = list(names or [f"Player {s + 1}" for s in range(len(data.cars))])
@@ -109,7 +109,7 @@ def render(game: Monza, data: MonzaData, names: Sequence[str] | None = None) -> 
         if car != START and car in circuit.targets:
             where += " (target)"
         else:
-            where += f", {circuit.steps_to_finish(car)} steps from a target"
+            where += f", {count(circuit.steps_to_finish(car), 'step')} from a target"
         lines.append(f"{turn} [{CAR_STYLES[colour]}]{car_mark(seat)}[/] "
                      f"{escape(names[seat])} ({colour} car) {where}")
     if data.finishing and data.phase is not Phase.OVER:
@@ -120,7 +120,7 @@ def render(game: Monza, data: MonzaData, names: Sequence[str] | None = None) -> 
     return "\n".join(lines)
 
 
-def describe(game: Monza, data: MonzaData, move: Hashable, seat: int | None,
+def describe(game: MonzaRules, data: MonzaData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
     """One plain-text sentence about ``move`` played from ``data``."""
     who = names[data.player]

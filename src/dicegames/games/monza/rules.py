@@ -8,7 +8,8 @@ stepped to. Legal next squares come from the circuit (see :mod:`.circuit`). Unde
 ``longest`` compulsion only steps that still allow a sequence using the most dice are legal;
 under ``greedy`` any matching step is, and the car must go on while one matches. The turn
 ends by itself when no legal step remains. A car whose move ends on another car pushes it
-back to the nearest free non-tyre square behind in its lane (or the start zone).
+back to the nearest free non-tyre square behind in its lane (or the start zone); a target
+square holds any number of cars, and a car on one moves no more and is never pushed.
 
 When a car reaches a target square the round is completed; then the one car on a target
 wins, or among several the one whose player used the fewest dice in that round, a remaining
@@ -18,8 +19,9 @@ the last die's colour may advance it one square to a free legal next square, or 
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from dicegames.core.chance import multisets
 from dicegames.core.errors import IllegalAction, OptionError
@@ -28,9 +30,7 @@ from dicegames.core.model import (
     CHANCE,
     PASS,
     TERMINAL,
-    BotLevel,
     GameSpec,
-    JsonObject,
     Node,
     Result,
     Seat,
@@ -38,8 +38,8 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.monza import render as text
-from dicegames.games.monza import view as web
+from dicegames.core.text import count
+from dicegames.games.binding import forward
 from dicegames.games.monza.circuit import DEFAULT, Circuit, CircuitError, circuit_for, remove
 from dicegames.games.monza.data import (
     COLOURS,
@@ -54,6 +54,7 @@ from dicegames.games.monza.data import (
     Roll,
     Step,
 )
+from dicegames.games.monza.position import MonzaFacts, facts, from_position, position
 
 ROLLS: tuple[tuple[Roll, Fraction], ...] = tuple(
     (Roll(tuple(combo.count(c) for c in COLOURS)), p) for combo, p in multisets(COLOURS, DICE))
@@ -75,6 +76,8 @@ SPEC = GameSpec(
     max_players=6,
     default_players=2,
     aliases=("monza-race", "haba-monza"),
+    age=5,  # the rule sheet: "players ages 5 to 99"
+    minutes=(10, 15),  # the rule sheet: "Length of the game: 10 - 15 minutes approx."
     options=(
         OptionSpec("compulsion", "choice", "longest",
                    "longest: you must use as many dice as possible; greedy: you must keep "
@@ -88,7 +91,7 @@ SPEC = GameSpec(
 )
 
 
-class Monza(Game[MonzaData, Move, Roll]):
+class MonzaRules(Game[MonzaData, Move, Roll]):
     """The rules of Monza (see the module docstring)."""
 
     spec = SPEC
@@ -165,10 +168,11 @@ class Monza(Game[MonzaData, Move, Roll]):
     def _result(self, data: MonzaData) -> Result:
         circuit = self.circuit
         scores = tuple(float(circuit.progress(car)) for car in data.cars)
-        squares = " and ".join(circuit.square_name(data.cars[s]) for s in data.winners)
+        names = dict.fromkeys(circuit.square_name(data.cars[s]) for s in data.winners)
+        squares = " and ".join(names)  # two cars may share a target square
         colours = " and ".join(str(COLOURS[s]) for s in data.winners)
         used = data.round_used[data.winners[0]] if data.winners else 0
-        dice = f"{used} {'die' if used == 1 else 'dice'}"
+        dice = count(used, "die")
         if len(data.winners) > 1:
             summary = f"the {colours} cars on {squares}, {dice} each in the last round"
         else:
@@ -186,9 +190,12 @@ class Monza(Game[MonzaData, Move, Roll]):
 
     def push_back(self, cars: tuple[int, ...], seat: Seat) -> tuple[int, ...]:
         """Resolve the end of ``seat``'s move: a car on the same square is pushed back to
-        the nearest free non-tyre square behind it in its lane, or to the start zone."""
+        the nearest free non-tyre square behind it in its lane, or to the start zone.
+
+        Nobody is pushed in the start zone or on a target square: a target holds any number
+        of cars, and a car that has reached one moves no more and is never pushed."""
         square = cars[seat]
-        if square == START:
+        if square == START or square in self.circuit.targets:
             return cars
         for other, car in enumerate(cars):
             if other != seat and car == square:
@@ -268,28 +275,22 @@ class Monza(Game[MonzaData, Move, Roll]):
                 return action
         return super()._parse_action(data, seat, text)
 
-    # ------------------------------------------------------------ presentation and bots
+    # ------------------------------------------------------------ positions (position.py)
 
-    def render(self, state: State[MonzaData, Move, Roll],
-               names: Sequence[str] | None = None) -> str:
-        """The three lanes with coloured, lettered squares, cars, tyres and targets."""
-        return text.render(self, state.data, names)
+    def _position(self, data: MonzaData) -> str:
+        return position(data, self.circuit)
 
-    def describe(self, state: State[MonzaData, Move, Roll], move: Hashable,
-                 seat: Seat | None, names: Sequence[str]) -> str:
-        """One sentence about a roll or a decision, for logs."""
-        return text.describe(self, state.data, move, seat, names)
+    def _from_position(self, text: str) -> MonzaData:
+        return from_position(text, self.players, self.circuit, longest=self.longest_rule,
+                             variant=self.variant)
 
-    def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
-        """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
-        return web.view(self, state.data, state.current_players)
+    def facts(self, state: State[MonzaData, Move, Roll]) -> MonzaFacts:
+        """Each car's square by name, the dice, the round's counts, whose turn, the phase."""
+        return facts(state.data, self.circuit)
 
-    def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
-        """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
-        return web.action_hints(self, state.data, seat, state.legal_actions(seat))
 
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random steps; medium: furthest end, pushing; hard: also the next replies."""
-        from dicegames.games.monza.heuristics import bot_levels
-
-        return bot_levels()
+# The playable class's old import path, kept working (see dicegames.games.binding).
+if TYPE_CHECKING:
+    from dicegames.games.monza.game import Monza as Monza  # noqa: PLC0414
+else:
+    __getattr__ = forward(__name__, "dicegames.games.monza.game", "Monza")

@@ -19,7 +19,7 @@ from dicegames.core.model import PASS, JsonObject, Seat
 from dicegames.games.monza.data import COLOURS, LETTERS, START, Advance, MonzaData, Phase, Step
 
 if TYPE_CHECKING:
-    from dicegames.games.monza.rules import Monza, Move
+    from dicegames.games.monza.rules import MonzaRules, Move
 
 SEAT_COLOURS: dict[str, str] = {
     "red": "#e53935", "yellow": "#fbc02d", "green": "#43a047",
@@ -47,7 +47,7 @@ def colour_label(index: int) -> str:
     return COLOURS[index].value.capitalize()
 
 
-def board(game: Monza, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
+def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
     """The drawing data: lanes of squares, the start zone, the cars and the turn.
 
     Keys: ``name`` (the circuit's), ``first``/``length`` (the track's span in units),
@@ -101,7 +101,8 @@ def board(game: Monza, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
 
 
 def dice(data: MonzaData) -> list[JsonObject]:
-    """This turn's six dice in colour order, ``"used": true`` on those already spent.
+    """This turn's six dice in colour order, ``"used": true`` on those already spent, each
+    with its ``colour`` in the board's palette (the squares' and cars' colours).
 
     Which die of a colour was spent does not matter, so the first ones of each colour are
     marked. Empty before the roll (and when a car on a target waits without rolling).
@@ -111,7 +112,8 @@ def dice(data: MonzaData) -> list[JsonObject]:
     shown: list[JsonObject] = []
     for index, (rolled, left) in enumerate(zip(data.roll, data.dice, strict=True)):
         for k in range(rolled):
-            die: JsonObject = {"value": COLOURS[index].value, "label": colour_label(index)}
+            die: JsonObject = {"value": COLOURS[index].value, "label": colour_label(index),
+                               "colour": SEAT_COLOURS[COLOURS[index].value]}
             if k < rolled - left:
                 die["used"] = True
             shown.append(die)
@@ -123,11 +125,12 @@ def dice_entry(data: MonzaData) -> JsonObject | None:
     are the roll's notation, in any order. None when no dice are to be rolled."""
     if data.phase is not Phase.ROLL:
         return None
-    faces = [{"value": letter, "label": colour_label(i)} for i, letter in enumerate(LETTERS)]
+    faces = [{"value": letter, "label": colour_label(i),
+              "colour": SEAT_COLOURS[COLOURS[i].value]} for i, letter in enumerate(LETTERS)]
     return {"count": len(COLOURS), "faces": faces, "join": ""}
 
 
-def view(game: Monza, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
+def view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
     """The whole view (see :meth:`dicegames.core.game.Game.view`), with the cars' colours
     as ``seat_colours`` so the page's seat markers match the board; ``deciding`` are the
     seats deciding now (none at a roll or the end)."""
@@ -140,7 +143,7 @@ def view(game: Monza, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
     }
 
 
-def hint(game: Monza, data: MonzaData, seat: Seat, action: Move) -> JsonObject:
+def hint(game: MonzaRules, data: MonzaData, seat: Seat, action: Move) -> JsonObject:
     """One legal action as a button label and the board ids it is clicked on."""
     circuit = game.circuit
     if isinstance(action, Step):
@@ -160,7 +163,7 @@ def hint(game: Monza, data: MonzaData, seat: Seat, action: Move) -> JsonObject:
             "targets": [car_id(seat)]}
 
 
-def action_hints(game: Monza, data: MonzaData, seat: Seat,
+def action_hints(game: MonzaRules, data: MonzaData, seat: Seat,
                  legal: Sequence[Move]) -> list[JsonObject]:
     """The ``legal`` actions of ``seat`` in their order, labelled, with their board targets."""
     return [hint(game, data, seat, action) for action in legal]

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum, StrEnum
 
 from dicegames.core.model import Seat
 from dicegames.games.petits_chevaux.board import Colour
+from dicegames.games.petits_chevaux.moves import Board
 
 
 class Action(StrEnum):
@@ -71,6 +72,10 @@ class ChevauxData:
         roll: the die the player must play (0 when none).
         sixes: 6s rolled in a row this turn (for ``three_sixes_penalty``).
         winner: the winning seat once the game is over, else -1.
+        occupancy: who stands on each track square, derived from ``horses`` and kept with
+            them (not compared, not part of the notation): the rules update it move by move
+            instead of rebuilding it (see ``PetitsChevauxRules.board``); None until needed
+            for data built by hand.
     """
 
     horses: tuple[tuple[int, ...], ...]
@@ -80,3 +85,4 @@ class ChevauxData:
     roll: int = 0
     sixes: int = 0
     winner: int = -1
+    occupancy: Board | None = field(default=None, compare=False, hash=False, repr=False)

@@ -34,7 +34,7 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData
 from dicegames.games.petits_chevaux.moves import Blocking, Board, Horses, moved
-from dicegames.games.petits_chevaux.rules import PetitsChevaux
+from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 
 
 def _blocked(board: Board, path: tuple[int, ...], seat: int, start: int, stop: int, *,
@@ -80,7 +80,8 @@ def capture_chance(colours: tuple[Colour, ...], horses: Horses, board: Board, se
 # ----------------------------------------------------------------------- medium
 
 
-def _threats(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat, target: int) -> float:
+def _threats(game: PetitsChevauxRules, horses: Horses, board: Board, seat: Seat,
+             target: int) -> float:
     """How exposed a horse of ``seat`` is at progress ``target`` (0 when safe)."""
     if target > ENTRANCE or target == HOME:
         return 0.0
@@ -90,11 +91,11 @@ def _threats(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat, targ
     return capture_chance(game.colours, horses, board, seat, square, blocking=game.blocking)
 
 
-def heuristic_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
+def heuristic_scores(game: PetitsChevauxRules, data: ChevauxData) -> dict[Action, float]:
     """The medium bot's score of every legal move (higher is better)."""
     seat = data.player
     row = data.horses[seat]
-    board = Board(game.colours, data.horses)
+    board = game.board(data)
     scores: dict[Action, float] = {}
     for action, target in game.moves(data, data.roll):
         horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]
@@ -128,7 +129,7 @@ def _best(scores: dict[Action, float]) -> Hashable:
 def heuristic_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
     """The ``medium`` bot: the move with the best :func:`heuristic_scores` (ties: first)."""
     game = state.game
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     return _best(heuristic_scores(game, state.data))
 
 
@@ -150,7 +151,7 @@ PROGRESS_WEIGHT = 0.15
 """Weight of the moved horse's new progress: favours running the leading horse home."""
 
 
-def expected_loss(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat) -> float:
+def expected_loss(game: PetitsChevauxRules, horses: Horses, board: Board, seat: Seat) -> float:
     """The expected worth ``seat`` loses to captures before its next turn (lone horses)."""
     colours, blocking = game.colours, game.blocking
     path = PATHS[colours[seat]]
@@ -164,7 +165,7 @@ def expected_loss(game: PetitsChevaux, horses: Horses, board: Board, seat: Seat)
     return loss
 
 
-def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
+def hard_scores(game: PetitsChevauxRules, data: ChevauxData) -> dict[Action, float]:
     """The ``hard`` bot's score of every legal move (higher is better).
 
     Tuned bonuses (capture, bringing out, the moved horse's new progress) plus the
@@ -174,7 +175,7 @@ def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
     """
     seat = data.player
     row = data.horses[seat]
-    base = expected_loss(game, data.horses, Board(game.colours, data.horses), seat)
+    base = expected_loss(game, data.horses, game.board(data), seat)
     scores: dict[Action, float] = {}
     for action, target in game.moves(data, data.roll):
         horse = row.index(HOME) if action is Action.OUT else HORSE_OF[action]
@@ -193,5 +194,5 @@ def hard_scores(game: PetitsChevaux, data: ChevauxData) -> dict[Action, float]:
 def hard_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
     """The best of :func:`hard_scores` (ties: first)."""
     game = state.game
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     return _best(hard_scores(game, state.data))

@@ -60,6 +60,22 @@ class Board:
         self.owner = owner
         self.count = count
 
+    def moved(self, seat: int, origin: int, target: int) -> Board:
+        """The board after a horse of ``seat`` goes from track square ``origin`` to
+        ``target`` (-1: off the track), every opposing horse on ``target`` going home
+        (as :func:`moved` does to the horses). This board is left as it was."""
+        owner, count = self.owner[:], self.count[:]
+        if origin >= 0:
+            count[origin] -= 1
+            if not count[origin]:
+                owner[origin] = -1
+        if target >= 0:
+            count[target] = count[target] + 1 if owner[target] == seat else 1
+            owner[target] = seat
+        board = Board.__new__(Board)
+        board.owner, board.count = owner, count
+        return board
+
 
 def destination(board: Board, colour: Colour, seat: int, row: tuple[int, ...], progress: int,
                 *, die: int, blocking: Blocking) -> int:

@@ -31,7 +31,7 @@ from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, P
 from dicegames.games.petits_chevaux.moves import has_won, moved
 
 if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.rules import PetitsChevaux
+    from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 
 STYLES = {Colour.RED: "bold red", Colour.BLUE: "bold bright_blue",
           Colour.YELLOW: "bold yellow", Colour.GREEN: "bold green"}
@@ -41,8 +41,9 @@ DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
 def horse_name(colour: Colour, horse: int) -> str:
-    """The notation of a horse: ``r1`` .. ``g4``."""
-    return f"{colour.letter}{horse + 1}"
+    """How a horse is written for people, in the log, the terminal and on the web board:
+    ``R1`` .. ``G4`` (its move's notation is the same in lower case, and typing either works)."""
+    return f"{colour.letter.upper()}{horse + 1}"
 
 
 def _cells(data: ChevauxData, colours: tuple[Colour, ...]) -> dict[Cell, str]:
@@ -82,7 +83,7 @@ def _corner_lines(data: ChevauxData, colours: tuple[Colour, ...],
     for seat, colour in enumerate(colours):
         top, left, _, _ = CORNER[colour]
         style = STYLES[colour]
-        waiting = [horse_name(colour, h).upper() for h, p in enumerate(data.horses[seat])
+        waiting = [horse_name(colour, h) for h, p in enumerate(data.horses[seat])
                    if p == HOME]
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
         texts[(top + 1, left)] = f"[{style}]{f'{mark}{colour.label.upper()}'.center(18)}[/]"
@@ -138,7 +139,7 @@ def where(progress: int) -> str:
     return f"square {progress} of its lap"
 
 
-def describe(game: PetitsChevaux, data: ChevauxData, move: Hashable, seat: int | None,
+def describe(game: PetitsChevauxRules, data: ChevauxData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
     """One plain-text sentence about ``move`` played from ``data``."""
     colours = game.colours
@@ -167,10 +168,10 @@ def describe(game: PetitsChevaux, data: ChevauxData, move: Hashable, seat: int |
     else:
         horse = HORSE_OF[move]
         target = row[horse] + data.roll
-        said = sentence(who, "moves", f"{move} {data.roll} to {where(target)}")
+        said = sentence(who, "moves", f"{horse_name(colour, horse)} {data.roll} to {where(target)}")
     horses, captured = moved(colours, data.horses, data.player, horse, target)
     if captured:
-        victims = " and ".join(horse_name(colours[s], h).upper() for s, h in captured)
+        victims = " and ".join(horse_name(colours[s], h) for s, h in captured)
         said += f", sending {victims} back to the corner stable"
     elif target <= ENTRANCE and sum(p == target for p in horses[data.player]) == 2:
         said += ", making a barrage"

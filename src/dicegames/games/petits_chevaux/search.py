@@ -45,7 +45,7 @@ from dicegames.games.petits_chevaux.heuristics import (
     hard_scores,
     heuristic_policy,
 )
-from dicegames.games.petits_chevaux.rules import PetitsChevaux
+from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 from dicegames.games.petits_chevaux.value import expert_policy, expert_scores, model_for
 
 WIN_VALUE = 150.0
@@ -91,7 +91,7 @@ def close_calls(state: State[Any, Any, Any], seat: Seat,
                 legal: tuple[Hashable, ...]) -> tuple[Hashable, ...]:
     """The legal moves that :func:`.hard_scores` puts within :data:`MARGIN` of its best."""
     game = state.game
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     return _within_margin(hard_scores(game, state.data), legal)
 
 
@@ -150,7 +150,7 @@ def value_evaluation(state: State[Any, Any, Any], seat: Seat) -> float:
     if data.phase is Phase.OVER:
         return 1.0 if data.winner == seat else 0.0
     game = state.game
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     chances = model_for(game.players).win_chances(game.colours, data.horses, data.player,
                                                   blocking=game.blocking)
     return chances[seat]
@@ -161,7 +161,7 @@ def expert_close_calls(state: State[Any, Any, Any], seat: Seat,
     """The legal moves that :func:`.expert_scores` puts within :data:`MARGIN` of its best
     (a move that wins at once is alone)."""
     game = state.game
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     return _within_margin(expert_scores(game, state.data), legal)
 
 

@@ -50,7 +50,7 @@ from dicegames.games.petits_chevaux.board import (
 from dicegames.games.petits_chevaux.data import ChevauxData, Phase
 from dicegames.games.petits_chevaux.heuristics import hard_scores
 from dicegames.games.petits_chevaux.moves import WINNING, Blocking, Board, Horses
-from dicegames.games.petits_chevaux.rules import PetitsChevaux
+from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 
 FEATURE_NAMES: tuple[str, ...] = (
     "plays_next", "one_before", "two_before", "three_before",
@@ -334,7 +334,7 @@ def model_for(players: int, models: dict[int, ValueModel] | None = None) -> Valu
     raise WeightsError(f"no value model fits {players} players")
 
 
-def move_values(game: PetitsChevaux, data: ChevauxData,
+def move_values(game: PetitsChevauxRules, data: ChevauxData,
                 model: ValueModel | None = None) -> dict[Hashable, float]:
     """The mover's win chance after each of its legal moves (infinity for a move that wins,
     so that nothing rounds to it)."""
@@ -352,7 +352,7 @@ def move_values(game: PetitsChevaux, data: ChevauxData,
     return values
 
 
-def expert_scores(game: PetitsChevaux, data: ChevauxData,
+def expert_scores(game: PetitsChevauxRules, data: ChevauxData,
                   model: ValueModel | None = None) -> dict[Hashable, float]:
     """The ``expert`` bot's score of every legal move: ``hard``'s score plus the model's
     ``weight`` times the win chance the move leaves it (a win scores infinity).
@@ -370,7 +370,7 @@ def expert_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -
     """The ``expert`` bot: the best of :func:`expert_scores` (forced moves at once; ties:
     the first)."""
     game = state.game
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     legal = state.legal_actions(seat)
     if len(legal) == 1:
         only: Hashable = legal[0]

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
+from dicegames.core.text import count
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -37,9 +38,10 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, Phase
 from dicegames.games.petits_chevaux.moves import WINNING, moved
+from dicegames.games.petits_chevaux.render import horse_name
 
 if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.rules import Move, PetitsChevaux
+    from dicegames.games.petits_chevaux.rules import Move, PetitsChevauxRules
 
 COLOURS: dict[Colour, str] = {
     Colour.RED: "#d6333a",
@@ -75,11 +77,6 @@ def horse_id(colour: Colour, horse: int) -> str:
 def stable_id(colour: Colour) -> str:
     """The id of a colour's corner stable: ``home-r`` .. ``home-g``."""
     return f"home-{colour.letter}"
-
-
-def horse_label(colour: Colour, horse: int) -> str:
-    """How a horse is written on the board and in labels: ``R1`` .. ``G4``."""
-    return f"{colour.letter.upper()}{horse + 1}"
 
 
 def _cell(cell: Cell) -> list[int]:
@@ -146,7 +143,7 @@ def _horses(data: ChevauxData, colours: tuple[Colour, ...]) -> list[JsonObject]:
                             if other != horse and on_track and p == progress), None)
             horses.append({
                 "id": horse_id(colour, horse),
-                "label": horse_label(colour, horse),
+                "label": horse_name(colour, horse),
                 "colour": colour.label,
                 "css": COLOURS[colour],
                 "seat": seat,
@@ -160,7 +157,7 @@ def _horses(data: ChevauxData, colours: tuple[Colour, ...]) -> list[JsonObject]:
     return horses
 
 
-def board(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
+def board(game: PetitsChevauxRules, data: ChevauxData) -> JsonObject:
     """The board data ``board.js`` draws: squares, stables, horses, and whose turn it is."""
     colours = game.colours
     deciding = data.phase in (Phase.ROLL, Phase.MOVE)
@@ -178,7 +175,7 @@ def board(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
     }
 
 
-def view(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
+def view(game: PetitsChevauxRules, data: ChevauxData) -> JsonObject:
     """The whole view (see ``Game.view``): the board, the die, real-dice entry, colours.
 
     The die shows while the player decides how to play it; it is spent by the move, after
@@ -202,14 +199,14 @@ def view(game: PetitsChevaux, data: ChevauxData) -> JsonObject:
 # ----------------------------------------------------------------------------- hints
 
 
-def _label(game: PetitsChevaux, data: ChevauxData, action: Action, horse: int,
+def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: int,
             target: int) -> str:
     """A short friendly button text: which horse goes where, and what happens there."""
     colours = game.colours
     seat = data.player
     colour = colours[seat]
-    name = horse_label(colour, horse)
-    steps = f"{data.roll} square" + ("" if data.roll == 1 else "s")
+    name = horse_name(colour, horse)
+    steps = count(data.roll, "square")
     if action is Action.OUT:
         said = f"Bring {name} out"
     elif target > ENTRANCE:
@@ -220,17 +217,17 @@ def _label(game: PetitsChevaux, data: ChevauxData, action: Action, horse: int,
         said = f"Move {name} {steps}"
     horses, captured = moved(colours, data.horses, seat, horse, target)
     if captured:
-        victims = " and ".join(horse_label(colours[s], h) for s, h in captured)
+        victims = " and ".join(horse_name(colours[s], h) for s, h in captured)
         said += f": send {victims} home"
     elif target <= ENTRANCE:
         partner = next((other for other, p in enumerate(horses[seat])
                         if other != horse and p == target), None)
         if partner is not None:
-            said += f": barrage with {horse_label(colour, partner)}"
+            said += f": barrage with {horse_name(colour, partner)}"
     return said
 
 
-def hints(game: PetitsChevaux, data: ChevauxData, seat: Seat,
+def hints(game: PetitsChevauxRules, data: ChevauxData, seat: Seat,
           legal: Sequence[Move]) -> list[JsonObject]:
     """The ``legal`` moves of ``seat`` as buttons, in legal order (see ``Game.action_hints``).
 

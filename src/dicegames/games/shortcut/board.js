@@ -3,8 +3,8 @@
 // Everything comes from view.board (games/shortcut/view.py), so any board file draws:
 // road squares with their numbers, the grey shortcut field (hatched, so it reads without
 // colour), the start, the chequered finish, the cars (a letter on each), whose turn it is,
-// and the legal choices: declarations as labelled signs on the square where they lead,
-// destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
+// and the legal choices: declarations as labelled signs beside the grid (hovering one shows
+// where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
 import {svg} from "/static/shell.js";
 
@@ -141,7 +141,7 @@ function message(board, ctx, interactive) {
   const squares = `${turn.total} square${turn.total === 1 ? "" : "s"}`;
   switch (turn.phase) {
     case "declare":
-      return interactive ? "Pick a sign on the board: Road, Shortcut or Push."
+      return interactive ? "Pick a sign: Road, Shortcut or Push."
         : `${who} picks: road, shortcut or push.`;
     case "road-roll": return `${who} rolls the die for the road…`;
     case "shortcut-roll":
@@ -288,46 +288,21 @@ export function render(container, view, ctx) {
     });
   }
 
-  // The signs of the declarations, on the square where each leads (stacked when they share
-  // one), with the squares each may reach shown while it is hovered or focused.
-  const anchored = new Map();
+  // Where each declaration may lead, shown on the grid while its sign (in the panel) is
+  // hovered or focused.
   const previews = svg("g", {class: "previews"});
-  const signLayer = svg("g", {class: "signs"});
-  for (const sign of board.signs) {
-    const hint = byTarget.get(sign.id);
-    if (!hint || !sign.cell) continue;
-    if (!anchored.has(sign.cell)) anchored.set(sign.cell, []);
-    anchored.get(sign.cell).push([sign, hint]);
-  }
-  for (const [id, signs] of anchored) {
-    const [cx, cy] = centre(cells.get(id));
-    const shift = occupied.has(id) ? -C * 0.42 : 0;
-    signs.forEach(([sign, hint], i) => {
-      const w = sign.text.length * 9.6 + 22;
-      const x = Math.min(Math.max(cx, ox + w / 2 - 4), ox + gridW - w / 2 + 4);
-      const y = Math.max(cy + shift + (i - (signs.length - 1) / 2) * 30, oy + 10);
-      const group = svg("g", {id: `sc-${sign.id}`, class: "sign"},
-        svg("rect", {class: "pill", x: x - w / 2, y: y - 13, width: w, height: 26, rx: 13}),
-        text(x, y + 1, sign.text, {"font-size": 16}),
-        svg("rect", {class: "focus", x: x - w / 2 - 4, y: y - 17, width: w + 8, height: 34, rx: 16}));
-      const preview = previews.appendChild(svg("g", {class: "preview"}));
-      for (const spot of sign.preview) {
-        const [px, py] = centre(cells.get(spot.cell));
-        preview.append(svg("rect", {class: "maybe", x: px - C / 2 + 5, y: py - C / 2 + 5,
-          width: C - 10, height: C - 10, rx: 8}));
-        preview.append(svg("circle", {cx: px + C / 2 - 12, cy: py + C / 2 - 12, r: 10}),
-          text(px + C / 2 - 12, py + C / 2 - 11, spot.text, {"font-size": 13}));
-      }
-      const show = (on) => preview.classList.toggle("show", on);
-      group.addEventListener("mouseenter", () => show(true));
-      group.addEventListener("mouseleave", () => show(false));
-      group.addEventListener("focus", () => show(true));
-      group.addEventListener("blur", () => show(false));
-      actionable(group, hint.label, hint.move, ctx);
-      signLayer.append(group);
-    });
-  }
-  root.append(signLayer, previews);
+  const previewOf = (sign) => {
+    const preview = previews.appendChild(svg("g", {class: "preview"}));
+    for (const spot of sign.preview) {
+      const [px, py] = centre(cells.get(spot.cell));
+      preview.append(svg("rect", {class: "maybe", x: px - C / 2 + 5, y: py - C / 2 + 5,
+        width: C - 10, height: C - 10, rx: 8}));
+      preview.append(svg("circle", {cx: px + C / 2 - 12, cy: py + C / 2 - 12, r: 10}),
+        text(px + C / 2 - 12, py + C / 2 - 11, spot.text, {"font-size": 13}));
+    }
+    return preview;
+  };
+  root.append(previews);
 
   // The panel: whose turn, what to do, the cars, and a key to the squares.
   let y = panelY + 4;
@@ -349,6 +324,27 @@ export function render(container, view, ctx) {
     panel.append(text(px + 4, y, line, {"text-anchor": "start", "font-size": 17.5 * big,
       fill: "var(--fg)"}));
     y += 23 * big;
+  }
+  // The declarations' signs, one under the other beside the grid, so that none hides a
+  // square's number or a car; hovering or focusing one previews where it may lead.
+  const declared = board.signs.filter((sign) => sign.cell && byTarget.has(sign.id));
+  if (declared.length) y += 2;
+  for (const sign of declared) {
+    const hint = byTarget.get(sign.id);
+    const bw = Math.min(pw, sign.text.length * 10.5 * big + 40);
+    const group = svg("g", {id: `sc-${sign.id}`, class: "sign"},
+      svg("rect", {class: "pill", x: px, y, width: bw, height: 38, rx: 19}),
+      text(px + bw / 2, y + 20, sign.text, {"font-size": 17 * big}),
+      svg("rect", {class: "focus", x: px - 4, y: y - 4, width: bw + 8, height: 46, rx: 23}));
+    const preview = previewOf(sign);
+    const show = (on) => preview.classList.toggle("show", on);
+    group.addEventListener("mouseenter", () => show(true));
+    group.addEventListener("mouseleave", () => show(false));
+    group.addEventListener("focus", () => show(true));
+    group.addEventListener("blur", () => show(false));
+    actionable(group, hint.label, hint.move, ctx);
+    panel.append(group);
+    y += 48;
   }
   const press = board.signs.find((sign) => !sign.cell && byTarget.has(sign.id));
   if (press) {

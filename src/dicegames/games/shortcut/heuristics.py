@@ -32,7 +32,7 @@ from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, Short
 from dicegames.games.shortcut.planner import HORIZON, planner_for
 
 if TYPE_CHECKING:
-    from dicegames.games.shortcut.rules import Shortcut
+    from dicegames.games.shortcut.rules import ShortcutRules
 
 CUT_SAVING = 8
 """The medium bot takes the shortcut where cutting across saves at least this many squares."""
@@ -41,11 +41,11 @@ STOP_AT = 3
 """The medium bot stops pressing once its shortcut total reaches this."""
 
 
-def _game_and_data(state: State[Any, Any, Any]) -> tuple[Shortcut, ShortcutData]:
-    from dicegames.games.shortcut.rules import Shortcut
+def _game_and_data(state: State[Any, Any, Any]) -> tuple[ShortcutRules, ShortcutData]:
+    from dicegames.games.shortcut.rules import ShortcutRules
 
     game, data = state.game, state.data
-    assert isinstance(game, Shortcut) and isinstance(data, ShortcutData)
+    assert isinstance(game, ShortcutRules) and isinstance(data, ShortcutData)
     return game, data
 
 
@@ -118,7 +118,7 @@ class TurnSearch:
             play, used to measure what racing adds).
     """
 
-    def __init__(self, game: Shortcut, data: ShortcutData, race: bool = True) -> None:
+    def __init__(self, game: ShortcutRules, data: ShortcutData, race: bool = True) -> None:
         self.game = game
         self.race = race
         self.board = game.board

@@ -19,7 +19,7 @@ from dicegames.games.shortcut.board import Board
 from dicegames.games.shortcut.data import Declaration
 
 if TYPE_CHECKING:
-    from dicegames.games.shortcut.rules import Shortcut
+    from dicegames.games.shortcut.rules import ShortcutRules
 
 HORIZON = 200
 """Turns covered by the turn-count distributions (the rest of the tail is negligible)."""
@@ -211,7 +211,7 @@ def _turn_law(cells: range, finish: int,
 _PLANNERS: dict[int, tuple[Board, Planner]] = {}
 
 
-def planner_for(game: Shortcut) -> Planner:
+def planner_for(game: ShortcutRules) -> Planner:
     """The solved solo race of ``game``'s board (computed once per board object)."""
     entry = _PLANNERS.get(id(game.board))
     if entry is None or entry[0] is not game.board:

@@ -13,7 +13,7 @@ from collections.abc import Collection, Hashable, Sequence
 
 from rich.markup import escape
 
-from dicegames.core.text import possessive, sentence, verb
+from dicegames.core.text import count, possessive, sentence, verb
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 
@@ -88,7 +88,7 @@ def render(board: Board, data: ShortcutData, names: Sequence[str] | None = None,
         label = escape(f"{mark} {letter(seat)} {names[seat]}".ljust(label_width))
         rest = ""
         if board.kinds[cell] is not Kind.GREY and cell != board.finish:
-            rest = f", {board.road_distance(cell)} road steps from the finish"
+            rest = f", {count(board.road_distance(cell), 'road step')} from the finish"
         lines.append(f"{label} {where(board, cell)}{rest}")
     who = escape(names[data.player])
     if data.phase is Phase.DECLARE:
@@ -113,7 +113,8 @@ def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[s
         target = board.road_target(here, move)
         if target is None:
             return (f"{sentence(who, 'rolls', str(move))}: the finish is only "
-                    f"{board.road_distance(here)} road steps away, so the car does not move")
+                    f"{count(board.road_distance(here), 'road step')} away, so the car does "
+                    "not move")
         return f"{sentence(who, 'rolls', str(move))} and {verb(who, 'drives')} to " \
                f"{where(board, target)}"
     if data.phase is Phase.SHORTCUT_ROLL:
@@ -122,8 +123,8 @@ def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[s
             lost = f" ({' + '.join(map(str, data.rolls))} is lost)" if data.rolls else ""
             return f"{sentence(who, 'rolls', str(move))}: stuck, the turn is over{lost}"
         total = sum(data.rolls) + move
-        return f"{sentence(who, 'rolls', str(move))}: up to {total} " \
-               f"{'step' if total == 1 else 'steps'} on the shortcut"
+        return f"{sentence(who, 'rolls', str(move))}: up to {count(total, 'step')} on the " \
+               "shortcut"
     if move is Declaration.ROAD:
         return sentence(who, "takes", "the main road")
     if move is Declaration.SHORTCUT:

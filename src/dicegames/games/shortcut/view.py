@@ -29,7 +29,7 @@ from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, Short
 from dicegames.games.shortcut.render import letter, where
 
 if TYPE_CHECKING:
-    from dicegames.games.shortcut.rules import Shortcut
+    from dicegames.games.shortcut.rules import ShortcutRules
 
 KIND_NAMES = {Kind.START: "start", Kind.ROAD: "road", Kind.GREY: "grey", Kind.FINISH: "finish"}
 """The ``kind`` of a cell in the view."""
@@ -111,11 +111,13 @@ def _entrance(board: Board, here: int, blocked: frozenset[int]) -> int:
     return here if ahead is None else ahead
 
 
-def _signs(game: Shortcut, data: ShortcutData) -> list[JsonObject]:
+def _signs(game: ShortcutRules, data: ShortcutData) -> list[JsonObject]:
     """The signs of the current player's declarations (DECLARE) or of ``press`` (CHOOSE).
 
-    A sign's ``cell`` is where the board draws it; ``press`` has none (it moves nothing, so
-    the board shows it beside the dice total instead)."""
+    A declaration's ``cell`` is the square it leads to first and ``preview`` the squares it
+    may reach (the board draws the signs beside the grid, so none hides a number or a car,
+    and shows the preview while a sign is hovered); ``press`` has no cell (it moves nothing,
+    so the board shows it beside the dice total instead)."""
     board = game.board
     here = data.cars[data.player]
     blocked = game.blocked(data, data.player)
@@ -144,7 +146,7 @@ def _signs(game: Shortcut, data: ShortcutData) -> list[JsonObject]:
     return signs
 
 
-def board_view(game: Shortcut, data: ShortcutData) -> JsonObject:
+def board_view(game: ShortcutRules, data: ShortcutData) -> JsonObject:
     """The board part of the view: grid, cars, turn, signs and destinations."""
     board = game.board
     over = data.phase is Phase.OVER
@@ -165,7 +167,7 @@ def board_view(game: Shortcut, data: ShortcutData) -> JsonObject:
     }
 
 
-def view(game: Shortcut, data: ShortcutData, chance: bool) -> JsonObject:
+def view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
     """The whole view (see :meth:`dicegames.core.game.Game.view`).
 
     The dice shown are the current shortcut turn's 1-3 rolls (their sum is the movement
@@ -197,7 +199,7 @@ def _destination_label(board: Board, data: ShortcutData, cell: Cell) -> str:
     return f"Move to {where(board, target)}"
 
 
-def hints(game: Shortcut, data: ShortcutData, seat: Seat,
+def hints(game: ShortcutRules, data: ShortcutData, seat: Seat,
           actions: Sequence[Hashable]) -> list[JsonObject]:
     """The hints of ``seat``'s legal ``actions`` (see
     :meth:`dicegames.core.game.Game.action_hints`): a destination is clicked on its cell, a

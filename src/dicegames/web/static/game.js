@@ -16,10 +16,11 @@ let waiting = false;
 let retry = 500;
 let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
+const NOT_CONNECTED = "Not connected: reconnecting…";
 
 function send(message) {
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    showError("Not connected: reconnecting…");
+    showError(NOT_CONNECTED);
     return;
   }
   waiting = true;
@@ -60,7 +61,7 @@ function askHint() {
   const seat = actingSeat();
   if (seat === null || waiting || $("hint").disabled) return;
   if (!socket || socket.readyState !== WebSocket.OPEN) {
-    showError("Not connected: reconnecting…");
+    showError(NOT_CONNECTED);
     return;
   }
   showError("");
@@ -91,23 +92,21 @@ function drawEntry() {
   const enter = (text) => { showError(""); send({type: "dice", dice: text}); };
   const spec = state.view.dice_entry;
   const title = el("p", {class: "entry-title", text: "Roll the real dice and enter what they show:"});
-  if (spec) {
+  if (spec && spec.count > 1) {
+    box.replaceChildren(title, ...countingEntry(spec, enter));
+  } else if (spec) {
     const chosen = new Array(spec.count).fill(null);
     const ok = el("button", {type: "button", class: "primary", disabled: true, text: "Enter the dice",
       onclick: () => enter(chosen.join(spec.join))});
     const rows = chosen.map((_, d) => el("div", {class: "picker", role: "radiogroup",
       "aria-label": `Die ${d + 1}`}, ...spec.faces.map((face) => {
-      // A colour die's face (Monza) gets a swatch of its colour before the name.
-      const swatch = globalThis.CSS && CSS.supports("color", String(face.label).toLowerCase())
-        ? el("span", {class: "swatch", "aria-hidden": "true",
-          style: `background: ${String(face.label).toLowerCase()}`}) : null;
       const button = el("button", {type: "button", class: "face", role: "radio",
         "aria-checked": "false", "data-value": face.value,
         onclick: () => {
           chosen[d] = face.value;
           button.parentNode.querySelectorAll("button").forEach((b) => b.setAttribute("aria-checked", String(b === button)));
           ok.disabled = chosen.some((v) => v === null);
-        }}, swatch, face.label);
+        }}, swatch(face), face.label);
       return button;
     })));
     box.replaceChildren(title, ...rows, ok);
@@ -120,6 +119,55 @@ function drawEntry() {
       input, el("button", {type: "submit", class: "primary", text: "Enter"}));
     box.replaceChildren(title, form);
   }
+}
+
+/** A colour die's face (Monza) gets a swatch of its colour before its name. */
+function swatch(face) {
+  return face.colour ? el("span", {class: "swatch", "aria-hidden": "true",
+    style: `background: ${face.colour}`}) : null;
+}
+
+/** Several dice whose order does not matter (Monza's six colour dice, EXTRA!'s five): one
+ * button a face, each tap adds a die showing it, "−" takes one back; the count of each face
+ * and the dice so far are shown and announced, and the dice go in once all are there. */
+function countingEntry(spec, enter) {
+  const counts = new Map(spec.faces.map((face) => [face.value, 0]));
+  const total = () => [...counts.values()].reduce((a, b) => a + b, 0);
+  const status = el("p", {class: "entry-status", role: "status", "aria-live": "polite"});
+  const ok = el("button", {type: "button", class: "primary", text: "Enter the dice",
+    onclick: () => enter(spec.faces.flatMap((face) =>
+      new Array(counts.get(face.value)).fill(face.value)).join(spec.join))});
+  const clear = el("button", {type: "button", text: "Clear",
+    onclick: () => { counts.forEach((_, key) => counts.set(key, 0)); update(); }});
+  const cells = spec.faces.map((face) => {
+    const count = el("span", {class: "count", "aria-hidden": "true"});
+    const add = el("button", {type: "button", class: "face add", "data-value": face.value,
+      onclick: () => { if (total() < spec.count) { counts.set(face.value, counts.get(face.value) + 1); update(); } }},
+    swatch(face), el("span", {class: "name", text: face.label}), count);
+    const less = el("button", {type: "button", class: "less", "data-value": face.value,
+      "aria-label": `One ${face.label} less`, text: "−",
+      onclick: () => { counts.set(face.value, Math.max(0, counts.get(face.value) - 1)); update(); }});
+    return {face, add, less, count};
+  });
+  function update() {
+    const n = total();
+    for (const {face, add, less, count} of cells) {
+      const k = counts.get(face.value);
+      count.textContent = k ? `×${k}` : "";
+      add.setAttribute("aria-label", `${face.label}: ${k} so far. Add one`);
+      add.disabled = n >= spec.count;
+      less.disabled = k === 0;
+    }
+    const shown = spec.faces.flatMap((face) => new Array(counts.get(face.value)).fill(face.label))
+      .join(", ");
+    status.textContent = `${n} of ${spec.count} dice` + (shown ? `: ${shown}.` : ".");
+    ok.disabled = n !== spec.count;
+    clear.disabled = n === 0;
+  }
+  update();
+  const grid = el("div", {class: "counter", role: "group", "aria-label": `The ${spec.count} dice`},
+    ...cells.map(({add, less}) => el("div", {class: "counter-face"}, add, less)));
+  return [grid, status, el("div", {class: "entry-actions"}, ok, clear)];
 }
 
 function drawLinks() {
@@ -197,7 +245,12 @@ function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   const query = tokens.length ? `?token=${encodeURIComponent(tokens.join(","))}` : "";
   socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${encodeURIComponent(matchId)}${query}`);
-  socket.onopen = () => { retry = 500; $("conn").textContent = ""; };
+  socket.onopen = () => {
+    retry = 500;
+    $("conn").textContent = "";
+    // A message about the lost connection is over once it is back.
+    if ($("error").textContent === NOT_CONNECTED) showError("");
+  };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
     if (message.type === "state") {

@@ -1,5 +1,6 @@
-// Home page: pick a game, read its rules, choose players, options and dice, start.
-import {api, el} from "/static/shell.js";
+// Home page: every game as a card with a picture of its own board in a sample position,
+// one tap to play against the computer, or a set-up to choose players, options and dice.
+import {api, drawBoard, el} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -56,7 +57,9 @@ function optionField(option) {
 
 async function choose(game) {
   current = game;
-  for (const card of $("games").children) card.setAttribute("aria-pressed", card.dataset.id === game.id);
+  for (const button of $("games").querySelectorAll(".game-card .choose")) {
+    button.setAttribute("aria-pressed", button.closest(".game-card").dataset.id === game.id);
+  }
   $("setup").hidden = false;
   $("setup-title").textContent = game.name;
   $("pitch").textContent = game.pitch;
@@ -70,9 +73,20 @@ async function choose(game) {
   const shown = game.options.filter((o) => !(o.kind === "text" && o.doc.includes("path")));
   $("options").replaceChildren(...shown.map(optionField));
   $("options-set").hidden = shown.length === 0;
+  $("position").value = "";
   $("setup").scrollIntoView({behavior: "smooth", block: "start"});
   const full = await api(`/api/games/${game.id}`);
   $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
+}
+
+/** Create the match and open it; `local` says which seats play on this device. */
+async function launch(body, local, setup) {
+  const match = await api("/api/matches", body);
+  const tokens = match.seats.filter((s) => s.token && local[s.seat]).map((s) => s.token);
+  const invites = match.seats.filter((s) => s.token && !local[s.seat])
+    .map((s) => ({name: s.name, link: s.link}));
+  localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens, invites, setup}));
+  location.href = `/m/${match.id}`;
 }
 
 async function start(event) {
@@ -94,19 +108,61 @@ async function start(event) {
   }
   const dice = document.querySelector("input[name=dice]:checked").value;
   const body = {game: current.id, players: players.map(({name, kind}) => ({name, kind})), options, dice};
+  const position = $("position").value.trim();
+  if (position) body.position = position;
+  const local = players.map((p) => p.local);
   $("start").disabled = true;
   try {
-    const match = await api("/api/matches", body);
-    const local = match.seats.filter((s) => s.token && players[s.seat].local).map((s) => s.token);
-    const invites = match.seats.filter((s) => s.token && !players[s.seat].local)
-      .map((s) => ({name: s.name, link: s.link}));
-    const setup = {...body, local: players.map((p) => p.local)};
-    localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens: local, invites, setup}));
-    location.href = `/m/${match.id}`;
+    await launch(body, local, {...body, local});
   } catch (error) {
     $("setup-error").textContent = error.message;
     $("start").disabled = false;
   }
+}
+
+/** One tap: you against the game's medium bot (its first listed level otherwise), with
+ * the default options and the dice rolled by the app. */
+async function playNow(game, button, error) {
+  const bot = game.bots.find((b) => b.name === "medium") || game.bots.find((b) => b.listed);
+  const players = [{name: "You", kind: "human"}];
+  for (let i = 1; i < Math.max(2, game.min_players); i++) {
+    players.push({name: i > 1 ? `Computer ${i}` : "Computer", kind: `bot:${bot.name}`});
+  }
+  const body = {game: game.id, players, options: {}, dice: "auto"};
+  const local = players.map((p) => p.kind === "human");
+  button.disabled = true;
+  error.textContent = "";
+  try {
+    await launch(body, local, {...body, local});
+  } catch (failure) {
+    error.textContent = failure.message;
+    button.disabled = false;
+  }
+}
+
+/** A game's card: its board in a sample position, its facts, and the two ways to start. */
+function card(game) {
+  const picture = el("div", {class: "picture", "aria-hidden": "true", inert: ""});
+  const error = el("p", {class: "error", role: "alert"});
+  const play = el("button", {type: "button", class: "primary play-now",
+    text: "Play against the computer"});
+  play.addEventListener("click", () => playNow(game, play, error));
+  const facts = [`${game.min_players}–${game.max_players} players`];
+  if (game.minutes[1]) facts.push(`${game.minutes[0]}–${game.minutes[1]} min`);
+  if (game.age) facts.push(`ages ${game.age}+`);
+  const title = el("h2", {id: `card-${game.id}`, text: game.name});
+  const node = el("li", {class: "game-card", "data-id": game.id, "aria-labelledby": title.id},
+    picture, title, el("p", {class: "facts", text: facts.join(" · ")}),
+    el("p", {class: "pitch", text: game.pitch}),
+    el("div", {class: "card-actions"}, play,
+      el("button", {type: "button", class: "choose", "aria-pressed": "false",
+        text: "Choose players and options", onclick: () => choose(game)})),
+    error);
+  // The picture: the game's own board module drawing a sample position.
+  api(`/api/games/${game.id}/sample`).then((sample) => drawBoard(picture, sample, {
+    hints: [], pick: () => {}, seat: null, deciding: [], picture: true,
+    names: sample.players.map((p) => p.name)})).catch(() => picture.remove());
+  return node;
 }
 
 async function uploadRecord() {
@@ -124,15 +180,9 @@ async function uploadRecord() {
 
 async function main() {
   $("record-file").addEventListener("change", uploadRecord);
+  $("open-record").addEventListener("click", () => $("record-file").click());
   games = (await api("/api/games")).games;
-  $("games").replaceChildren(...games.map((game) => {
-    const card = el("button", {type: "button", class: "game-card", role: "listitem",
-      "data-id": game.id, "aria-pressed": "false", onclick: () => choose(game)},
-      el("strong", {text: game.name}),
-      el("span", {class: "players-range", text: `${game.min_players}–${game.max_players} players`}),
-      el("span", {class: "pitch", text: game.pitch}));
-    return card;
-  }));
+  $("games").replaceChildren(...games.map(card));
   $("add-player").addEventListener("click", () => {
     const bot = current.bots.find((b) => b.name === "medium") || current.bots[0];
     $("players").append(playerRow(current, $("players").children.length, `bot:${bot.name}`));

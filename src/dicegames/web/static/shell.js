@@ -40,11 +40,11 @@ export function drawDie(die) {
     role: "img", "aria-label": `die showing ${die.label}${die.used ? " (used)" : ""}`});
   let fill = "#fffdf6";
   let ink = "#222";
-  const colour = String(die.value).toLowerCase();
   const isFace = Number.isInteger(face) && face >= 1 && face <= 6 && String(die.value) == face;
-  if (!isFace && globalThis.CSS && CSS.supports("color", colour)) {
-    fill = colour;
-    ink = isLight(colour) ? "#222" : "#fff";
+  // A colour die comes with its colour from the board's palette (view.dice[].colour).
+  if (!isFace && die.colour) {
+    fill = die.colour;
+    ink = isLight(die.colour) ? "#222" : "#fff";
   }
   box.append(svg("rect", {x: 2, y: 2, width: 36, height: 36, rx: 7, fill,
     stroke: "#333", "stroke-width": 2}));
@@ -187,6 +187,11 @@ export function statusLine(state, actingSeat) {
       : `${roller} rolls…`;
   }
   if (actingSeat !== null && actingSeat !== undefined) return `Your turn, ${names[actingSeat]}: choose.`;
+  // A seat of this viewer that decides with no choice has only the forced pass left, which
+  // the server plays at once: say so rather than "waiting" for the very person looking.
+  const you = new Set(state.you || []);
+  const stuck = state.node.deciding.filter((s) => you.has(s));
+  if (stuck.length) return `${stuck.map((s) => names[s]).join(", ")}: no move is possible, the turn passes.`;
   const who = state.node.deciding.map((s) => names[s]).join(", ");
   return `Waiting for ${who}.`;
 }

@@ -1,0 +1,44 @@
+"""Monza as people play it: the pure rules of :mod:`.rules` bound to their presentation.
+:class:`Monza` adds the circuit drawn as text and as the web board, the log's sentences, and the
+bots of :mod:`.heuristics`; :mod:`.rules` imports none of these (see
+:mod:`dicegames.games.binding`), and the registry registers this class.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+
+from dicegames.core.game import State
+from dicegames.core.model import BotLevel, JsonObject, Seat
+from dicegames.games.monza import render as text
+from dicegames.games.monza import view as web
+from dicegames.games.monza.data import MonzaData, Roll
+from dicegames.games.monza.rules import MonzaRules, Move
+
+
+class Monza(MonzaRules):
+    """:class:`MonzaRules` with its board, sentences and bots (the registered class)."""
+
+    def render(self, state: State[MonzaData, Move, Roll],
+               names: Sequence[str] | None = None) -> str:
+        """The three lanes with coloured, lettered squares, cars, tyres and targets."""
+        return text.render(self, state.data, names)
+
+    def describe(self, state: State[MonzaData, Move, Roll], move: Hashable,
+                 seat: Seat | None, names: Sequence[str]) -> str:
+        """One sentence about a roll or a decision, for logs."""
+        return text.describe(self, state.data, move, seat, names)
+
+    def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
+        """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
+        return web.view(self, state.data, state.current_players)
+
+    def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
+        """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
+        return web.action_hints(self, state.data, seat, state.legal_actions(seat))
+
+    def bot_levels(self) -> tuple[BotLevel, ...]:
+        """easy: random steps; medium: furthest end, pushing; hard: also the next replies."""
+        from dicegames.games.monza.heuristics import bot_levels
+
+        return bot_levels()

@@ -1,0 +1,91 @@
+"""``dicegames hint GAME POSITION``: what the strongest bot plays there, and why.
+
+The position is set up from its notation (see each game's rules page, "Positions"); the
+answer comes from :func:`dicegames.analysis.hint.hint`: the hint bot's move, how that bot
+decides, and each choice's win chance for the deciding seat, exact where the game is solved,
+else estimated by rollouts with a 95% interval.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from rich.markup import escape
+
+from dicegames.analysis.hint import hint
+from dicegames.core.errors import GameOver, NotYourTurn, PositionError
+from dicegames.core.registry import from_position
+from dicegames.terminal.console import ExitCode, Terminal, UsageError
+from dicegames.terminal.seats import parse_options
+
+
+@dataclass(frozen=True, slots=True)
+class HintRequest:
+    """What ``dicegames hint`` was asked (the parsed command line)."""
+
+    game: str
+    position: str
+    options: Sequence[str]
+    seat: int | None
+    rollouts: int
+    seed: int
+    json: bool
+
+
+def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
+    """Print the hint for ``request.position``.
+
+    Raises:
+        UsageError: a bad position, a seat that does not decide there, a position where
+            nobody decides (the dice roll next, or the game is over), a bad count.
+        OptionError: an unknown game or option.
+    """
+    if not 1 <= request.rollouts <= 100_000:
+        raise UsageError("--rollouts takes a whole number from 1 to 100000")
+    try:
+        state = from_position(request.game, request.position,
+                              **parse_options(request.options))
+    except PositionError as error:
+        raise UsageError(str(error)) from None
+    seat = None if request.seat is None else request.seat - 1
+    several = len(state.current_players) > 1
+    if seat is None and several:
+        seat = state.current_players[0]
+    try:
+        answer = hint(state, seat, rollouts=request.rollouts, seed=request.seed)
+    except (GameOver, NotYourTurn) as error:
+        deciding = ", ".join(str(s + 1) for s in state.current_players)
+        problem = (f"seat {request.seat} does not decide here (deciding: {deciding})"
+                   if deciding else str(error))
+        raise UsageError(f"no hint here: {problem}") from None
+    game = state.game
+    if request.json:
+        data = asdict(answer)
+        data["seat"] = answer.seat + 1
+        data["position"] = game.position(state)
+        term.out.file.write(json.dumps(data, indent=1) + "\n")
+        return ExitCode.OK
+    names = [f"Seat {s + 1}" for s in range(game.players)]
+    term.say(f"[bold]{escape(game.spec.name)}[/] · {escape(game.position(state))}")
+    term.say(game.render(state, names))
+    who = f"Seat {answer.seat + 1}"
+    if several:
+        deciding = " and ".join(str(s + 1) for s in state.current_players)
+        term.say(f"[dim]Seats {deciding} decide on this roll; --seat N asks for another.[/]")
+    term.say(f"[bold]{who} decides. The {escape(answer.bot)} bot plays "
+             f"[green]{escape(answer.move)}[/].[/] How it decides: "
+             f"{escape(answer.reason.rstrip('.'))}.")
+    term.say(f"{who}'s chance to win after each choice ({escape(answer.method)}):")
+    width = max(len(choice.move) for choice in answer.choices)
+    for choice in answer.choices:
+        mark = " ◀ the bot's choice" if choice.move == answer.move else ""
+        interval = ("" if answer.exact else
+                    f"  [dim][{choice.low:.1%} to {choice.high:.1%}][/]")
+        term.say(f"  {escape(choice.move.ljust(width))}  {choice.win_chance:6.1%}"
+                 f"{interval}{mark}")
+    if answer.screened_out:
+        term.say(f"[dim]{answer.screened_out} other choices scored lower in a first "
+                 f"screening of {max(1, request.rollouts // 5)} rollouts each.[/]")
+    return ExitCode.OK

@@ -1,0 +1,96 @@
+"""The single-seat Gymnasium environments pass Gymnasium's env checker for every game and
+player count, and behave as documented (bots, masks, illegal actions, errors)."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+from dicegames import games
+from dicegames.core.errors import OptionError
+from dicegames.envs.gymnasium import SingleSeatEnv, env_id
+
+CONFIGS = [(spec.id, players) for spec in games()
+           for players in range(spec.min_players, spec.max_players + 1)]
+
+
+@pytest.mark.parametrize(("game_id", "players"), CONFIGS)
+def test_check_env(game_id: str, players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    env = gymnasium.make(env_id(game_id), players=players, seat=players - 1,
+                         opponents="medium")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the checker warns about anything doubtful
+        check_env(env.unwrapped)
+    assert "Player 1" in capsys.readouterr().out  # the human render mode printed the board
+
+
+def _episode(env: SingleSeatEnv, seed: int) -> tuple[list[int], float]:
+    """Play the first legal action each time; the actions and the final reward."""
+    observation, _ = env.reset(seed=seed)
+    actions: list[int] = []
+    while True:
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        assert env.action_masks()[action]
+        actions.append(action)
+        observation, reward, terminated, truncated, info = env.step(action)
+        assert info == {}
+        if terminated or truncated:
+            return actions, float(reward)
+
+
+def test_plays_to_the_end_against_bots() -> None:
+    env = SingleSeatEnv("extra-meters", opponents="hard", track_length=15)
+    actions, reward = _episode(env, seed=4)
+    assert set(actions) == {0}  # always rolling, the first legal action
+    assert reward in (-1.0, 1.0)
+    assert env.table.state.is_terminal
+    assert _episode(env, seed=4) == (actions, reward)  # the same seed, the same game
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+def test_each_opponent_its_own_bot() -> None:
+    env = SingleSeatEnv("monza", players=3, seat=1, opponents=["easy", "hard"])
+    assert env.opponent_names == {0: "easy", 2: "hard"}
+    _, reward = _episode(env, seed=1)
+    assert reward in (1.0, -0.5, 0.25)  # a win, a loss, or a win shared with one other
+
+
+def test_illegal_action_loses() -> None:
+    env = SingleSeatEnv("petits-chevaux", players=4, opponents="easy")
+    observation, _ = env.reset(seed=0)
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    _, reward, terminated, truncated, info = env.step(illegal)
+    assert (reward, terminated, truncated) == (-1 / 3, True, False)
+    assert "is not legal for seat 0 here; legal now:" in info["illegal_action"]
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(int(np.flatnonzero(observation["action_mask"])[0]))
+
+
+def test_max_moves_truncates() -> None:
+    env = SingleSeatEnv("shortcut", max_moves=4)
+    observation, _ = env.reset(seed=2)
+    truncated = terminated = False
+    steps = 0
+    while not (truncated or terminated):
+        action = int(np.flatnonzero(observation["action_mask"])[0])
+        observation, _, terminated, truncated, _ = env.step(action)
+        steps += 1
+    assert truncated and not terminated and env.table.moves >= 4 and steps <= 4
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError, match="seat 2 is not at the table"):
+        SingleSeatEnv("extra-meters", seat=2)
+    with pytest.raises(ValueError, match="one opponent for each of the 2 other seats"):
+        SingleSeatEnv("monza", players=3, opponents=["easy"])
+    with pytest.raises(OptionError, match="has no bot 'grandmaster'"):
+        SingleSeatEnv("extra", opponents="grandmaster")
+    with pytest.raises(ValueError, match="render_mode 'rgb_array' is not supported"):
+        SingleSeatEnv("extra", render_mode="rgb_array")
