@@ -24,7 +24,7 @@ from dicegames.games.petits_chevaux.value import expert_policy
 def levels() -> tuple[BotLevel, ...]:
     """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
     expert: hard plus a win chance learned from simulated games; search: ``hard``
-    corrected by simulated continuations, about 1 s a move; search-60: the same on the
+    corrected by simulated continuations, about 0.1 s a move; search-60: the same on the
     small budget its measurements use; search-expert-60 (unlisted): the search built on
     expert, an experiment."""
     return (
