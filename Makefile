@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test lint typecheck pytest bench bench-peers docs clean browser
+.PHONY: run test lint typecheck pytest bench bench-peers bench-kernels docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,10 @@ $(PEERS)/.installed:
 
 bench-peers: $(VENV)/.dev-installed $(PEERS)/.installed
 	$(BIN)/python scripts/bench_peers.py --peers-python $(PEERS)/bin/python
+
+# The bulk kernels' figures with the million-game runs on two processes (a minute or two).
+bench-kernels: $(VENV)/.dev-installed
+	$(BIN)/python scripts/bench_kernels.py --million
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py

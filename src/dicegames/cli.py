@@ -245,8 +245,11 @@ def build_parser() -> argparse.ArgumentParser:
                      help="print one JSON object instead of the table: game, options, "
                           "players, games, seed, rotate, per_player (label, games, wins, "
                           "win_share, ci_low, ci_high, mean_score), mean_turns, "
-                          "median_turns, no_winner, elapsed_s, games_per_s; counts are "
+                          "median_turns, no_winner, engine, elapsed_s, games_per_s; counts are "
                           "integers")
+    sim.add_argument("--no-kernel", action="store_false", dest="kernel",
+                     help="play through the engine even where the game's compiled bulk kernel "
+                          "could (the report says which played)")
     _add_scheduler(sim)
 
     _add_analysis_commands(commands)
@@ -383,7 +386,7 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,
         seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json,
-        scheduler=args.scheduler))
+        scheduler=args.scheduler, kernel=args.kernel))
 
 
 def _os_message(error: OSError) -> str:

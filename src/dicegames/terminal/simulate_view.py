@@ -36,6 +36,7 @@ class SimulateRequest:
     jobs: int
     json: bool
     scheduler: str | None = None
+    kernel: bool = True
 
 
 @contextmanager
@@ -82,7 +83,8 @@ def show_report(term: Terminal, report: SimulationReport) -> None:
              f"{count(report.median_turns, 'turn')}")
     if report.no_winner:
         term.say(f"Games without a winner: {report.no_winner}")
-    term.say(f"Speed: {report.games_per_s:,.0f} games/s ({report.elapsed_s:.2f} s)")
+    term.say(f"Speed: {report.games_per_s:,.0f} games/s ({report.elapsed_s:.2f} s), played by "
+             f"the {escape(report.engine)}")
 
 
 def run_simulate(term: Terminal, request: SimulateRequest) -> ExitCode:
@@ -100,7 +102,7 @@ def run_simulate(term: Terminal, request: SimulateRequest) -> ExitCode:
     with progress_bar(term, request.games, show) as progress:
         report = simulate(game, items, request.games, seed, rotate=request.rotate,
                           jobs=request.jobs, progress=progress,
-                          scheduler=request.scheduler)
+                          scheduler=request.scheduler, kernel=request.kernel)
     if request.json:
         term.out.file.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
