@@ -5,7 +5,8 @@ c; tyre b3; targets a7 and c6; entries a1 white and c1 blue), loaded through the
 option, with the dice set by notation (``state.apply("rryyyg")``) or positions built with
 ``game.state_from``. Hypothesis then plays whole games with arbitrary dice and choices and
 checks what must always hold: cars only move forward unless pushed back, never two cars on a
-square outside the start zone (but for the moving car during its move), never a car on a tyre.
+square outside the start zone and the targets (but for the moving car during its move), never
+a car on a tyre, never a car pushed off a target.
 """
 
 from __future__ import annotations
@@ -293,6 +294,45 @@ def test_variant_step_onto_a_target_and_the_finished_car_waits(circuit_path: str
     assert state.is_terminal and state.result.winners == (1,)
 
 
+SMALL_CIRCUIT = {
+    "name": "three-square circuit",
+    "lanes": [
+        {"name": "a", "squares": [[0, 3, "white"], [3, 6, "red"], [6, 9, "yellow"]]},
+        {"name": "b", "squares": [[1, 4, "green"], [4, 8, "green"]]},
+        {"name": "c", "squares": [[2, 5, "blue"], [5, 9, "white"]]},
+    ],
+    "entries": ["a1", "c1"],
+    "targets": ["a3", "c2"],
+}
+"""The issue's reproduction circuit: lane a is white, red, yellow, and a3 is a target."""
+
+
+def test_a_car_on_a_target_is_never_pushed_and_the_target_holds_both(
+        tmp_path: Any) -> None:
+    """Both cars drive white a1, red a2, yellow a3 on the same roll: the second ends on the
+    occupied target a3 and pushes nobody (it used to push red back to a2, and yellow won)."""
+    path = tmp_path / "small.json"
+    path.write_text(json.dumps(SMALL_CIRCUIT), encoding="utf-8")
+    game = make(str(path))
+    moves = ["rywppp", "white a1", "red a2", "yellow a3"]
+    state = play(game.new_state(), moves)
+    assert where(game, state) == ["a3", "start"] and state.data.finishing
+    before = state.apply("rywppp").apply("white a1").apply("red a2")
+    assert game.describe(before, before.legal_actions()[0], 1, ["Ann", "Ben"]) == (
+        "Ben steps to a3 with a yellow die; the car is on a target")  # no push
+    state = play(state, moves)
+    assert where(game, state) == ["a3", "a3"]
+    assert state.is_terminal and state.result.winners == (0, 1)
+    assert state.data.round_used == (3, 3)
+
+
+def test_push_back_never_moves_a_car_off_a_target(circuit_path: str) -> None:
+    game = make(circuit_path, players=3)
+    cars = tuple(sq(game, n) for n in ("a7", "a7", "c6"))
+    assert game.push_back(cars, 0) == cars
+    assert game.push_back(cars, 1) == cars
+
+
 # ----------------------------------------------------------------------- the variant
 
 
@@ -419,12 +459,14 @@ def test_cars_move_forward_never_share_a_square_and_never_stand_on_tyres(
                     continue
                 # Pushed back: it stood where the move ended, and goes back in its lane.
                 assert old == move.square and isinstance(move, Step)
+                assert old not in circuit.targets  # a car on a target is never pushed
                 assert new == START or (
                     circuit.squares[new].lane == circuit.squares[old].lane
                     and circuit.squares[new].index < circuit.squares[old].index)
         cars = after.data.cars
         assert not any(on_square(c) and circuit.squares[c].is_tyre for c in cars)
-        shared = [c for c in cars if on_square(c) and cars.count(c) > 1]
+        shared = [c for c in cars if on_square(c) and c not in circuit.targets
+                  and cars.count(c) > 1]
         if after.data.phase is Phase.STEP and not after.is_terminal:
             assert set(shared) <= {cars[after.data.player]}  # the mover, mid-move
         else:

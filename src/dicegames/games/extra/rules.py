@@ -87,7 +87,7 @@ SPEC = GameSpec(
                    "1-based seats, comma-separated, e.g. 2,3 (empty: none)"),
         OptionSpec("children_rule", "choice", "extra", "what the children's variant delays: "
                    "extra (the rule sheet: a new EXTRA number gets no cross until it is "
-                   "recorded again) or rows (RULINGS.md's wording: a row's first cross comes "
+                   "recorded again) or rows (the other reading: a row's first cross comes "
                    "on the second recording of its sum)", choices=("extra", "rows")),
     ),
 )

@@ -78,8 +78,8 @@ def record(sheet: Sheet, decision: Decision, columns: tuple[int, int, int], *,
     its column and crossed once). The player stops when a column's last box is crossed.
 
     Children (``child_extra``, the rule sheet's reading): a new EXTRA number is only written
-    down, its first cross comes when it is recorded again. ``child_rows`` (the reading of
-    RULINGS.md's wording): a row gets its first cross when its sum is recorded a second time.
+    down, its first cross comes when it is recorded again. ``child_rows`` (the variant's
+    other reading): a row gets its first cross when its sum is recorded a second time.
     """
     rows, noted, _ = row_crosses(sheet, decision, child_rows=child_rows)
     numbers, marks = sheet.numbers, sheet.marks

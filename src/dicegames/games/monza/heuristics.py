@@ -34,7 +34,8 @@ def end_key(circuit: Circuit, cars: tuple[int, ...], seat: Seat, end: int,
             used: int) -> tuple[int, int, int, int]:
     """The medium rule's preference for ending a move on ``end`` (bigger is better)."""
     on_target = end != START and end in circuit.targets
-    pushes = int(end != START and any(c == end for s, c in enumerate(cars) if s != seat))
+    pushes = int(end != START and not on_target
+                 and any(c == end for s, c in enumerate(cars) if s != seat))
     return (-circuit.steps_to_finish(end), -used if on_target else 0, pushes,
             circuit.progress(end))
 

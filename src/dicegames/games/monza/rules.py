@@ -8,7 +8,8 @@ stepped to. Legal next squares come from the circuit (see :mod:`.circuit`). Unde
 ``longest`` compulsion only steps that still allow a sequence using the most dice are legal;
 under ``greedy`` any matching step is, and the car must go on while one matches. The turn
 ends by itself when no legal step remains. A car whose move ends on another car pushes it
-back to the nearest free non-tyre square behind in its lane (or the start zone).
+back to the nearest free non-tyre square behind in its lane (or the start zone); a target
+square holds any number of cars, and a car on one moves no more and is never pushed.
 
 When a car reaches a target square the round is completed; then the one car on a target
 wins, or among several the one whose player used the fewest dice in that round, a remaining
@@ -186,9 +187,12 @@ class Monza(Game[MonzaData, Move, Roll]):
 
     def push_back(self, cars: tuple[int, ...], seat: Seat) -> tuple[int, ...]:
         """Resolve the end of ``seat``'s move: a car on the same square is pushed back to
-        the nearest free non-tyre square behind it in its lane, or to the start zone."""
+        the nearest free non-tyre square behind it in its lane, or to the start zone.
+
+        Nobody is pushed in the start zone or on a target square: a target holds any number
+        of cars, and a car that has reached one moves no more and is never pushed."""
         square = cars[seat]
-        if square == START:
+        if square == START or square in self.circuit.targets:
             return cars
         for other, car in enumerate(cars):
             if other != seat and car == square:
