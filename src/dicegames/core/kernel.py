@@ -11,7 +11,9 @@ compiled or as plain Python. Set the environment variable ``DICEGAMES_KERNEL=pyt
 in a subprocess, to check that both paths give the same bits). Without numba, arrays are
 plain Python lists of ints (numpy is not needed at all); with numba they are ``int64`` numpy
 arrays. Kernel code must therefore use arrays only through indexing, ``len`` and the
-allocators here (:func:`zeros`, :func:`array`, :func:`copy`), never numpy functions.
+allocators here (:func:`zeros`, :func:`copy` inside kernels; :func:`array`,
+:func:`float_array`, :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy
+functions.
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
@@ -119,6 +121,14 @@ if HAVE_NUMBA:
         """An array holding ``values`` (Python side: encoding states, seeding)."""
         return _np.array(values, dtype=_int64)
 
+    def float_array(values: Sequence[float]) -> IntArray:
+        """A float64 array holding ``values`` (Python side: tables of chances)."""
+        return _np.array(values, dtype=_np.float64)
+
+    def byte_zeros(n: int) -> IntArray:
+        """An array of ``n`` zero bytes (0..255 values: large decision tables)."""
+        return _np.zeros(n, dtype=_np.uint8)
+
     def to_list(values: IntArray) -> list[int]:
         """The array's values as a list of Python ints."""
         return [int(v) for v in values]
@@ -136,6 +146,14 @@ else:
     def array(values: Sequence[int]) -> IntArray:
         """An array holding ``values`` (Python side: encoding states, seeding)."""
         return [int(v) for v in values]
+
+    def float_array(values: Sequence[float]) -> IntArray:
+        """A float64 array holding ``values`` (Python side: tables of chances)."""
+        return [float(v) for v in values]
+
+    def byte_zeros(n: int) -> IntArray:
+        """An array of ``n`` zero bytes (0..255 values: large decision tables)."""
+        return bytearray(n)
 
     def to_list(values: IntArray) -> list[int]:
         """The array's values as a list of Python ints."""
@@ -347,11 +365,24 @@ class GameKernel(ABC):
                  seed: int) -> Playouts:
         """Play ``games`` whole games from engine data ``data`` with one policy per seat.
 
-        The dice and the random policies draw from one generator seeded with ``seed``, game
-        after game, so the same arguments give the same :class:`Playouts` on either path.
+        The dice draw from one generator seeded with ``seed`` and the random policies from
+        one seeded with ``~seed``, game after game, so the same arguments give the same
+        :class:`Playouts` on either path.
 
         Raises:
             ValueError: an unknown policy name, or the wrong number of them.
+        """
+
+    @abstractmethod
+    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
+                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
+        """Play on from kernel array ``values`` (unchanged) and return the array reached.
+
+        Play stops when the game ends or, when ``stop_seat >= 0``, when that seat begins its
+        ``stop_turns + 1``-th new turn (a state whose turn is the seat's with a turn number
+        other than the one at the start): :class:`~dicegames.bots.rollout.RolloutBot`'s
+        horizon. Dice draw from a generator seeded with ``seed``, the random policies from
+        one seeded with ``~seed``, so the dice do not depend on the policies' draws.
         """
 
     def check_policies(self, seat_policies: Sequence[str]) -> list[int]:
@@ -369,18 +400,30 @@ class GameKernel(ABC):
 
 # ------------------------------------------------------------------------------ registry
 
-_LOADERS: dict[str, Callable[[], type[GameKernel]]] = {}
+_LOADERS: dict[str, str | Callable[[], type[GameKernel]]] = {}
 
 
-def register_kernel(game_id: str, loader: Callable[[], type[GameKernel]]) -> None:
-    """Declare the kernel class of game ``game_id``; ``loader`` imports it on first use."""
+def register_kernel(game_id: str, loader: str | Callable[[], type[GameKernel]]) -> None:
+    """Declare the kernel class of game ``game_id``, imported on first use.
+
+    ``loader`` is ``"package.module:ClassName"`` or a function returning the class; either
+    way nothing is imported (or compiled) until a kernel is asked for.
+    """
     _LOADERS[game_id] = loader
 
 
 def kernel_class(game_id: str) -> type[GameKernel] | None:
     """The kernel class declared for ``game_id``, or None."""
     loader = _LOADERS.get(game_id)
-    return None if loader is None else loader()
+    if loader is None:
+        return None
+    if isinstance(loader, str):
+        import importlib
+
+        module, _, name = loader.partition(":")
+        found: type[GameKernel] = getattr(importlib.import_module(module), name)
+        return found
+    return loader()
 
 
 def kernel_for(game: Any) -> GameKernel | None:
@@ -404,7 +447,9 @@ __all__ = [
     "Playouts",
     "array",
     "below",
+    "byte_zeros",
     "copy",
+    "float_array",
     "kernel_class",
     "kernel_for",
     "next_u32",

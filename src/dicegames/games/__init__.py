@@ -1,5 +1,6 @@
 """Every game dicegames ships: importing this package registers them, one line each."""
 
+from dicegames.core.kernel import register_kernel
 from dicegames.core.registry import register
 from dicegames.games.extra import Extra
 from dicegames.games.extra_meters import ExtraMeters
@@ -12,3 +13,6 @@ register(Shortcut)
 register(PetitsChevaux)
 register(Monza)
 register(Extra)
+
+# Compiled bulk kernels (core/kernel.py), imported on first use: "module:class".
+register_kernel("extra-meters", "dicegames.games.extra_meters.kernel:ExtraMetersKernel")
