@@ -31,7 +31,10 @@ for game_id, players, policies in PLAYOUTS:
 print(json.dumps(out))
 """
 
-PLAYOUTS = [("extra-meters", 3, ["random", "threshold", "exact"])]
+PLAYOUTS = [("extra-meters", 3, ["random", "threshold", "exact"]),
+            ("shortcut", 3, ["random", "medium", "medium"]),
+            ("monza", 3, ["medium", "random", "medium"]),
+            ("extra", 3, ["medium", "random", "medium"])]
 """Each kernel's playouts checked for the same bits on both paths (seats, policies)."""
 
 
