@@ -32,6 +32,7 @@ print(json.dumps(out))
 """
 
 PLAYOUTS = [("extra-meters", 3, ["random", "threshold", "exact"]),
+            ("petits-chevaux", 4, ["random", "medium", "hard", "medium"]),
             ("shortcut", 3, ["random", "medium", "medium"]),
             ("monza", 3, ["medium", "random", "medium"]),
             ("extra", 3, ["medium", "random", "medium"])]

@@ -11,7 +11,7 @@ compiled or as plain Python. Set the environment variable ``DICEGAMES_KERNEL=pyt
 in a subprocess, to check that both paths give the same bits). Without numba, arrays are
 plain Python lists of ints (numpy is not needed at all); with numba they are ``int64`` numpy
 arrays. Kernel code must therefore use arrays only through indexing, ``len`` and the
-allocators here (:func:`zeros`, :func:`copy` inside kernels; :func:`array`,
+allocators here (:func:`zeros`, :func:`float_zeros`, :func:`copy` inside kernels; :func:`array`,
 :func:`float_array`, :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy
 functions.
 
@@ -113,6 +113,11 @@ if HAVE_NUMBA:
         return _np.zeros(n, _int64)
 
     @njit
+    def float_zeros(n: int) -> IntArray:
+        """A new float64 array of ``n`` zeros (usable inside kernel code)."""
+        return _np.zeros(n, _np.float64)
+
+    @njit
     def copy(values: IntArray) -> IntArray:
         """A copy of an array (usable inside kernel code)."""
         return values.copy()
@@ -138,6 +143,10 @@ else:
     def zeros(n: int) -> IntArray:
         """A new array of ``n`` zeros (usable inside kernel code)."""
         return [0] * n
+
+    def float_zeros(n: int) -> IntArray:
+        """A new float64 array of ``n`` zeros (usable inside kernel code)."""
+        return [0.0] * n
 
     def copy(values: IntArray) -> IntArray:
         """A copy of an array (usable inside kernel code)."""
@@ -450,6 +459,7 @@ __all__ = [
     "byte_zeros",
     "copy",
     "float_array",
+    "float_zeros",
     "kernel_class",
     "kernel_for",
     "next_u32",

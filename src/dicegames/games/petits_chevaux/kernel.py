@@ -1,0 +1,217 @@
+"""Petits Chevaux as a bulk kernel over an integer array (see :mod:`dicegames.core.kernel`).
+
+Every option and 2 to 4 players. The array (``P`` seats; the compiled rules are in
+:mod:`.kernel_rules`):
+
+=======================  =========================================================
+index                    value
+=======================  =========================================================
+0 ``PLAYER``             the seat whose turn it is
+1 ``TURN``, 2 ``PHASE``  the turn number; :class:`~.data.Phase` (0 draw, 1 roll, 2 move,
+                         3 over)
+3 ``ROLL``, 4 ``SIXES``  the die to play (0 when none); 6s in a row this turn
+5 ``WINNER``             the winning seat, or -1
+6 .. 6+4P                each seat's four horses' progress (0..62), seat by seat
+6+4P .. 6+4P+56          the owning seat of each track square, or -1 (kept incrementally)
+6+4P+56 .. 6+4P+112      the horses on each track square
+=======================  =========================================================
+
+Codes: at the draw, the chance outcome is the seat whose colour is drawn; after that, the die
+face. Action 0 is ``out``, 1 to 4 move the player's horse 1 to 4 (``r1``.. or ``b1``..), 5 is
+``pass``; :meth:`PetitsChevauxKernel.legal` lists them in the engine's order.
+
+Policies: ``random`` (the ``easy`` bot), ``medium`` and ``hard`` (the bots of those names,
+move for move: :func:`.heuristics.heuristic_policy` and :func:`.heuristics.hard_policy`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar
+
+from dicegames.core.kernel import (
+    KIND_CHANCE,
+    KIND_DECISION,
+    KIND_TERMINAL,
+    GameKernel,
+    IntArray,
+    Playouts,
+    array,
+    copy,
+    float_zeros,
+    seed_rng,
+    zeros,
+)
+from dicegames.core.model import PASS as PASS_ACTION
+from dicegames.games.petits_chevaux import kernel_rules as rules
+from dicegames.games.petits_chevaux.board import PATHS, SEATING, TRACK_LENGTH
+from dicegames.games.petits_chevaux.data import HORSE_ACTIONS, HORSE_OF, Action, ChevauxData, Phase
+from dicegames.games.petits_chevaux.kernel_rules import (
+    HORSES,
+    OUT,
+    PASS,
+    PHASE,
+    PLAYER,
+    ROLL,
+    SIXES,
+    STRIDE,
+    TURN,
+    WINNER,
+    count_at,
+    owner_at,
+    size,
+)
+
+
+class PetitsChevauxKernel(GameKernel):
+    """The Petits Chevaux kernel (see the module docstring)."""
+
+    game_id: ClassVar[str] = "petits-chevaux"
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
+    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        options = game.options
+        self.players: int = game.players
+        self.colours = SEATING[self.players]
+        self.cfg = array([self.players, int(bool(options["three_sixes_penalty"])),
+                          int(bool(options["compulsory_move"])),
+                          int(bool(options["barrage_blocks_own"])),
+                          int(bool(options["barrage_landing_captures"]))])
+        self.paths = array([PATHS[colour][p] for colour in self.colours
+                            for p in range(STRIDE)])
+
+    @classmethod
+    def supports(cls, game: Any) -> bool:
+        """Every option set and player count of the game."""
+        return bool(game.spec.id == cls.game_id)
+
+    # ---------------------------------------------------------------- states
+
+    def encode(self, data: Any) -> IntArray:
+        """The array of engine data (the track's occupancy computed here)."""
+        assert isinstance(data, ChevauxData)
+        p = self.players
+        values = [0] * size(p)
+        values[PLAYER], values[TURN], values[PHASE] = data.player, data.turn, int(data.phase)
+        values[ROLL], values[SIXES], values[WINNER] = data.roll, data.sixes, data.winner
+        own, cnt = owner_at(p), count_at(p)
+        for square in range(TRACK_LENGTH):
+            values[own + square] = -1
+        for seat, row in enumerate(data.horses):
+            path = PATHS[self.colours[seat]]
+            for horse, progress in enumerate(row):
+                values[HORSES + 4 * seat + horse] = progress
+                square = path[progress]
+                if square >= 0:
+                    values[own + square] = seat
+                    values[cnt + square] += 1
+        return array(values)
+
+    def decode(self, values: IntArray) -> ChevauxData:
+        """The engine data of an array."""
+        return ChevauxData(
+            horses=tuple(tuple(int(values[HORSES + 4 * s + h]) for h in range(4))
+                         for s in range(self.players)),
+            player=int(values[PLAYER]), turn=int(values[TURN]),
+            phase=Phase(int(values[PHASE])), roll=int(values[ROLL]),
+            sixes=int(values[SIXES]), winner=int(values[WINNER]))
+
+    # ---------------------------------------------------------------- steps
+
+    def kind(self, values: IntArray) -> int:
+        """Chance at the draw and the rolls, a decision after a roll."""
+        phase = int(values[PHASE])
+        return (KIND_TERMINAL if phase == rules.OVER else
+                KIND_DECISION if phase == rules.MOVE else KIND_CHANCE)
+
+    def outcome_code(self, values: IntArray, outcome: Hashable) -> int:
+        """The seat of the colour drawn, or the die face."""
+        if int(values[PHASE]) == rules.DRAW:
+            return next(s for s, c in enumerate(self.colours) if c.label == outcome)
+        assert isinstance(outcome, int)
+        return outcome
+
+    def outcome_of(self, values: IntArray, code: int) -> Hashable:
+        """The colour's name at the draw, else the die face."""
+        if int(values[PHASE]) == rules.DRAW:
+            return self.colours[code].label
+        return code
+
+    def action_code(self, values: IntArray, action: Hashable) -> int:
+        """0 for out, 1..4 for a horse, 5 for pass."""
+        if action == PASS_ACTION:
+            return PASS
+        if action is Action.OUT:
+            return OUT
+        assert isinstance(action, Action)
+        return HORSE_OF[action] + 1
+
+    def action_of(self, values: IntArray, code: int) -> Hashable:
+        """The engine action of a code, for the player to move."""
+        if code == PASS:
+            return PASS_ACTION
+        if code == OUT:
+            return Action.OUT
+        return HORSE_ACTIONS[self.colours[int(values[PLAYER])]][code - 1]
+
+    def apply_outcome(self, values: IntArray, code: int) -> IntArray:
+        """The state after the draw or the die shows ``code``."""
+        moved = copy(values)
+        rules.apply_outcome(moved, self.cfg, code)
+        return moved
+
+    def _legal(self, values: IntArray) -> tuple[IntArray, IntArray, int]:
+        codes, targets = zeros(6), zeros(6)
+        n = rules.legal_moves(values, self.cfg, self.paths, codes, targets)
+        return codes, targets, int(n)
+
+    def legal(self, values: IntArray) -> list[int]:
+        """The legal codes in the engine's order (pass last)."""
+        codes, _, n = self._legal(values)
+        return [int(codes[i]) for i in range(n)]
+
+    def apply_action(self, values: IntArray, code: int) -> IntArray:
+        """The state after the player plays ``code``."""
+        moved = copy(values)
+        rules.apply_action(moved, self.cfg, self.paths, code)
+        return moved
+
+    def choose(self, values: IntArray, policy: str, rng: IntArray) -> int:
+        """The policy's move here."""
+        code = self.check_policies([policy] * self.players)[0]
+        codes, targets, n = self._legal(values)
+        return int(rules.choose(values, self.cfg, self.paths, code, rng, codes, targets, n,
+                                copy(values), float_zeros(6)))
+
+    def scores(self, values: IntArray, policy: str) -> dict[int, float]:
+        """The ``medium`` or ``hard`` score of each legal move but pass, by code."""
+        code = self.check_policies([policy] * self.players)[0]
+        codes, targets, n = self._legal(values)
+        scores = float_zeros(6)
+        rules.score_moves(values, self.cfg, self.paths, code, codes, targets, n,
+                          copy(values), scores)
+        return {int(codes[i]): float(scores[i]) for i in range(n) if codes[i] != PASS}
+
+    # ---------------------------------------------------------------- bulk
+
+    def playouts(self, data: Any, seat_policies: Sequence[str], games: int,
+                 seed: int) -> Playouts:
+        """Whole games from ``data`` (see :meth:`GameKernel.playouts`)."""
+        codes = self.check_policies(seat_policies)
+        p = self.players
+        winners, scores = zeros(games * p), zeros(games * p)
+        turns, moves = zeros(games), zeros(games)
+        rules.playouts(self.encode(data), self.cfg, self.paths, array(codes), games,
+                       seed_rng(seed), seed_rng(~seed), winners, scores, turns, moves)
+        return Playouts(p, winners, scores, turns, moves)
+
+    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
+                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
+        """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
+        codes = self.check_policies(seat_policies)
+        moved = copy(values)
+        rules.run(moved, self.cfg, self.paths, array(codes), seed_rng(seed), seed_rng(~seed),
+                  copy(values), stop_seat, stop_turns)
+        return moved

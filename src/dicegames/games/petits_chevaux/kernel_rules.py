@@ -1,0 +1,436 @@
+"""Petits Chevaux's rules and bots over an integer array, compiled by numba when present.
+
+The array layout, the codes and the policies are described in :mod:`.kernel`; this module is
+the compiled half: :mod:`.moves` and :mod:`.rules` restated over the array (with the
+track's occupancy kept incrementally), and :mod:`.heuristics`' ``medium`` and ``hard``
+scores restated with the same floating-point operations in the same order, so they choose
+exactly what the engine's bots choose.
+
+``cfg`` holds the configuration: ``[players, three_sixes_penalty, compulsory_move,
+barrage_blocks_own, barrage_landing_captures]``; ``paths[seat * 63 + progress]`` is the
+track square of that seat's horse at that progress (-1 off the track).
+"""
+
+from __future__ import annotations
+
+from dicegames.core.kernel import IntArray, below, copy, float_zeros, njit, zeros
+
+PLAYER, TURN, PHASE, ROLL, SIXES, WINNER, HORSES = 0, 1, 2, 3, 4, 5, 6
+DRAW, ROLLING, MOVE, OVER = 0, 1, 2, 3
+OUT, PASS = 0, 5
+"""Action codes: 0 brings a horse out, 1..4 move horse 1..4, 5 passes."""
+
+RANDOM, MEDIUM, HARD = 0, 1, 2
+"""Policy codes."""
+
+TRACK = 56
+ENTRANCE = 56
+FINAL = 62
+WINNING = 59
+STRIDE = 63
+"""Progress values per seat in ``paths`` (0..62)."""
+
+WAITING = -8.0
+PROGRESS_WEIGHT = 0.15
+CAPTURE_BONUS = 100.0
+OUT_BONUS = 50.0
+RISK_WEIGHT = 1.0
+"""The ``hard`` bot's weights (:mod:`.heuristics`)."""
+
+MAX_MOVES = 200_000
+"""A safety cap on the moves of one game."""
+
+
+@njit
+def owner_at(players: int) -> int:
+    """Index of the track's owner row (56 squares: owning seat or -1)."""
+    return HORSES + 4 * players
+
+
+@njit
+def count_at(players: int) -> int:
+    """Index of the track's count row (56 squares: horses there)."""
+    return HORSES + 4 * players + TRACK
+
+
+def size(players: int) -> int:
+    """The array length for ``players`` seats."""
+    return HORSES + 4 * players + 2 * TRACK
+
+
+# ------------------------------------------------------------------------ moves
+
+
+@njit
+def _dest(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, progress: int,
+          die: int) -> int:
+    """:func:`.moves.destination`: the progress reached, or -1."""
+    if progress == 0:
+        return -1
+    target = progress + die
+    if target > FINAL:
+        return -1
+    players = cfg[0]
+    own, cnt = owner_at(players), count_at(players)
+    base = seat * STRIDE
+    last = target - 1 if target <= ENTRANCE else ENTRANCE
+    for step in range(progress + 1, last + 1):
+        square = paths[base + step]
+        if v[cnt + square] == 2 and (cfg[3] == 1 or v[own + square] != seat):
+            return -1
+    if target <= ENTRANCE:
+        square = paths[base + target]
+        if v[cnt + square] == 2 and (v[own + square] == seat or cfg[4] == 0):
+            return -1
+        return target
+    for h in range(4):
+        other = v[HORSES + 4 * seat + h]
+        if progress < other <= target and other > ENTRANCE:
+            return -1
+    return target
+
+
+@njit
+def _can_out(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> bool:
+    """:func:`.moves.can_come_out`."""
+    waiting = False
+    for h in range(4):
+        if v[HORSES + 4 * seat + h] == 0:
+            waiting = True
+    if not waiting:
+        return False
+    players = cfg[0]
+    square = paths[seat * STRIDE + 1]
+    if v[count_at(players) + square] < 2:
+        return True
+    return bool(v[owner_at(players) + square] != seat and cfg[4] == 1)
+
+
+@njit
+def legal_moves(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
+                targets: IntArray) -> int:
+    """The legal action codes of the player in ``codes`` (engine order), their targets in
+    ``targets`` (-1 for pass); returns how many."""
+    seat = v[PLAYER]
+    die = v[ROLL]
+    n = 0
+    if die == 6 and _can_out(v, cfg, paths, seat):
+        codes[0] = OUT
+        targets[0] = 1
+        n = 1
+    for h in range(4):
+        target = _dest(v, cfg, paths, seat, v[HORSES + 4 * seat + h], die)
+        if target >= 0:
+            codes[n] = h + 1
+            targets[n] = target
+            n += 1
+    if n == 0 or cfg[2] == 0:
+        codes[n] = PASS
+        targets[n] = -1
+        n += 1
+    return n
+
+
+@njit
+def _horse_of(v: IntArray, seat: int, code: int) -> int:
+    """The horse index an action code moves (out: the first horse waiting)."""
+    if code != OUT:
+        return code - 1
+    for h in range(4):
+        if v[HORSES + 4 * seat + h] == 0:
+            return h
+    return -1
+
+
+@njit
+def _place(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
+           target: int) -> None:
+    """:func:`.moves.moved` in place: the horse goes to ``target``, victims go home."""
+    players = cfg[0]
+    own, cnt = owner_at(players), count_at(players)
+    index = HORSES + 4 * seat + horse
+    old = paths[seat * STRIDE + v[index]]
+    if old >= 0:
+        v[cnt + old] -= 1
+        if v[cnt + old] == 0:
+            v[own + old] = -1
+    v[index] = target
+    square = paths[seat * STRIDE + target]
+    if square < 0:
+        return
+    victim = v[own + square]
+    if victim >= 0 and victim != seat:
+        for h in range(4):
+            at = HORSES + 4 * victim + h
+            if paths[victim * STRIDE + v[at]] == square:
+                v[at] = 0
+        v[cnt + square] = 0
+    v[own + square] = seat
+    v[cnt + square] += 1
+
+
+@njit
+def _next_turn(v: IntArray, cfg: IntArray) -> None:
+    v[PLAYER] = (v[PLAYER] + 1) % cfg[0]
+    v[TURN] += 1
+    v[PHASE] = ROLLING
+    v[ROLL] = 0
+    v[SIXES] = 0
+
+
+@njit
+def apply_action(v: IntArray, cfg: IntArray, paths: IntArray, code: int) -> None:
+    """The player plays action ``code`` (legal), in place."""
+    seat = v[PLAYER]
+    if code != PASS:
+        horse = _horse_of(v, seat, code)
+        target = 1 if code == OUT else v[HORSES + 4 * seat + horse] + v[ROLL]
+        _place(v, cfg, paths, seat, horse, target)
+        lowest = FINAL
+        for h in range(4):
+            lowest = min(lowest, v[HORSES + 4 * seat + h])
+        if lowest >= WINNING:
+            v[PHASE] = OVER
+            v[ROLL] = 0
+            v[SIXES] = 0
+            v[WINNER] = seat
+            return
+    if v[ROLL] == 6:
+        v[PHASE] = ROLLING
+        v[ROLL] = 0
+    else:
+        _next_turn(v, cfg)
+
+
+@njit
+def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
+    """The dice show ``code`` (the first seat at the draw, else the die), in place."""
+    if v[PHASE] == DRAW:
+        v[PLAYER] = code
+        v[TURN] = 1
+        v[PHASE] = ROLLING
+        return
+    sixes = v[SIXES] + 1 if code == 6 else 0
+    if cfg[1] == 1 and sixes == 3:
+        _next_turn(v, cfg)
+        return
+    v[PHASE] = MOVE
+    v[ROLL] = code
+    v[SIXES] = sixes
+
+
+# ------------------------------------------------------------------------ the bots' judgement
+
+
+@njit
+def _blocked(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, start: int,
+             stop: int) -> bool:
+    """:func:`.heuristics._blocked`: a barrage strictly between two progress values."""
+    players = cfg[0]
+    own, cnt = owner_at(players), count_at(players)
+    for step in range(start + 1, stop):
+        square = paths[seat * STRIDE + step]
+        if v[cnt + square] == 2 and (cfg[3] == 1 or v[own + square] != seat):
+            return True
+    return False
+
+
+@njit
+def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
+                   square: int) -> float:
+    """:func:`.heuristics.capture_chance`, with the same float operations (the hits are
+    bits of one integer here)."""
+    survive = 1.0
+    players = cfg[0]
+    for step in range(1, players):
+        other = (seat + step) % players
+        hits = 0
+        waiting = False
+        for h in range(4):
+            progress = v[HORSES + 4 * other + h]
+            if progress == 0:
+                waiting = True
+                continue
+            if progress >= ENTRANCE:
+                continue
+            distance = (square - paths[other * STRIDE + progress]) % TRACK
+            if 1 <= distance <= 12 and progress + distance <= ENTRANCE and not _blocked(
+                    v, cfg, paths, other, progress, progress + distance):
+                hits |= 1 << distance
+        six = (hits >> 6) & 1 == 1 or (square == paths[other * STRIDE + 1] and waiting)
+        firsts = 0
+        for d in range(1, 6):
+            firsts += (hits >> d) & 1
+        first = firsts / 6
+        if six:
+            chance = first + 1 / 6
+        else:
+            agains = 0
+            for d in range(1, 6):
+                agains += ((hits >> d) | (hits >> (d + 6))) & 1
+            again = agains / 6 + ((hits >> 12) & 1) / 6
+            chance = first + again / 6
+        survive *= 1.0 - chance
+    return 1.0 - survive
+
+
+@njit
+def _threats(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> float:
+    """:func:`.heuristics._threats`."""
+    if target > ENTRANCE or target == 0:
+        return 0.0
+    square = paths[seat * STRIDE + target]
+    if v[count_at(cfg[0]) + square] == 2 and cfg[4] == 0:
+        return 0.0
+    return capture_chance(v, cfg, paths, seat, square)
+
+
+@njit
+def _victims(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> int:
+    """The progress summed over the horses a move to ``target`` captures (-1: none)."""
+    square = paths[seat * STRIDE + target]
+    if square < 0:
+        return -1
+    victim = v[owner_at(cfg[0]) + square]
+    if victim < 0 or victim == seat:
+        return -1
+    total = 0
+    for h in range(4):
+        progress = v[HORSES + 4 * victim + h]
+        if paths[victim * STRIDE + progress] == square:
+            total += progress
+    return total
+
+
+@njit
+def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> float:
+    """:func:`.heuristics.expected_loss`."""
+    loss = 0.0
+    cnt = count_at(cfg[0])
+    for h in range(4):
+        progress = v[HORSES + 4 * seat + h]
+        if 0 < progress <= ENTRANCE:
+            square = paths[seat * STRIDE + progress]
+            if v[cnt + square] == 1 or cfg[4] == 1:
+                loss += capture_chance(v, cfg, paths, seat, square) * (progress - WAITING)
+    return loss
+
+
+@njit
+def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes: IntArray,
+                targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> None:
+    """The ``medium`` (:func:`.heuristics.heuristic_scores`) or ``hard``
+    (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``."""
+    seat = v[PLAYER]
+    base = _expected_loss(v, cfg, paths, seat) if policy == HARD else 0.0
+    for i in range(n):
+        code = codes[i]
+        if code == PASS:
+            continue
+        target = targets[i]
+        horse = _horse_of(v, seat, code)
+        before = v[HORSES + 4 * seat + horse]
+        victims = _victims(v, cfg, paths, seat, target)
+        for j in range(len(v)):
+            scratch[j] = v[j]
+        _place(scratch, cfg, paths, seat, horse, target)
+        if policy == HARD:
+            score = PROGRESS_WEIGHT * target
+            if victims >= 0:
+                score += CAPTURE_BONUS + victims / 2
+            if code == OUT:
+                score += OUT_BONUS
+            score += RISK_WEIGHT * (base - _expected_loss(scratch, cfg, paths, seat))
+        else:
+            score = target / 10
+            if victims >= 0:
+                score += 100 + victims / 2
+            if code == OUT:
+                score += 50
+            if target > ENTRANCE >= before:
+                score += 60
+            elif target > ENTRANCE:
+                score += 20
+            if target <= ENTRANCE:
+                same = 0
+                for h in range(4):
+                    if scratch[HORSES + 4 * seat + h] == target:
+                        same += 1
+                if same == 2:
+                    score += 25
+            score -= 80 * _threats(scratch, cfg, paths, seat, target)
+            score += 40 * _threats(v, cfg, paths, seat, before)
+        scores[i] = score
+
+
+@njit
+def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntArray,
+           codes: IntArray, targets: IntArray, n: int, scratch: IntArray,
+           scores: IntArray) -> int:
+    """The action code ``policy`` plays among the ``n`` legal ``codes``."""
+    if n == 1:
+        return int(codes[0])
+    if policy == RANDOM:
+        return int(codes[below(whims, n)])
+    score_moves(v, cfg, paths, policy, codes, targets, n, scratch, scores)
+    best = -1
+    for i in range(n):
+        if codes[i] != PASS and (best < 0 or scores[i] > scores[best]):
+            best = i
+    return codes[best] if best >= 0 else PASS
+
+
+# ------------------------------------------------------------------------ whole games
+
+
+@njit
+def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: IntArray,
+        whims: IntArray, scratch: IntArray, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends (or the horizon); the moves applied."""
+    codes = zeros(6)
+    targets = zeros(6)
+    scores = float_zeros(6)
+    number = v[TURN] if v[PLAYER] == stop_seat else -1
+    starts = stop_turns + 1
+    moves = 0
+    players = cfg[0]
+    while v[PHASE] != OVER and moves < MAX_MOVES:
+        if v[PLAYER] == stop_seat and v[TURN] != number:
+            number = v[TURN]
+            starts -= 1
+            if starts == 0:
+                break
+        phase = v[PHASE]
+        if phase == ROLLING:
+            apply_outcome(v, cfg, below(dice, 6) + 1)
+        elif phase == DRAW:
+            apply_outcome(v, cfg, below(dice, players))
+        else:
+            n = legal_moves(v, cfg, paths, codes, targets)
+            code = choose(v, cfg, paths, policies[v[PLAYER]], whims, codes, targets, n,
+                          scratch, scores)
+            apply_action(v, cfg, paths, code)
+        moves += 1
+    return moves
+
+
+@njit
+def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, games: int,
+             dice: IntArray, whims: IntArray, winners: IntArray, scores: IntArray,
+             turns: IntArray, moves: IntArray) -> None:
+    """``games`` whole games from ``start``; results per game (see ``Playouts``)."""
+    players = cfg[0]
+    v = copy(start)
+    scratch = copy(start)
+    for g in range(games):
+        for j in range(len(start)):
+            v[j] = start[j]
+        moves[g] = run(v, cfg, paths, policies, dice, whims, scratch, -1, 0)
+        turns[g] = v[TURN]
+        for seat in range(players):
+            winners[g * players + seat] = 1 if v[WINNER] == seat else 0
+            stabled = 0
+            for h in range(4):
+                if v[HORSES + 4 * seat + h] > ENTRANCE:
+                    stabled += 1
+            scores[g * players + seat] = stabled
