@@ -9,7 +9,8 @@ any state.
 the three column sizes), per-seat children's flags (``extra`` and ``rows`` readings), the
 sheet constants (k, boxes and value per row) and, for each of the 252 rolls, what
 :func:`.sheet.legal_decisions` builds its lists from: the distinct faces, the pairings of the
-four dice left by each face (as their two sums), and the distinct pairings of a free ride.
+four dice left by each face (as their two sums), and the distinct pairings of a free ride;
+last, the medium rule's smoothed row scores (:func:`.heuristics.progress`, the very floats).
 
 **The state array**: ``[roll, roller, turn, players]`` then one block of :data:`SEAT` slots
 per seat: 11 rows, 3 EXTRA numbers, 3 column marks, ``noted``, ``done`` and the seat's pending
@@ -36,6 +37,7 @@ from dicegames.core.kernel import (
     array,
     below,
     copy,
+    float_array,
     njit,
     seed_rng,
     to_list,
@@ -50,6 +52,7 @@ from dicegames.games.extra.data import (
     ExtraData,
     Sheet,
 )
+from dicegames.games.extra.heuristics import progress
 from dicegames.games.extra.rules import ROLLS, Extra, Roll
 from dicegames.games.extra.sheet import legal_decisions, pairings
 
@@ -67,6 +70,9 @@ MAX_DECISIONS = 64
 
 FREE = 15
 """Room for one roll's distinct free-ride pairings."""
+
+SMOOTH = 16
+"""Slots per row in the table of :func:`.heuristics.progress` (rows have at most 13 boxes)."""
 
 RANDOM, MEDIUM = range(2)
 """Policy codes, in :attr:`ExtraKernel.policies` order."""
@@ -108,11 +114,13 @@ def _roll_tables() -> list[IntArray]:
 def tables(game: Extra) -> tuple[IntArray, ...]:
     """The kernel tables of a configured game (see the module docstring)."""
     seats = range(game.players)
+    smooth = [progress(row, crosses) if crosses <= BOXES[row] else 0.0
+              for row in range(len(BOXES)) for crosses in range(SMOOTH)]
     return (array([game.players, *game.columns]),
             array([int(game.child_extra(s)) for s in seats]),
             array([int(game._child_rows[s]) for s in seats]),
             array([*NEGATIVE_BOXES, *BOXES, *ROW_VALUES]),
-            *_roll_tables())
+            *_roll_tables(), float_array(smooth))
 
 
 # ------------------------------------------------------------------------------ the sheet
@@ -131,15 +139,6 @@ def _row_score(consts: IntArray, index: int, crosses: int) -> int:
     step = min(crosses, consts[11 + index]) - k - 2
     factor = 1 if step == 0 else 2 if step == 1 else 3 if step == 2 else 5 if step == 3 else 7
     return int(consts[22 + index] * factor)
-
-
-@njit
-def _progress(consts: IntArray, index: int, crosses: int) -> float:
-    """:func:`.heuristics.progress`: the smoothed row score."""
-    k = consts[index]
-    if 1 <= crosses <= k:
-        return float(PENALTY + (-PENALTY) * (crosses - 1) / k)
-    return float(_row_score(consts, index, crosses))
 
 
 @njit
@@ -229,7 +228,7 @@ def _record(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> None:
 @njit
 def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> float:
     """:func:`.heuristics.medium_value` of decision row ``at`` for the seat's sheet."""
-    consts = tabs[3]
+    smooth = tabs[11]  # progress(row, crosses) at row * SMOOTH + crosses
     base = HEAD + seat * SEAT
     first, second = dec[at * 4] - 2, dec[at * 4 + 1] - 2
     noted = s[base + NOTED]
@@ -243,15 +242,15 @@ def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> 
     if first == second:  # sums in order: a double touches one row twice
         again = _crossed(tabs, seat, first, noted, new_first)
         added += max(again, 0)
-        value += (_progress(consts, first, old_first + added)
-                  - _progress(consts, first, old_first))
+        value += (smooth[first * SMOOTH + old_first + added]
+                  - smooth[first * SMOOTH + old_first])
     else:
-        value += _progress(consts, first, new_first) - _progress(consts, first, old_first)
+        value += smooth[first * SMOOTH + new_first] - smooth[first * SMOOTH + old_first]
         old_second = s[base + ROWS + second]
         more = max(_crossed(tabs, seat, second, noted, old_second), 0)
         added += more
-        value += (_progress(consts, second, old_second + more)
-                  - _progress(consts, second, old_second))
+        value += (smooth[second * SMOOTH + old_second + more]
+                  - smooth[second * SMOOTH + old_second])
     value -= 10.0 * (2 - added)
     extra, column = dec[at * 4 + 2], dec[at * 4 + 3]
     if extra != 0:
@@ -265,7 +264,7 @@ def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> 
         if marks > s[base + MARKS + column]:
             left = tabs[0][1 + column] - marks
             value -= 1000.0 if left <= 0 else 40.0 / left
-    return value
+    return float(value)
 
 
 # ------------------------------------------------------------------------------ the turn
