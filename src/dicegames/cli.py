@@ -153,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="worker processes (default 1; 0 = one per CPU)")
     sim.add_argument("--json", action="store_true",
                      help="print one JSON document instead of the table")
+    sim.add_argument("--no-kernel", action="store_false", dest="kernel",
+                     help="play through the engine even where the game's compiled bulk kernel "
+                          "could (the report says which played)")
     serve = commands.add_parser("serve", help="start the web app", formatter_class=_formatter,
                                 description="Start the web app (JSON API, websockets, pages) "
                                             "and print its address.",
@@ -203,7 +206,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
         return ExitCode.OK
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,
-        seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json))
+        seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json,
+        kernel=args.kernel))
 
 
 def _os_message(error: OSError) -> str:

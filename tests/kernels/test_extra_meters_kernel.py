@@ -117,3 +117,26 @@ def test_unknown_policies_are_refused() -> None:
         kernel.playouts(game.new_state().data, ["random"], 1, 0)
     assert kernel.policy_of("hard") == "exact"
     assert kernel_of(2, track_length=200)[1].policy_of("hard") is None
+
+
+@pytest.mark.parametrize(("players", "finish"), [(2, "first"), (3, "same_round")])
+def test_the_register_loop_plays_the_step_rules_games(players: int, finish: str) -> None:
+    """playouts() keeps the turn and the generators in locals: the same games as _run."""
+    from dicegames.core.kernel import array, copy
+    from dicegames.games.extra_meters import kernel as module
+
+    _, kernel = kernel_of(players, track_length=30, finish=finish)
+    policies = ["random", "exact", "threshold"][:players]
+    data = ExtraMetersData((3, 0, 0)[:players], 0, 1, Phase.DECIDE, (3,))
+    fast = kernel.playouts(data, policies, 300, 21)
+    codes = array(kernel.check_policies(policies))
+    table, offsets = kernel._tables(list(codes))
+    dice, whims = seed_rng(21), seed_rng(~21)
+    start = kernel.encode(data)
+    for g in range(300):
+        values = copy(start)
+        moves = module._run(values, players, 30, kernel.same_round, codes, dice, whims, table,
+                            offsets, -1, 0)
+        assert moves == fast.moves[g] and values[1] == fast.turns[g]
+        flags = [int(values[module.POS + players + s]) for s in range(players)]
+        assert flags == to_list(fast.winners)[g * players:(g + 1) * players]

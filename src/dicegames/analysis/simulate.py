@@ -13,6 +13,12 @@ order the workers finish.
 The loop is the fast path: no :class:`~dicegames.Session`, no events, no notation; moves go
 through :meth:`State.apply_unchecked` after a cheap legality check of each bot's choice, and
 dice are drawn with :func:`dicegames.core.chance.sample`, exactly as ``RandomDice`` draws them.
+
+Faster still: when the game has a bulk kernel (:mod:`dicegames.core.kernel`) and every bot
+plays exactly like one of its policies, the games are played by the kernel instead
+(:mod:`dicegames.analysis.fast`), compiled by numba when installed; the report says which
+path played (``engine``). Both paths play the same rules and bots, with different dice
+streams, so their figures agree within their intervals; each is reproducible from the seed.
 """
 
 from __future__ import annotations
@@ -94,6 +100,8 @@ class SimulationReport:
         elapsed_s: wall-clock seconds for the whole run (process start-up included).
         games_per_s: ``games / elapsed_s``.
         no_winner: games that ended without any winner.
+        engine: which path played the games, e.g. ``"compiled kernel (numba)"``, or
+            ``"engine (bot 'search' has no kernel policy)"``.
     """
 
     game: str
@@ -108,6 +116,7 @@ class SimulationReport:
     elapsed_s: float
     games_per_s: float
     no_winner: int = 0
+    engine: str = "engine"
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON-ready data (plain dicts, lists, numbers and strings)."""
@@ -122,6 +131,7 @@ class SimulationReport:
             "mean_turns": self.mean_turns,
             "median_turns": self.median_turns,
             "no_winner": self.no_winner,
+            "engine": self.engine,
             "elapsed_s": self.elapsed_s,
             "games_per_s": self.games_per_s,
         }
@@ -143,6 +153,8 @@ class _Task:
     stop: int
     rotate: bool
     max_moves: int
+    policies: tuple[str, ...] | None = None
+    """The kernel policy of each entry when the kernel plays the block (see ``fast``)."""
 
 
 @dataclass(slots=True)
@@ -248,6 +260,8 @@ def play_one(
 
 def _run_block(game: Game[Any, Any, Any], task: _Task) -> _Tally:
     """Play games ``task.start`` to ``task.stop - 1`` and tally them per entry."""
+    if task.policies is not None:
+        return _run_kernel_block(game, task)
     entries = task.players
     factories = _factories(game, task.bots)
     tally = _Tally.empty(entries)
@@ -273,6 +287,20 @@ def _run_block(game: Game[Any, Any, Any], task: _Task) -> _Tally:
     return tally
 
 
+def _run_kernel_block(game: Game[Any, Any, Any], task: _Task) -> _Tally:
+    """The block played by the game's kernel (see :mod:`dicegames.analysis.fast`)."""
+    from dicegames.analysis.fast import play_block
+
+    assert task.policies is not None
+    sums = play_block(game, task.policies, task.seed, task.start, task.stop,
+                      rotate=task.rotate)
+    if sums.longest > task.max_moves:
+        raise SimulationError(
+            f"a game of {game.spec.id} did not end within {task.max_moves} moves; this is a "
+            f"bug in the game's kernel or its bots")
+    return _Tally(sums.wins, sums.scores, sums.turns, sums.no_winner)
+
+
 _WORKER_GAMES: dict[tuple[str, int, tuple[tuple[str, OptionValue], ...]], Game[Any, Any, Any]] = {}
 
 
@@ -292,6 +320,15 @@ def _blocks(games: int) -> int:
     the same for any number of processes: floating-point totals then agree to the last bit.
     """
     return max(1, min(MAX_CHUNK, math.ceil(games / 100)))
+
+
+KERNEL_CHUNK = 20_000
+"""The most games one block of kernel games holds."""
+
+
+def _kernel_blocks(games: int) -> int:
+    """Games per kernel block: about 1% of the run, between 1 and :data:`KERNEL_CHUNK`."""
+    return max(1, min(KERNEL_CHUNK, math.ceil(games / 100)))
 
 
 # --------------------------------------------------------------------------- the API
@@ -328,6 +365,7 @@ def simulate(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     max_moves: int = DEFAULT_MAX_MOVES,
+    kernel: bool = True,
 ) -> SimulationReport:
     """Play ``games`` seeded games between bots and report win shares per player entry.
 
@@ -344,6 +382,8 @@ def simulate(
         progress: called with the number of games finished so far, at most about a
             hundred times per run and always once at the end.
         max_moves: moves after which a single game counts as runaway.
+        kernel: play through the game's bulk kernel when every bot has a kernel policy
+            (False: always the engine loop). The report's ``engine`` says which played.
 
     Raises:
         OptionError: a player is not a bot, a bot is unknown, the number of players does
@@ -371,10 +411,13 @@ def simulate(
     if max_moves < 1:
         raise OptionError(f"max_moves must be at least 1, not {max_moves!r}")
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
-    size = _blocks(games)
+    from dicegames.analysis.fast import plan
+
+    how = plan(game, bots, kernel)
+    size = _blocks(games) if how.policies is None else _kernel_blocks(games)
     tasks = [
         _Task(game.spec.id, dict(game.options), game.players, bots, seed, start,
-              min(games, start + size), rotate, max_moves)
+              min(games, start + size), rotate, max_moves, how.policies)
         for start in range(0, games, size)
     ]
     workers = min(workers, len(tasks))
@@ -402,7 +445,7 @@ def simulate(
         seed=seed, rotate=rotate, per_player=tuple(per_player),
         mean_turns=histogram_mean(total.turns), median_turns=histogram_median(total.turns),
         elapsed_s=elapsed, games_per_s=games / max(elapsed, 1e-9),
-        no_winner=total.no_winner,
+        no_winner=total.no_winner, engine=how.description,
     )
 
 

@@ -6,6 +6,10 @@ are valued by a rollout with an injected policy, by default uniformly random. Ga
 comes in only through that policy and an optional evaluator; this module imports no game.
 Several seats deciding on one roll are searched one after the other, as the engine applies
 them.
+
+When the game has a bulk kernel (:mod:`dicegames.core.kernel`) that plays the rollout
+policy (by default the random one, the kernel's ``random``), rollouts run in the kernel from
+the leaf's position and only the final position is decoded.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from typing import Any
 from dicegames.bots.basic import Policy, random_policy
 from dicegames.core.chance import sample
 from dicegames.core.game import State
+from dicegames.core.kernel import GameKernel, kernel_for
 from dicegames.core.model import Seat
 
 Evaluator = Callable[[State[Any, Any, Any]], tuple[float, ...]]
@@ -55,6 +60,9 @@ class MCTSBot:
         max_rollout_moves: a rollout longer than this is cut and scored by ``evaluator``
             (or as a shared draw when there is none).
         evaluator: optional estimate of each seat's reward at a cut-off state.
+        kernel_policy: the game kernel's name of the rollout policy (default ``"random"``
+            when ``rollout`` is None); rollouts then run in the kernel where the game has
+            one that plays it. None: always the engine.
     """
 
     def __init__(
@@ -67,6 +75,7 @@ class MCTSBot:
         exploration: float = 1.0,
         max_rollout_moves: int = 2000,
         evaluator: Evaluator | None = None,
+        kernel_policy: str | None = None,
     ) -> None:
         if simulations < 1:
             raise ValueError("MCTS needs at least one simulation per move")
@@ -77,6 +86,8 @@ class MCTSBot:
         self.exploration = exploration
         self.max_rollout_moves = max_rollout_moves
         self.evaluator = evaluator
+        self.kernel_policy = kernel_policy if rollout is not None else kernel_policy or "random"
+        self._kernels: dict[Any, GameKernel | None] = {}
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
         """Search from ``state`` and return the most visited action of ``seat``."""
@@ -136,7 +147,24 @@ class MCTSBot:
         assert best is not None
         return best
 
+    def _kernel(self, state: State[Any, Any, Any]) -> GameKernel | None:
+        """The game's kernel when it plays :attr:`kernel_policy` (cached per game)."""
+        if self.kernel_policy is None:
+            return None
+        game = state.game
+        if game not in self._kernels:
+            found = kernel_for(game)
+            self._kernels[game] = (found if found is not None
+                                   and self.kernel_policy in found.policies else None)
+        return self._kernels[game]
+
     def _rollout(self, state: State[Any, Any, Any]) -> tuple[float, ...]:
+        kernel = self._kernel(state)
+        if kernel is not None and not state.is_terminal:
+            policies = [self.kernel_policy or "random"] * state.game.players
+            final = kernel.rollout(kernel.encode(state.data), policies,
+                                   self.rng.getrandbits(64))
+            state = state.game.state_from(kernel.decode(final))
         for _ in range(self.max_rollout_moves):
             if state.is_terminal:
                 return state.result.returns()

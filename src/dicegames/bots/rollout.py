@@ -25,6 +25,12 @@ Four devices make a small budget go far:
 
 The choice depends only on the position, the bot's generator, and the budget (when no time
 limit is set): the same seed gives the same moves.
+
+**Kernel continuations.** When the game has a bulk kernel (:mod:`dicegames.core.kernel`) and
+``kernel_policies`` names the kernel policies that play exactly as ``policy`` and
+``opponent_policy``, the continuations run in the kernel from the candidate's position (the
+same horizon, dice from the kernel's generator seeded with the same per-continuation seed,
+so the comparison stays paired); only the final position is decoded for the evaluator.
 """
 
 from __future__ import annotations
@@ -38,6 +44,7 @@ from typing import Any
 from dicegames.bots.basic import Policy
 from dicegames.core.chance import sample
 from dicegames.core.game import State
+from dicegames.core.kernel import GameKernel, IntArray, kernel_for
 from dicegames.core.model import NodeKind, Seat
 
 SeatEvaluator = Callable[[State[Any, Any, Any], Seat], float]
@@ -70,6 +77,9 @@ class RolloutBot:
         confidence: how many standard errors of the paired difference (over the shared
             continuations) another move must win by to replace the ``default`` move.
         max_rollout_moves: safety cap on the moves of one continuation.
+        kernel_policies: the game kernel's names of ``policy`` and ``opponent_policy``
+            (e.g. ``("hard", "medium")``): continuations then run in the kernel when the
+            game has one that plays both (see the module docstring).
     """
 
     def __init__(
@@ -86,6 +96,7 @@ class RolloutBot:
         default: Policy | None = None,
         confidence: float = 2.0,
         max_rollout_moves: int = 5000,
+        kernel_policies: tuple[str, str] | None = None,
     ) -> None:
         if rollouts < 1:
             raise ValueError("a rollout bot needs at least one continuation per decision")
@@ -102,6 +113,8 @@ class RolloutBot:
         self.default = default
         self.confidence = confidence
         self.max_rollout_moves = max_rollout_moves
+        self.kernel_policies = kernel_policies
+        self._kernels: dict[Any, GameKernel | None] = {}
         self.last_rollouts = 0
         """Continuations simulated for the last decision (0 when the move was forced)."""
 
@@ -124,6 +137,8 @@ class RolloutBot:
         deadline = (time.perf_counter() + self.time_limit_ms / 1000
                     if self.time_limit_ms is not None else math.inf)
         children = [state.apply_unchecked(action, seat) for action in legal]
+        kernel = self._kernel(state)
+        encoded = [kernel.encode(child.data) for child in children] if kernel else []
         values: list[list[float]] = [[] for _ in legal]
         alive = list(range(len(legal)))
         rounds = max(1, math.ceil(math.log2(len(legal))))
@@ -135,7 +150,10 @@ class RolloutBot:
                     break
                 seed = self.rng.getrandbits(64)
                 for index in alive:
-                    values[index].append(self._continue(children[index], seat, seed))
+                    values[index].append(
+                        self._continue_kernel(kernel, encoded[index], children[index], seat,
+                                              seed)
+                        if kernel else self._continue(children[index], seat, seed))
                 self.last_rollouts += len(alive)
             if len(alive) > 2 and round_index < rounds - 1:
                 ranked = sorted(alive, key=lambda index: -sum(values[index]))
@@ -150,6 +168,28 @@ class RolloutBot:
                                                   self.confidence):
             return legal[best if keep < 0 else keep]
         return legal[best]
+
+    def _kernel(self, state: State[Any, Any, Any]) -> GameKernel | None:
+        """The game's kernel when it plays both of :attr:`kernel_policies` (cached)."""
+        if self.kernel_policies is None:
+            return None
+        game = state.game
+        if game not in self._kernels:
+            found = kernel_for(game)
+            if found is not None and not all(
+                    name in found.policies for name in self.kernel_policies):
+                found = None
+            self._kernels[game] = found
+        return self._kernels[game]
+
+    def _continue_kernel(self, kernel: GameKernel, values: IntArray,
+                         state: State[Any, Any, Any], seat: Seat, seed: int) -> float:
+        """:meth:`_continue` played by the kernel from the encoded ``values``."""
+        assert self.kernel_policies is not None
+        own, others = self.kernel_policies
+        policies = [own if s == seat else others for s in range(state.game.players)]
+        final = kernel.rollout(values, policies, seed, stop_seat=seat, stop_turns=self.horizon)
+        return self.evaluator(state.game.state_from(kernel.decode(final)), seat)
 
     def _continue(self, state: State[Any, Any, Any], seat: Seat, seed: int) -> float:
         """Play on from ``state`` with the dice of ``seed`` and score where it stops."""

@@ -28,6 +28,8 @@ agree bit for bit; the random generator masks every operation to 32 bits for tha
   fed to splitmix64 (``x += 0x9E3779B97F4A7C15``; ``z = (z ^ z >> 30) * 0xBF58476D1CE4E5B9``;
   ``z = (z ^ z >> 27) * 0x94D049BB133111EB``; ``z ^ z >> 31``, all modulo 2**64); two
   outputs give the four words (low half first). Seeding runs in Python only;
+- :func:`step_u32` is the same step on four values (for hot loops that keep the words in
+  local variables; :func:`limit_of` gives :func:`below`'s rejection limit);
 - :func:`below` ``(rng, n)``: an exactly uniform integer in ``[0, n)`` for ``1 <= n <= 2**32``
   by rejection: draw ``x = next_u32``; accept when ``x < 2**32 - 2**32 % n`` and return
   ``x % n`` (no modulo bias, unlike C's ``rand() % 6``);
@@ -89,6 +91,15 @@ def njit(fn: F) -> F:
     """Compile ``fn`` with ``numba.njit(cache=True, nogil=True)``, or leave it as Python."""
     if HAVE_NUMBA:
         compiled: F = _numba.njit(cache=True, nogil=True)(fn)
+        return compiled
+    return fn
+
+
+def njit_inline(fn: F) -> F:
+    """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops
+    (inlined before numba adds reference counting, so array arguments cost nothing)."""
+    if HAVE_NUMBA:
+        compiled: F = _numba.njit(cache=True, nogil=True, inline="always")(fn)
         return compiled
     return fn
 
@@ -199,12 +210,12 @@ def seed_rng(seed: int) -> IntArray:
 
 
 @njit
-def next_u32(rng: IntArray) -> int:
-    """The next 32-bit output of xoshiro128** (advances ``rng`` in place)."""
-    s0 = rng[0]
-    s1 = rng[1]
-    s2 = rng[2]
-    s3 = rng[3]
+def step_u32(s0: int, s1: int, s2: int, s3: int) -> tuple[int, int, int, int, int]:
+    """One xoshiro128** step on the four words as values: ``(output, s0, s1, s2, s3)``.
+
+    The register form of :func:`next_u32`, for hot loops that keep the generator in local
+    variables (load the words from the array once, store them back at the end).
+    """
     x = (s1 * 5) & 0xFFFFFFFF
     x = ((x << 7) | (x >> 25)) & 0xFFFFFFFF
     result = (x * 9) & 0xFFFFFFFF
@@ -215,6 +226,19 @@ def next_u32(rng: IntArray) -> int:
     s0 ^= s3
     s2 ^= t
     s3 = ((s3 << 11) | (s3 >> 21)) & 0xFFFFFFFF
+    return result, s0, s1, s2, s3
+
+
+@njit
+def limit_of(n: int) -> int:
+    """The rejection limit of :func:`below` for ``n``: outputs at or above it are redrawn."""
+    return 4294967296 - 4294967296 % n
+
+
+@njit
+def next_u32(rng: IntArray) -> int:
+    """The next 32-bit output of xoshiro128** (advances ``rng`` in place)."""
+    result, s0, s1, s2, s3 = step_u32(rng[0], rng[1], rng[2], rng[3])
     rng[0] = s0
     rng[1] = s1
     rng[2] = s2
@@ -225,7 +249,7 @@ def next_u32(rng: IntArray) -> int:
 @njit
 def below(rng: IntArray, n: int) -> int:
     """An exactly uniform integer in ``[0, n)``, ``1 <= n <= 2**32``, by rejection."""
-    limit = 4294967296 - 4294967296 % n
+    limit = limit_of(n)
     while True:
         x = next_u32(rng)
         if x < limit:
@@ -462,12 +486,15 @@ __all__ = [
     "float_zeros",
     "kernel_class",
     "kernel_for",
+    "limit_of",
     "next_u32",
     "njit",
+    "njit_inline",
     "pick",
     "register_kernel",
     "seed_rng",
     "seed_words",
+    "step_u32",
     "to_list",
     "why_not_compiled",
     "zeros",

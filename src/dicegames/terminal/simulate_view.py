@@ -34,6 +34,7 @@ class SimulateRequest:
     rotate: bool
     jobs: int
     json: bool
+    kernel: bool = True
 
 
 @contextmanager
@@ -80,7 +81,8 @@ def show_report(term: Terminal, report: SimulationReport) -> None:
              f"{report.median_turns:g} turns")
     if report.no_winner:
         term.say(f"Games without a winner: {report.no_winner}")
-    term.say(f"Speed: {report.games_per_s:,.0f} games/s ({report.elapsed_s:.2f} s)")
+    term.say(f"Speed: {report.games_per_s:,.0f} games/s ({report.elapsed_s:.2f} s), played by "
+             f"the {escape(report.engine)}")
 
 
 def run_simulate(term: Terminal, request: SimulateRequest) -> ExitCode:
@@ -97,7 +99,7 @@ def run_simulate(term: Terminal, request: SimulateRequest) -> ExitCode:
     show = not request.json and term.err.is_terminal
     with progress_bar(term, request.games, show) as progress:
         report = simulate(game, items, request.games, seed, rotate=request.rotate,
-                          jobs=request.jobs, progress=progress)
+                          jobs=request.jobs, progress=progress, kernel=request.kernel)
     if request.json:
         term.out.file.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:

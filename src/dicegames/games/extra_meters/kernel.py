@@ -42,8 +42,10 @@ from dicegames.core.kernel import (
     byte_zeros,
     copy,
     float_array,
+    limit_of,
     njit,
     seed_rng,
+    step_u32,
     zeros,
 )
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
@@ -177,14 +179,83 @@ def _playouts(start: IntArray, players: int, n: int, same_round: int, policies: 
               games: int, dice: IntArray, whims: IntArray, table: IntArray,
               offsets: IntArray, winners: IntArray, scores: IntArray, turns: IntArray,
               moves: IntArray) -> None:
+    """Whole games from ``start``: :func:`_run`'s rules and draws, with the turn and both
+    generators in local variables (the hot loop of every simulation)."""
+    d0, d1, d2, d3 = dice[0], dice[1], dice[2], dice[3]
+    w0, w1, w2, w3 = whims[0], whims[1], whims[2], whims[3]
+    limit5, limit6 = limit_of(5), limit_of(6)
+    pos = zeros(players)
     for g in range(games):
-        v = copy(start)
-        moves[g] = _run(v, players, n, same_round, policies, dice, whims, table, offsets,
-                        -1, 0)
-        turns[g] = v[TURN]
         for seat in range(players):
-            winners[g * players + seat] = v[POS + players + seat]
-            scores[g * players + seat] = v[POS + seat]
+            pos[seat] = start[POS + seat]
+            winners[g * players + seat] = start[POS + players + seat]
+        player, turn, phase = start[PLAYER], start[TURN], start[PHASE]
+        total, count = start[SUM], start[COUNT]
+        played = 0
+        while phase != 3 and played < MAX_MOVES:
+            played += 1
+            distance = -1
+            if phase == 1:
+                policy = policies[player]
+                roll = False
+                if policy == RANDOM:
+                    while True:
+                        x, w0, w1, w2, w3 = step_u32(w0, w1, w2, w3)
+                        if x < limit_of(2):
+                            break
+                    roll = x % 2 == ROLL
+                elif pos[player] + total <= n:
+                    if policy == THRESHOLD:
+                        roll = total < 16 + count
+                    else:
+                        rival = (player + 1) % players
+                        for step in range(2, players):
+                            other = (player + step) % players
+                            if pos[other] > pos[rival]:
+                                rival = other
+                        tab = player if (same_round == 1 and players == 2) else 0
+                        index = _exact_index(pos[player], min(pos[rival], n + 1), count,
+                                             total, tab, n, offsets)
+                        roll = table[index] == 1
+                if roll:
+                    phase = 2
+                else:
+                    distance = total
+            else:
+                while True:
+                    x, d0, d1, d2, d3 = step_u32(d0, d1, d2, d3)
+                    if x < (limit5 if phase == 0 else limit6):
+                        break
+                face = x % (5 if phase == 0 else 6) + 1
+                if face == 6:
+                    distance = count + 1
+                else:
+                    total += face
+                    count += 1
+                    phase = 1
+            if distance >= 0:
+                pos[player] += distance
+                total = 0
+                count = 0
+                if same_round == 0:
+                    if pos[player] > n:
+                        winners[g * players + player] = 1
+                        phase = 3
+                elif player == players - 1:
+                    for seat in range(players):
+                        if pos[seat] > n:
+                            winners[g * players + seat] = 1
+                            phase = 3
+                if phase != 3:
+                    player = (player + 1) % players
+                    turn += 1
+                    phase = 0
+        moves[g] = played
+        turns[g] = turn
+        for seat in range(players):
+            scores[g * players + seat] = pos[seat]
+    dice[0], dice[1], dice[2], dice[3] = d0, d1, d2, d3
+    whims[0], whims[1], whims[2], whims[3] = w0, w1, w2, w3
 
 
 # ------------------------------------------------------------------------ the exact table

@@ -13,7 +13,16 @@ track square of that seat's horse at that progress (-1 off the track).
 
 from __future__ import annotations
 
-from dicegames.core.kernel import IntArray, below, copy, float_zeros, njit, zeros
+from dicegames.core.kernel import (
+    IntArray,
+    copy,
+    float_zeros,
+    limit_of,
+    njit,
+    njit_inline,
+    step_u32,
+    zeros,
+)
 
 PLAYER, TURN, PHASE, ROLL, SIXES, WINNER, HORSES = 0, 1, 2, 3, 4, 5, 6
 DRAW, ROLLING, MOVE, OVER = 0, 1, 2, 3
@@ -41,13 +50,13 @@ MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
 
 
-@njit
+@njit_inline
 def owner_at(players: int) -> int:
     """Index of the track's owner row (56 squares: owning seat or -1)."""
     return HORSES + 4 * players
 
 
-@njit
+@njit_inline
 def count_at(players: int) -> int:
     """Index of the track's count row (56 squares: horses there)."""
     return HORSES + 4 * players + TRACK
@@ -61,7 +70,7 @@ def size(players: int) -> int:
 # ------------------------------------------------------------------------ moves
 
 
-@njit
+@njit_inline
 def _dest(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, progress: int,
           die: int) -> int:
     """:func:`.moves.destination`: the progress reached, or -1."""
@@ -90,7 +99,7 @@ def _dest(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, progress: int,
     return target
 
 
-@njit
+@njit_inline
 def _can_out(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> bool:
     """:func:`.moves.can_come_out`."""
     waiting = False
@@ -131,7 +140,7 @@ def legal_moves(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
     return n
 
 
-@njit
+@njit_inline
 def _horse_of(v: IntArray, seat: int, code: int) -> int:
     """The horse index an action code moves (out: the first horse waiting)."""
     if code != OUT:
@@ -169,7 +178,7 @@ def _place(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
     v[cnt + square] += 1
 
 
-@njit
+@njit_inline
 def _next_turn(v: IntArray, cfg: IntArray) -> None:
     v[PLAYER] = (v[PLAYER] + 1) % cfg[0]
     v[TURN] += 1
@@ -222,7 +231,7 @@ def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
 # ------------------------------------------------------------------------ the bots' judgement
 
 
-@njit
+@njit_inline
 def _blocked(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, start: int,
              stop: int) -> bool:
     """:func:`.heuristics._blocked`: a barrage strictly between two progress values."""
@@ -285,7 +294,7 @@ def _threats(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int
     return capture_chance(v, cfg, paths, seat, square)
 
 
-@njit
+@njit_inline
 def _victims(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> int:
     """The progress summed over the horses a move to ``target`` captures (-1: none)."""
     square = paths[seat * STRIDE + target]
@@ -371,7 +380,12 @@ def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntA
     if n == 1:
         return int(codes[0])
     if policy == RANDOM:
-        return int(codes[below(whims, n)])
+        limit = limit_of(n)
+        while True:
+            x, s0, s1, s2, s3 = step_u32(whims[0], whims[1], whims[2], whims[3])
+            whims[0], whims[1], whims[2], whims[3] = s0, s1, s2, s3
+            if x < limit:
+                return int(codes[x % n])
     score_moves(v, cfg, paths, policy, codes, targets, n, scratch, scores)
     best = -1
     for i in range(n):
@@ -386,14 +400,22 @@ def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntA
 @njit
 def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: IntArray,
         whims: IntArray, scratch: IntArray, stop_seat: int, stop_turns: int) -> int:
-    """Play on in place until the game ends (or the horizon); the moves applied."""
+    """Play on in place until the game ends (or the horizon); the moves applied.
+
+    The generators stay in local variables (see :func:`~dicegames.core.kernel.step_u32`);
+    a draw is :func:`~dicegames.core.kernel.below`'s: the die, the first player, a random
+    policy's choice among the legal moves.
+    """
     codes = zeros(6)
     targets = zeros(6)
     scores = float_zeros(6)
+    d0, d1, d2, d3 = dice[0], dice[1], dice[2], dice[3]
+    w0, w1, w2, w3 = whims[0], whims[1], whims[2], whims[3]
     number = v[TURN] if v[PLAYER] == stop_seat else -1
     starts = stop_turns + 1
     moves = 0
     players = cfg[0]
+    limit6, limit_players = limit_of(6), limit_of(players)
     while v[PHASE] != OVER and moves < MAX_MOVES:
         if v[PLAYER] == stop_seat and v[TURN] != number:
             number = v[TURN]
@@ -402,15 +424,36 @@ def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: I
                 break
         phase = v[PHASE]
         if phase == ROLLING:
-            apply_outcome(v, cfg, below(dice, 6) + 1)
+            while True:
+                x, d0, d1, d2, d3 = step_u32(d0, d1, d2, d3)
+                if x < limit6:
+                    break
+            apply_outcome(v, cfg, x % 6 + 1)
         elif phase == DRAW:
-            apply_outcome(v, cfg, below(dice, players))
+            while True:
+                x, d0, d1, d2, d3 = step_u32(d0, d1, d2, d3)
+                if x < limit_players:
+                    break
+            apply_outcome(v, cfg, x % players)
         else:
             n = legal_moves(v, cfg, paths, codes, targets)
-            code = choose(v, cfg, paths, policies[v[PLAYER]], whims, codes, targets, n,
-                          scratch, scores)
+            policy = policies[v[PLAYER]]
+            if n == 1:
+                code = codes[0]
+            elif policy == RANDOM:
+                limit = limit_of(n)
+                while True:
+                    x, w0, w1, w2, w3 = step_u32(w0, w1, w2, w3)
+                    if x < limit:
+                        break
+                code = codes[x % n]
+            else:
+                code = choose(v, cfg, paths, policy, whims, codes, targets, n, scratch,
+                              scores)
             apply_action(v, cfg, paths, code)
         moves += 1
+    dice[0], dice[1], dice[2], dice[3] = d0, d1, d2, d3
+    whims[0], whims[1], whims[2], whims[3] = w0, w1, w2, w3
     return moves
 
 

@@ -121,20 +121,22 @@ def search_bot(rng: random.Random, *, rollouts: int = DEFAULT_ROLLOUTS, horizon:
     """
     return _rollout_bot(rng, hard_policy, evaluation, close_calls, rollouts=rollouts,
                         horizon=horizon, time_limit_ms=time_limit_ms, prune=prune,
-                        confidence=confidence)
+                        confidence=confidence, kernel_policies=("hard", "medium"))
 
 
 def _rollout_bot(rng: random.Random, policy: Policy, evaluator: SeatEvaluator,
                  shortlist: Shortlist, *, rollouts: int, horizon: int,
                  time_limit_ms: float | None, prune: bool,
-                 confidence: float | None) -> RolloutBot:
+                 confidence: float | None,
+                 kernel_policies: tuple[str, str] | None = None) -> RolloutBot:
     """The rollout bot playing ``policy`` itself (and as its default move), ``medium`` for
-    the opponents, scoring continuations with ``evaluator``."""
+    the opponents, scoring continuations with ``evaluator`` (in the game's kernel when
+    ``kernel_policies`` name its policies for them)."""
     return RolloutBot(rng, policy=policy, opponent_policy=heuristic_policy,
                       evaluator=evaluator, rollouts=rollouts, horizon=horizon,
                       time_limit_ms=time_limit_ms, shortlist=shortlist if prune else None,
                       default=policy if confidence is not None else None,
-                      confidence=confidence or 0.0)
+                      confidence=confidence or 0.0, kernel_policies=kernel_policies)
 
 
 # ------------------------------------------------------------ the search with expert's knowledge
