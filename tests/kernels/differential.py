@@ -81,6 +81,19 @@ def walk(game: Game[Any, Any, Any], kernel: GameKernel, rng: random.Random, *,
     raise AssertionError("the walk did not end")
 
 
+def half_bot(game: Game[Any, Any, Any], bot: str = "medium") -> Chooser:
+    """A chooser that plays ``bot``'s move half the time and a uniformly random one
+    otherwise, so that walks visit the states the bot's play reaches, and the others."""
+    player = make_bot(game, bot, random.Random(0))
+
+    def choose(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
+        if rng.random() < 0.5:
+            return player.choose(state, seat)
+        return _uniform(state, seat, rng)
+
+    return choose
+
+
 def _uniform(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
     action: Hashable = rng.choice(state.legal_actions(seat))
     return action

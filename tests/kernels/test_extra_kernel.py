@@ -3,19 +3,17 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 from typing import Any
 
 import pytest
 
 import dicegames
-from dicegames.bots import make_bot
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
 from dicegames.games.extra.data import BOXES, ExtraData, Sheet
 from dicegames.games.extra.kernel import ExtraKernel
 from dicegames.games.extra.rules import Extra
-from kernels.differential import compare_shares, walk
+from kernels.differential import compare_shares, half_bot, walk
 
 OPTIONS: list[dict[str, object]] = [
     {},
@@ -33,19 +31,6 @@ def kernel_of(players: int, **options: object) -> tuple[Game[Any, Any, Any], Ext
     return game, kernel
 
 
-def mixed(game: Game[Any, Any, Any]) -> Any:
-    """Medium's decision half the time, a random one otherwise."""
-    bot = make_bot(game, "medium", random.Random(0))
-
-    def choose(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
-        if rng.random() < 0.5:
-            return bot.choose(state, seat)
-        action: Hashable = rng.choice(state.legal_actions(seat))
-        return action
-
-    return choose
-
-
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(map(str, o.values())))
 @pytest.mark.parametrize("players", [1, 2, 3, 6])
 def test_random_trajectories_match_the_engine_step_by_step(players: int,
@@ -54,7 +39,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int,
         options = {**options, "child_seats": "1"}
     game, kernel = kernel_of(players, **options)
     rng = random.Random(f"extra{players}{options}")
-    choose = mixed(game)
+    choose = half_bot(game)
     for index in range(12 if players < 6 else 4):
         walk(game, kernel, rng, chooser=choose if index % 2 else None,
              policies=[("medium", "medium")])

@@ -4,20 +4,18 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import dicegames
-from dicegames.bots import make_bot
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
 from dicegames.games.monza.data import START, MonzaData, Phase
 from dicegames.games.monza.kernel import MonzaKernel
 from dicegames.games.monza.rules import Monza
-from kernels.differential import compare_shares, walk
+from kernels.differential import compare_shares, half_bot, walk
 
 SMALL_CIRCUIT: dict[str, Any] = {
     "name": "small",
@@ -47,19 +45,6 @@ def kernel_of(players: int, **options: object) -> tuple[Game[Any, Any, Any], Mon
     return game, kernel
 
 
-def mixed(game: Game[Any, Any, Any]) -> Any:
-    """Medium's move half the time, a random one otherwise."""
-    bot = make_bot(game, "medium", random.Random(0))
-
-    def choose(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
-        if rng.random() < 0.5:
-            return bot.choose(state, seat)
-        action: Hashable = rng.choice(state.legal_actions(seat))
-        return action
-
-    return choose
-
-
 @pytest.fixture
 def small(tmp_path: Path) -> str:
     path = tmp_path / "small.json"
@@ -76,7 +61,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int, circuit
     game, kernel = kernel_of(players, circuit=small if circuit == "small" else circuit,
                              **options)
     rng = random.Random(f"monza{players}{circuit}{options}")
-    choose = mixed(game)
+    choose = half_bot(game)
     for index in range(30 if circuit == "small" else 20):
         walk(game, kernel, rng, chooser=choose if index % 2 else None,
              policies=[("medium", "medium")])

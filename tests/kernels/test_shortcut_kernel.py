@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Hashable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import dicegames
-from dicegames.bots import make_bot
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
 from dicegames.games.shortcut.data import Phase, ShortcutData
 from dicegames.games.shortcut.kernel import MAX_ROLLS, ShortcutKernel
 from dicegames.games.shortcut.rules import Shortcut
-from kernels.differential import compare_shares, walk
+from kernels.differential import compare_shares, half_bot, walk
 
 ODD_BOARD = """
 # two grey fields: one next to the start (never entered back), one next to the finish
@@ -35,20 +33,6 @@ def kernel_of(players: int, **options: object) -> tuple[Game[Any, Any, Any], Sho
     return game, kernel
 
 
-def mixed(game: Game[Any, Any, Any]) -> Any:
-    """A chooser that plays the medium bot's move half the time, a random one otherwise
-    (so the walks visit the states medium play reaches, and the others)."""
-    bot = make_bot(game, "medium", random.Random(0))
-
-    def choose(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
-        if rng.random() < 0.5:
-            return bot.choose(state, seat)
-        action: Hashable = rng.choice(state.legal_actions(seat))
-        return action
-
-    return choose
-
-
 @pytest.fixture
 def odd_board(tmp_path: Path) -> str:
     path = tmp_path / "odd.txt"
@@ -62,7 +46,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int, board: 
                                                            odd_board: str) -> None:
     game, kernel = kernel_of(players, board=odd_board if board == "odd" else board)
     rng = random.Random(f"shortcut{players}{board}")
-    choose = mixed(game)
+    choose = half_bot(game)
     for index in range(120):
         walk(game, kernel, rng, chooser=choose if index % 2 else None,
              policies=[("medium", "medium")])

@@ -24,22 +24,20 @@ chance outcome is the roll's index in :data:`.rules.ROLLS`.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
-    GameKernel,
     IntArray,
-    Playouts,
     array,
     below,
     copy,
     float_array,
     njit,
-    seed_rng,
     to_list,
     zeros,
 )
@@ -395,11 +393,14 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
 # ------------------------------------------------------------------------------ the protocol
 
 
-class ExtraKernel(GameKernel):
+class ExtraKernel(ArrayKernel):
     """EXTRA! over integer arrays: every option and player count, ``random`` and ``medium``."""
 
     game_id = "extra"
     policies = ("random", "medium")
+    compiled_choose = staticmethod(_choose)
+    compiled_run = staticmethod(_run)
+    compiled_playouts = staticmethod(_playouts)
     bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
 
     def __init__(self, game: Any) -> None:
@@ -407,7 +408,7 @@ class ExtraKernel(GameKernel):
         assert isinstance(game, Extra)
         self.players: int = game.players
         self.tabs = tables(game)
-        self._dec = zeros(MAX_DECISIONS * 4)
+        self.work = zeros(MAX_DECISIONS * 4)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -486,35 +487,10 @@ class ExtraKernel(GameKernel):
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal codes: ``0 .. n - 1`` for the deciding seat's n decisions."""
-        return list(range(_decisions(values, self.tabs, _decider(values), self._dec)))
+        return list(range(_decisions(values, self.tabs, _decider(values), self.work)))
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after the deciding seat's decision ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs, code, self._dec)
+        _apply_action(after, self.tabs, code, self.work)
         return after
-
-    def choose(self, values: IntArray, policy: str, rng: IntArray) -> int:
-        """The code ``policy`` picks here."""
-        return int(_choose(values, self.tabs, self.policies.index(policy), rng, self._dec))
-
-    # ---------------------------------------------------------------- bulk
-
-    def playouts(self, data: Any, seat_policies: Sequence[str], games: int,
-                 seed: int) -> Playouts:
-        """Play ``games`` games from ``data`` (see :meth:`GameKernel.playouts`)."""
-        policies = array(self.check_policies(seat_policies))
-        players = self.players
-        winners, scores = zeros(games * players), zeros(games * players)
-        turns, moves = zeros(games), zeros(games)
-        _playouts(self.encode(data), self.tabs, policies, seed_rng(seed), seed_rng(~seed),
-                  (winners, scores, turns, moves))
-        return Playouts(players, winners, scores, turns, moves)
-
-    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
-                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
-        """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
-        moved = copy(values)
-        _run(moved, self.tabs, array(self.check_policies(seat_policies)), seed_rng(seed),
-             seed_rng(~seed), self._dec, stop_seat, stop_turns)
-        return moved

@@ -22,23 +22,21 @@ outcomes: the roll's index in :data:`.rules.ROLLS`.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from functools import cache
 from itertools import product
 from typing import Any, ClassVar
 
+from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
-    GameKernel,
     IntArray,
-    Playouts,
     array,
     below,
     copy,
     njit,
-    seed_rng,
     to_list,
     zeros,
 )
@@ -481,11 +479,14 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
 # ------------------------------------------------------------------------------ the protocol
 
 
-class MonzaKernel(GameKernel):
+class MonzaKernel(ArrayKernel):
     """Monza over integer arrays: every circuit and option, ``random`` and ``medium``."""
 
     game_id = "monza"
     policies = ("random", "medium")
+    compiled_choose = staticmethod(_choose)
+    compiled_run = staticmethod(_run)
+    compiled_playouts = staticmethod(_playouts)
     bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
 
     def __init__(self, game: Any) -> None:
@@ -495,7 +496,7 @@ class MonzaKernel(GameKernel):
         self.players: int = game.players
         self.tabs = tables(game)
         self.squares = len(game.circuit.squares)
-        self._work = _work(self.tabs)
+        self.work = _work(self.tabs)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -566,37 +567,12 @@ class MonzaKernel(GameKernel):
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal action codes, in the engine's order."""
-        legal = self._work[0]
+        legal = self.work[0]
         count = _legal(values, self.tabs, legal)
         return to_list(legal)[:count]
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after action ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs, code, self._work[0])
+        _apply_action(after, self.tabs, code, self.work[0])
         return after
-
-    def choose(self, values: IntArray, policy: str, rng: IntArray) -> int:
-        """The code ``policy`` picks here."""
-        return int(_choose(values, self.tabs, self.policies.index(policy), rng, self._work))
-
-    # ---------------------------------------------------------------- bulk
-
-    def playouts(self, data: Any, seat_policies: Sequence[str], games: int,
-                 seed: int) -> Playouts:
-        """Play ``games`` games from ``data`` (see :meth:`GameKernel.playouts`)."""
-        policies = array(self.check_policies(seat_policies))
-        players = self.players
-        winners, scores = zeros(games * players), zeros(games * players)
-        turns, moves = zeros(games), zeros(games)
-        _playouts(self.encode(data), self.tabs, policies, seed_rng(seed), seed_rng(~seed),
-                  (winners, scores, turns, moves))
-        return Playouts(players, winners, scores, turns, moves)
-
-    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
-                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
-        """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
-        moved = copy(values)
-        _run(moved, self.tabs, array(self.check_policies(seat_policies)), seed_rng(seed),
-             seed_rng(~seed), self._work, stop_seat, stop_turns)
-        return moved

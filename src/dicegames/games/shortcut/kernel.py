@@ -20,21 +20,19 @@ total, so a longer turn still plays exactly, it just cannot be decoded).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
-    GameKernel,
     IntArray,
-    Playouts,
     array,
     below,
     copy,
     njit,
-    seed_rng,
     to_list,
     zeros,
 )
@@ -326,11 +324,14 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
 # ------------------------------------------------------------------------------ the protocol
 
 
-class ShortcutKernel(GameKernel):
+class ShortcutKernel(ArrayKernel):
     """Shortcut over integer arrays: any board, 2-4 players, ``random`` and ``medium``."""
 
     game_id = "shortcut"
     policies = ("random", "medium")
+    compiled_choose = staticmethod(_choose)
+    compiled_run = staticmethod(_run)
+    compiled_playouts = staticmethod(_playouts)
     bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
 
     def __init__(self, game: Any) -> None:
@@ -339,7 +340,7 @@ class ShortcutKernel(GameKernel):
         self.board: Board = game.board
         self.players: int = game.players
         self.tabs = board_tables(game.board)
-        self._scratch = _work(self.tabs)
+        self.work = _work(self.tabs)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -411,37 +412,12 @@ class ShortcutKernel(GameKernel):
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal action codes, in the engine's order."""
-        out, dist, queue = self._scratch
+        out, dist, queue = self.work
         count = _legal(values, self.tabs, out, dist, queue)
         return to_list(out)[:count]
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after action ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs, code, self._scratch[2])
+        _apply_action(after, self.tabs, code, self.work[2])
         return after
-
-    def choose(self, values: IntArray, policy: str, rng: IntArray) -> int:
-        """The code ``policy`` picks here."""
-        return int(_choose(values, self.tabs, self.policies.index(policy), rng, self._scratch))
-
-    # ---------------------------------------------------------------- bulk
-
-    def playouts(self, data: Any, seat_policies: Sequence[str], games: int,
-                 seed: int) -> Playouts:
-        """Play ``games`` games from ``data`` (see :meth:`GameKernel.playouts`)."""
-        policies = array(self.check_policies(seat_policies))
-        players = self.players
-        winners, scores = zeros(games * players), zeros(games * players)
-        turns, moves = zeros(games), zeros(games)
-        _playouts(self.encode(data), self.tabs, policies, seed_rng(seed), seed_rng(~seed),
-                  (winners, scores, turns, moves))
-        return Playouts(players, winners, scores, turns, moves)
-
-    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
-                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
-        """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
-        moved = copy(values)
-        _run(moved, self.tabs, array(self.check_policies(seat_policies)), seed_rng(seed),
-             seed_rng(~seed), self._scratch, stop_seat, stop_turns)
-        return moved
