@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 
-.PHONY: run test lint typecheck pytest bench docs clean browser
+.PHONY: run test lint typecheck pytest bench bench-kernels docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,10 @@ pytest: $(VENV)/.dev-installed browser
 
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
+
+# The bulk kernels' figures with the million-game runs on two processes (a minute or two).
+bench-kernels: $(VENV)/.dev-installed
+	$(BIN)/python scripts/bench_kernels.py --million
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py

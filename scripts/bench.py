@@ -13,6 +13,8 @@ For each game in the registry, with its default options:
   ``expert`` and ``search`` bots where it has them), and of the generic Monte Carlo tree
   search with a fixed budget of 1000 playouts, on a few positions taken from a random
   playout;
+* bulk kernels (``scripts/bench_kernels.py``): compiled playouts against a C loop of the
+  same rules, interleaved, as median ratios;
 * web load (``scripts/web_bench.py``): 100 concurrent games through a real server's
   websocket API, moves per second and p50/p99 latency from send to acknowledgement.
 
@@ -33,6 +35,7 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
+import bench_kernels  # scripts/bench_kernels.py, beside this file
 import web_bench  # scripts/web_bench.py, beside this file
 
 import dicegames
@@ -270,6 +273,8 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     for spec in specs:
         note(f"search: {spec.id}, generic MCTS with 1000 playouts")
         figures["search"].append(search_speed(spec, "mcts-1000"))
+    note("bulk kernels: interleaved with a C loop (scripts/bench_kernels.py)")
+    figures["kernels"] = bench_kernels.kernel_figures()
     note(f"web load: {web_bench.GAMES} concurrent games through the websocket API")
     figures["web_load"] = web_bench.web_load()
     return figures
@@ -328,6 +333,7 @@ def show(figures: dict[str, Any]) -> None:
            ("finished_games", "games finished")],
           figures["web_load"], {"moves_per_s": ",.0f", "p50_ms": ",.1f", "p99_ms": ",.1f",
                                 "max_ms": ",.1f"})
+    bench_kernels.show(figures["kernels"])
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,141 +1,175 @@
-"""Kernel speed: games/s of the engine, the compiled kernel and its plain-Python fallback.
+"""Speed of the compiled bulk kernels (``make bench`` shows these; ``make bench-kernels`` adds
+the million-game runs). Nothing here asserts a speed.
 
-For each game with a kernel (or those named with ``--games``) and each policy pairing, every
-round times, one after the other, ``play_one`` on the engine with the matching bots, the
-kernel's playouts under numba, and the kernel's playouts on the plain-Python path (in a child
-process with ``DICEGAMES_KERNEL=python``). Times are CPU seconds of the process doing the
-work, so other load on a shared machine disturbs them less; the figures printed are medians
-over the rounds of the rates and of the ratios within a round.
-
-``--million`` then plays 10**6 games of each game (two players, medium against medium) with
-the kernel on every core (one process per core, games split evenly) and prints the wall
-time: the issue's aim is under 60 s on two cores.
-
-    python scripts/bench_kernels.py [--games shortcut,monza,extra] [--rounds 3] [--million]
+* Extra Meters random playouts (2 players, 50 squares): the kernel against a C loop of the
+  same rules and the same generator (``scripts/extra_meters_loop.c``, compiled here with
+  ``cc -O2`` when a C compiler is present). Rounds alternate kernel and C on the same seeds;
+  each round's ratio is the kernel's games per CPU second over C's, and the median ratio is
+  reported. The C loop plays exactly the kernel's games, which the run checks.
+* Petits Chevaux 4-player random playouts: kernel games per CPU second (median of rounds),
+  against OpenSpiel's maedn C++ figure measured on this machine (``make bench-peers``
+  measures it side by side).
+* The ``medium`` bots in the kernel (and Extra Meters ``hard``), games per CPU second.
+* ``--million``: 10^6 games of each game with kernels through ``simulate(..., jobs=2)``,
+  wall-clock seconds on two processes (process start-up included).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
-import random
+import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
 
 import dicegames
-from dicegames.analysis.simulate import play_one
-from dicegames.bots import make_bot
-from dicegames.core.kernel import BACKEND, kernel_for
+from dicegames.analysis import simulate
+from dicegames.core.kernel import BACKEND, kernel_for, to_list
 
-PAIRINGS = {"random": "easy", "medium": "medium"}
-"""Kernel policy -> the engine bot that plays exactly like it."""
+C_SOURCE = Path(__file__).with_name("extra_meters_loop.c")
 
-CHILD = """
-import json, sys, time
-import dicegames
-from dicegames.core.kernel import BACKEND, kernel_for
-game_id, players, policy, games = sys.argv[1], int(sys.argv[2]), sys.argv[3], int(sys.argv[4])
-game = dicegames.make(game_id, players=players)
-kernel = kernel_for(game)
-start = game.new_state().data
-began = time.process_time()
-kernel.playouts(start, [policy] * players, games, 1)
-print(json.dumps({"backend": BACKEND, "rate": games / (time.process_time() - began)}))
-"""
+MAEDN_CPP_GAMES_PER_S = 4_457.0
+"""OpenSpiel maedn (Ludo) C++ random games a second, measured on this machine (issue 16)."""
+
+ROUNDS = 5
 
 
-def engine_rate(game_id: str, players: int, bot: str, games: int, seed: int) -> float:
-    """Engine games per CPU second with ``play_one``."""
-    game = dicegames.make(game_id, players=players)
-    rng = random.Random(seed)
-    agents = [make_bot(game, bot, random.Random(rng.getrandbits(64))) for _ in range(players)]
-    began = time.process_time()
-    for _ in range(games):
-        play_one(game, agents, rng)
-    return games / (time.process_time() - began)
+def compile_c_loop(folder: Path) -> Path | None:
+    """The compiled C loop, or None without a C compiler (or when compiling fails)."""
+    compiler = shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+    if compiler is None:
+        return None
+    binary = folder / "extra_meters_loop"
+    done = subprocess.run([compiler, "-O2", "-o", str(binary), str(C_SOURCE)],
+                          capture_output=True, text=True, check=False)
+    return binary if done.returncode == 0 else None
 
 
-def kernel_rate(game_id: str, players: int, policy: str, games: int, seed: int) -> float:
-    """Kernel games per CPU second on this process's path."""
+def kernel_rate(game_id: str, players: int, policies: list[str], games: int,
+                seed: int) -> tuple[float, Any]:
+    """Games per CPU second of one kernel run, and its playouts."""
     game = dicegames.make(game_id, players=players)
     kernel = kernel_for(game)
     assert kernel is not None
     start = game.new_state().data
-    kernel.playouts(start, [policy] * players, 2, seed)  # compiled before timing
+    kernel.playouts(start, policies, 5, seed)  # compiled (or loaded) before timing
     began = time.process_time()
-    kernel.playouts(start, [policy] * players, games, seed)
-    return games / (time.process_time() - began)
+    result = kernel.playouts(start, policies, games, seed)
+    return games / max(time.process_time() - began, 1e-9), result
 
 
-def python_rate(game_id: str, players: int, policy: str, games: int) -> float:
-    """Kernel games per CPU second on the plain-Python path (a child process)."""
-    env = {**os.environ, "DICEGAMES_KERNEL": "python"}
-    done = subprocess.run([sys.executable, "-c", CHILD, game_id, str(players), policy,
-                           str(games)], env=env, capture_output=True, text=True, check=True)
-    answer = json.loads(done.stdout)
-    assert answer["backend"] == "python"
-    return float(answer["rate"])
+def extra_meters_vs_c(binary: Path | None, games: int) -> dict[str, Any]:
+    """Interleaved rounds of the kernel and the C loop on the same seeds."""
+    kernel_rates: list[float] = []
+    c_rates: list[float] = []
+    ratios: list[float] = []
+    same = True
+    for round_index in range(ROUNDS):
+        seed = 1000 + round_index
+        rate, result = kernel_rate("extra-meters", 2, ["random", "random"], games, seed)
+        kernel_rates.append(rate)
+        if binary is None:
+            continue
+        done = subprocess.run([str(binary), str(games), str(seed)], capture_output=True,
+                              text=True, check=True)
+        c = json.loads(done.stdout)
+        c_rate = games / max(c["seconds"], 1e-9)
+        c_rates.append(c_rate)
+        ratios.append(rate / c_rate)
+        same = same and c["wins0"] == sum(to_list(result.winners)[0::2]) and c["moves"] == sum(
+            to_list(result.moves))
+    return {
+        "work": "Extra Meters random playouts, 2 players", "games_per_round": games,
+        "kernel_games_per_s": statistics.median(kernel_rates),
+        "c_games_per_s": statistics.median(c_rates) if c_rates else None,
+        "ratio_to_c": statistics.median(ratios) if ratios else None,
+        "same_games_as_c": same if binary is not None else None,
+    }
 
 
-def _million_part(game_id: str, games: int, seed: int) -> int:
-    game = dicegames.make(game_id, players=2)
-    kernel = kernel_for(game)
-    assert kernel is not None
-    start = game.new_state().data
-    done = 0
-    while done < games:
-        chunk = min(100_000, games - done)
-        kernel.playouts(start, ["medium", "medium"], chunk, seed + done)
-        done += chunk
-    return done
+def rounds(game_id: str, players: int, policies: list[str], games: int) -> float:
+    """The median kernel games per CPU second over :data:`ROUNDS` rounds."""
+    return statistics.median(kernel_rate(game_id, players, policies, games, 2000 + r)[0]
+                             for r in range(ROUNDS))
 
 
-def million(game_id: str, workers: int) -> float:
-    """Wall seconds for 10**6 two-player medium games on ``workers`` processes."""
-    _million_part(game_id, 10, 0)  # compile (and cache) before the clock starts
-    share = 1_000_000 // workers
+def million(game_id: str, players: int, bots: list[str]) -> dict[str, Any]:
+    """10^6 games through simulate() on two processes: wall-clock seconds."""
+    game = dicegames.make(game_id, players=players)
     began = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
-        parts = [pool.submit(_million_part, game_id, share, i * share)
-                 for i in range(workers)]
-        total = sum(part.result() for part in parts)
-    assert total == share * workers
-    return time.perf_counter() - began
+    report = simulate(game, bots, 1_000_000, seed=1, jobs=2)
+    return {"game": game_id, "players": players, "bots": ",".join(bots),
+            "seconds": time.perf_counter() - began, "engine": report.engine,
+            "games_per_s": 1_000_000 / (time.perf_counter() - began)}
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", default="shortcut,monza,extra")
-    parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--million", action="store_true")
-    args = parser.parse_args()
-    print(f"kernels on {BACKEND}; CPU-time rates, medians of {args.rounds} interleaved rounds")
-    for game_id in args.games.split(","):
-        for players in (2, 4 if game_id == "shortcut" else 6):
-            for policy, bot in PAIRINGS.items():
-                rows: list[tuple[float, float, float]] = []
-                for round_ in range(args.rounds):
-                    engine = engine_rate(game_id, players, bot, 150, round_)
-                    fast = kernel_rate(game_id, players, policy, 20_000, round_)
-                    plain = python_rate(game_id, players, policy, 400)
-                    rows.append((engine, fast, plain))
-                engine, fast, plain = (statistics.median(r[i] for r in rows) for i in range(3))
-                ratio_fast = statistics.median(r[1] / r[0] for r in rows)
-                ratio_plain = statistics.median(r[2] / r[0] for r in rows)
-                print(f"{game_id:9} {players}p {policy:7} engine {engine:9,.0f}/s   "
-                      f"numba {fast:10,.0f}/s ({ratio_fast:6.1f}x)   "
-                      f"python {plain:8,.0f}/s ({ratio_plain:4.1f}x)")
-    if args.million:
-        workers = os.cpu_count() or 1
-        for game_id in args.games.split(","):
-            seconds = million(game_id, workers)
-            print(f"{game_id:9} 10^6 two-player medium games on {workers} cores: "
-                  f"{seconds:.1f} s wall")
+def kernel_figures(with_million: bool = False, scale: float = 1.0) -> dict[str, Any]:
+    """Every kernel figure; ``scale`` shrinks the rounds (for a quick look)."""
+    with tempfile.TemporaryDirectory() as folder:
+        binary = compile_c_loop(Path(folder))
+        figures: dict[str, Any] = {
+            "backend": BACKEND,
+            "extra_meters_vs_c": extra_meters_vs_c(binary, int(400_000 * scale)),
+        }
+    pc = rounds("petits-chevaux", 4, ["random"] * 4, int(8_000 * scale))
+    figures["petits_chevaux_random_4p"] = {
+        "kernel_games_per_s": pc, "maedn_cpp_games_per_s": MAEDN_CPP_GAMES_PER_S,
+        "ratio_to_maedn_cpp": pc / MAEDN_CPP_GAMES_PER_S}
+    figures["bots"] = [
+        {"game": "extra-meters", "players": 2, "policies": "threshold vs exact",
+         "games_per_s": rounds("extra-meters", 2, ["threshold", "exact"], int(200_000 * scale))},
+        {"game": "petits-chevaux", "players": 4, "policies": "medium x 4",
+         "games_per_s": rounds("petits-chevaux", 4, ["medium"] * 4, int(2_000 * scale))},
+    ]
+    if with_million:
+        figures["million"] = [million("extra-meters", 2, ["easy", "easy"]),
+                              million("petits-chevaux", 4, ["easy"] * 4)]
+    return figures
+
+
+def show(figures: dict[str, Any]) -> None:
+    """Print the kernel figures as lines of text."""
+    em = figures["extra_meters_vs_c"]
+    print(f"Bulk kernels ({figures['backend']}), games per CPU second, medians of "
+          f"{ROUNDS} interleaved rounds:")
+    line = f"  Extra Meters random, 2 players: kernel {em['kernel_games_per_s']:,.0f}"
+    if em["c_games_per_s"] is not None:
+        line += (f", C loop {em['c_games_per_s']:,.0f}, ratio {em['ratio_to_c']:.2f} "
+                 f"(same games as C: {'yes' if em['same_games_as_c'] else 'NO'})")
+    else:
+        line += " (no C compiler: no C loop)"
+    print(line)
+    pc = figures["petits_chevaux_random_4p"]
+    print(f"  Petits Chevaux random, 4 players: kernel {pc['kernel_games_per_s']:,.0f}, "
+          f"{pc['ratio_to_maedn_cpp']:.2f}x OpenSpiel maedn C++ "
+          f"({pc['maedn_cpp_games_per_s']:,.0f}, measured earlier)")
+    for row in figures["bots"]:
+        print(f"  {row['game']} {row['players']} players, {row['policies']}: "
+              f"{row['games_per_s']:,.0f}")
+    for row in figures.get("million", []):
+        print(f"  10^6 games of {row['game']} ({row['players']} players, {row['bots']}) on 2 "
+              f"processes: {row['seconds']:.1f} s wall ({row['engine']})")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measure and print (``--json`` for JSON)."""
+    parser = argparse.ArgumentParser(description="Speed of the compiled bulk kernels.")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--million", action="store_true",
+                        help="also play 10^6 games of each game on two processes")
+    args = parser.parse_args(argv)
+    figures = kernel_figures(with_million=args.million)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        show(figures)
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

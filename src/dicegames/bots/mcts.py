@@ -23,7 +23,7 @@ from typing import Any
 from dicegames.bots.basic import Policy, random_policy
 from dicegames.core.chance import sample
 from dicegames.core.game import State
-from dicegames.core.kernel import GameKernel, kernel_for
+from dicegames.core.kernel import GameKernel, kernel_playing
 from dicegames.core.model import Seat
 
 Evaluator = Callable[[State[Any, Any, Any]], tuple[float, ...]]
@@ -87,7 +87,6 @@ class MCTSBot:
         self.max_rollout_moves = max_rollout_moves
         self.evaluator = evaluator
         self.kernel_policy = kernel_policy if rollout is not None else kernel_policy or "random"
-        self._kernels: dict[Any, GameKernel | None] = {}
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
         """Search from ``state`` and return the most visited action of ``seat``."""
@@ -148,15 +147,10 @@ class MCTSBot:
         return best
 
     def _kernel(self, state: State[Any, Any, Any]) -> GameKernel | None:
-        """The game's kernel when it plays :attr:`kernel_policy` (cached per game)."""
+        """The game's kernel when it plays :attr:`kernel_policy`."""
         if self.kernel_policy is None:
             return None
-        game = state.game
-        if game not in self._kernels:
-            found = kernel_for(game)
-            self._kernels[game] = (found if found is not None
-                                   and self.kernel_policy in found.policies else None)
-        return self._kernels[game]
+        return kernel_playing(state.game, (self.kernel_policy,))
 
     def _rollout(self, state: State[Any, Any, Any]) -> tuple[float, ...]:
         kernel = self._kernel(state)

@@ -44,7 +44,7 @@ from typing import Any
 from dicegames.bots.basic import Policy
 from dicegames.core.chance import sample
 from dicegames.core.game import State
-from dicegames.core.kernel import GameKernel, IntArray, kernel_for
+from dicegames.core.kernel import GameKernel, IntArray, kernel_playing
 from dicegames.core.model import NodeKind, Seat
 
 SeatEvaluator = Callable[[State[Any, Any, Any], Seat], float]
@@ -114,7 +114,6 @@ class RolloutBot:
         self.confidence = confidence
         self.max_rollout_moves = max_rollout_moves
         self.kernel_policies = kernel_policies
-        self._kernels: dict[Any, GameKernel | None] = {}
         self.last_rollouts = 0
         """Continuations simulated for the last decision (0 when the move was forced)."""
 
@@ -170,17 +169,10 @@ class RolloutBot:
         return legal[best]
 
     def _kernel(self, state: State[Any, Any, Any]) -> GameKernel | None:
-        """The game's kernel when it plays both of :attr:`kernel_policies` (cached)."""
+        """The game's kernel when it plays both of :attr:`kernel_policies`."""
         if self.kernel_policies is None:
             return None
-        game = state.game
-        if game not in self._kernels:
-            found = kernel_for(game)
-            if found is not None and not all(
-                    name in found.policies for name in self.kernel_policies):
-                found = None
-            self._kernels[game] = found
-        return self._kernels[game]
+        return kernel_playing(state.game, self.kernel_policies)
 
     def _continue_kernel(self, kernel: GameKernel, values: IntArray,
                          state: State[Any, Any, Any], seat: Seat, seed: int) -> float:

@@ -50,6 +50,7 @@ import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, ClassVar, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -467,6 +468,15 @@ def kernel_for(game: Any) -> GameKernel | None:
     return cls(game)
 
 
+@lru_cache(maxsize=64)
+def kernel_playing(game: Any, policies: tuple[str, ...]) -> GameKernel | None:
+    """The kernel of ``game`` when it plays every one of ``policies`` (cached), else None."""
+    found = kernel_for(game)
+    if found is None or not all(name in found.policies for name in policies):
+        return None
+    return found
+
+
 __all__ = [
     "BACKEND",
     "HAVE_NUMBA",
@@ -486,6 +496,7 @@ __all__ = [
     "float_zeros",
     "kernel_class",
     "kernel_for",
+    "kernel_playing",
     "limit_of",
     "next_u32",
     "njit",

@@ -115,7 +115,7 @@ def _can_out(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> bool:
     return bool(v[owner_at(players) + square] != seat and cfg[4] == 1)
 
 
-@njit
+@njit_inline
 def legal_moves(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
                 targets: IntArray) -> int:
     """The legal action codes of the player in ``codes`` (engine order), their targets in
@@ -151,7 +151,7 @@ def _horse_of(v: IntArray, seat: int, code: int) -> int:
     return -1
 
 
-@njit
+@njit_inline
 def _place(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
            target: int) -> None:
     """:func:`.moves.moved` in place: the horse goes to ``target``, victims go home."""
@@ -187,7 +187,7 @@ def _next_turn(v: IntArray, cfg: IntArray) -> None:
     v[SIXES] = 0
 
 
-@njit
+@njit_inline
 def apply_action(v: IntArray, cfg: IntArray, paths: IntArray, code: int) -> None:
     """The player plays action ``code`` (legal), in place."""
     seat = v[PLAYER]
@@ -211,7 +211,7 @@ def apply_action(v: IntArray, cfg: IntArray, paths: IntArray, code: int) -> None
         _next_turn(v, cfg)
 
 
-@njit
+@njit_inline
 def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
     """The dice show ``code`` (the first seat at the draw, else the die), in place."""
     if v[PHASE] == DRAW:
