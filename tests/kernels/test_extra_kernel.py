@@ -10,9 +10,9 @@ import pytest
 import dicegames
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
+from dicegames.games.extra import Extra
 from dicegames.games.extra.data import BOXES, ExtraData, Sheet
 from dicegames.games.extra.kernel import ExtraKernel
-from dicegames.games.extra.rules import Extra
 from kernels.differential import compare_shares, half_bot, walk
 
 OPTIONS: list[dict[str, object]] = [

@@ -12,9 +12,9 @@ import pytest
 import dicegames
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
+from dicegames.games.monza import Monza
 from dicegames.games.monza.data import START, MonzaData, Phase
 from dicegames.games.monza.kernel import MonzaKernel
-from dicegames.games.monza.rules import Monza
 from kernels.differential import compare_shares, half_bot, walk
 
 SMALL_CIRCUIT: dict[str, Any] = {

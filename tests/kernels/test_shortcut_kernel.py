@@ -11,9 +11,9 @@ import pytest
 import dicegames
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
+from dicegames.games.shortcut import Shortcut
 from dicegames.games.shortcut.data import Phase, ShortcutData
 from dicegames.games.shortcut.kernel import MAX_ROLLS, ShortcutKernel
-from dicegames.games.shortcut.rules import Shortcut
 from kernels.differential import compare_shares, half_bot, walk
 
 ODD_BOARD = """

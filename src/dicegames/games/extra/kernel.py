@@ -41,6 +41,7 @@ from dicegames.core.kernel import (
     to_list,
     zeros,
 )
+from dicegames.games.extra import Extra
 from dicegames.games.extra.data import (
     BOXES,
     NEGATIVE_BOXES,
@@ -51,7 +52,7 @@ from dicegames.games.extra.data import (
     Sheet,
 )
 from dicegames.games.extra.heuristics import progress
-from dicegames.games.extra.rules import ROLLS, Extra, Roll
+from dicegames.games.extra.rules import ROLLS, Roll
 from dicegames.games.extra.sheet import legal_decisions, pairings
 
 ROLL, ROLLER, TURN, PLAYERS, HEAD = range(5)

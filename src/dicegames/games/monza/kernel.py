@@ -41,9 +41,10 @@ from dicegames.core.kernel import (
     zeros,
 )
 from dicegames.core.model import PASS
+from dicegames.games.monza import Monza
 from dicegames.games.monza.circuit import Circuit
 from dicegames.games.monza.data import COLOURS, DICE, START, STAY, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.rules import ROLLS, Monza
+from dicegames.games.monza.rules import ROLLS
 
 (PHASE, PLAYER, TURN, USED, LAST, FINISHING, ROLLED, PLAYERS, DICE_AT, ROLL_AT,
  CARS) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 14, 20)

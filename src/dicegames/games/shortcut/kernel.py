@@ -36,11 +36,12 @@ from dicegames.core.kernel import (
     to_list,
     zeros,
 )
+from dicegames.games.shortcut import Shortcut
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.heuristics import CUT_SAVING, STOP_AT
 from dicegames.games.shortcut.planner import _steps_to_finish
-from dicegames.games.shortcut.rules import STUCK, Shortcut
+from dicegames.games.shortcut.rules import STUCK
 
 PHASE, PLAYER, TURN, WINNER, ROLLS, TOTAL, PLAYERS, CARS = range(8)
 """Slots of the state array (the cars follow from ``CARS``, then the rolls)."""
