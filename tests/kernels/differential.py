@@ -40,13 +40,15 @@ def _kind(state: State[Any, Any, Any]) -> int:
 
 def walk(game: Game[Any, Any, Any], kernel: GameKernel, rng: random.Random, *,
          chooser: Chooser | None = None,
-         policies: Sequence[tuple[str, str]] = (), max_steps: int = 100_000) -> int:
+         policies: Sequence[tuple[str, str]] = (), max_steps: int = 100_000,
+         start: State[Any, Any, Any] | None = None) -> int:
     """Play one game on the engine and the kernel in lockstep; the steps taken.
 
     ``policies`` are ``(kernel policy, engine bot name)`` pairs of deterministic policies:
-    at every decision each must pick the same action on both sides.
+    at every decision each must pick the same action on both sides. ``start`` is the state
+    to start from (the game's first state by default).
     """
-    state = game.new_state()
+    state = game.new_state() if start is None else start
     values = kernel.encode(state.data)
     bots = [(name, make_bot(game, bot, random.Random(0))) for name, bot in policies]
     whims = seed_rng(0)
@@ -77,6 +79,19 @@ def walk(game: Game[Any, Any, Any], kernel: GameKernel, rng: random.Random, *,
         values = kernel.apply_action(values, code)
         state = state.apply(action, seat)
     raise AssertionError("the walk did not end")
+
+
+def half_bot(game: Game[Any, Any, Any], bot: str = "medium") -> Chooser:
+    """A chooser that plays ``bot``'s move half the time and a uniformly random one
+    otherwise, so that walks visit the states the bot's play reaches, and the others."""
+    player = make_bot(game, bot, random.Random(0))
+
+    def choose(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:
+        if rng.random() < 0.5:
+            return player.choose(state, seat)
+        return _uniform(state, seat, rng)
+
+    return choose
 
 
 def _uniform(state: State[Any, Any, Any], seat: int, rng: random.Random) -> Hashable:

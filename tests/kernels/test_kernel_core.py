@@ -32,7 +32,10 @@ print(json.dumps(out))
 """
 
 PLAYOUTS = [("extra-meters", 3, ["random", "threshold", "exact"]),
-            ("petits-chevaux", 4, ["random", "medium", "hard", "medium"])]
+            ("petits-chevaux", 4, ["random", "medium", "hard", "medium"]),
+            ("shortcut", 3, ["random", "medium", "medium"]),
+            ("monza", 3, ["medium", "random", "medium"]),
+            ("extra", 3, ["medium", "random", "medium"])]
 """Each kernel's playouts checked for the same bits on both paths (seats, policies)."""
 
 

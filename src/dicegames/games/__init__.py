@@ -16,4 +16,7 @@ register(Extra)
 
 # Compiled bulk kernels (core/kernel.py), imported on first use: "module:class".
 register_kernel("extra-meters", "dicegames.games.extra_meters.kernel:ExtraMetersKernel")
+register_kernel("shortcut", "dicegames.games.shortcut.kernel:ShortcutKernel")
 register_kernel("petits-chevaux", "dicegames.games.petits_chevaux.kernel:PetitsChevauxKernel")
+register_kernel("monza", "dicegames.games.monza.kernel:MonzaKernel")
+register_kernel("extra", "dicegames.games.extra.kernel:ExtraKernel")

@@ -1,0 +1,497 @@
+"""EXTRA!'s bulk kernel: whole games over an integer array, compiled when numba is there.
+
+The rules of :mod:`.rules` and :mod:`.sheet` and the ``medium`` rule of :mod:`.heuristics`,
+re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): 1-6 players, any
+``extra_columns``, the children's variant for any seats under either ``children_rule``, from
+any state.
+
+**Tables** (:func:`tables`, one tuple of arrays per configured game): ``meta`` (players and
+the three column sizes), per-seat children's flags (``extra`` and ``rows`` readings), the
+sheet constants (k, boxes and value per row) and, for each of the 252 rolls, what
+:func:`.sheet.legal_decisions` builds its lists from: the distinct faces, the pairings of the
+four dice left by each face (as their two sums), and the distinct pairings of a free ride;
+last, the medium rule's smoothed row scores (:func:`.heuristics.progress`, the very floats).
+
+**The state array**: ``[roll, roller, turn, players]`` then one block of :data:`SEAT` slots
+per seat: 11 rows, 3 EXTRA numbers, 3 column marks, ``noted``, ``done`` and the seat's pending
+decision (its index in the legal list, -1 for none). ``roll`` is the index of the roll in
+:data:`.rules.ROLLS` (-1 before the dice are rolled).
+
+**Codes.** An action is its index in the deciding seat's legal list (the engine's order); a
+chance outcome is the roll's index in :data:`.rules.ROLLS`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+from dicegames.core.array_kernel import ArrayKernel
+from dicegames.core.kernel import (
+    KIND_CHANCE,
+    KIND_DECISION,
+    KIND_TERMINAL,
+    IntArray,
+    array,
+    below,
+    copy,
+    float_array,
+    njit,
+    to_list,
+    zeros,
+)
+from dicegames.games.extra import Extra
+from dicegames.games.extra.data import (
+    BOXES,
+    NEGATIVE_BOXES,
+    PENALTY,
+    ROW_VALUES,
+    Decision,
+    ExtraData,
+    Sheet,
+)
+from dicegames.games.extra.heuristics import progress
+from dicegames.games.extra.rules import ROLLS, Roll
+from dicegames.games.extra.sheet import legal_decisions, pairings
+
+ROLL, ROLLER, TURN, PLAYERS, HEAD = range(5)
+"""Slots of the state array's head; seat ``s``'s block starts at ``HEAD + s * SEAT``."""
+
+ROWS, NUMBERS, MARKS, NOTED, DONE, PENDING, SEAT = 0, 11, 14, 17, 18, 19, 20
+"""Offsets inside a seat's block, and the block's size."""
+
+MAX_MOVES = 1_000_000
+"""A safety cap on the moves of one game in the kernel."""
+
+MAX_DECISIONS = 64
+"""Room for one legal list (at most 5 faces x 3 columns x 3 pairings = 45)."""
+
+FREE = 15
+"""Room for one roll's distinct free-ride pairings."""
+
+SMOOTH = 16
+"""Slots per row in the table of :func:`.heuristics.progress` (rows have at most 13 boxes)."""
+
+RANDOM, MEDIUM = range(2)
+"""Policy codes, in :attr:`ExtraKernel.policies` order."""
+
+ROLL_INDEX = {tuple(faces): index for index, (faces, _) in enumerate(ROLLS)}
+"""The index in :data:`.rules.ROLLS` of each sorted roll."""
+
+
+def _roll_tables() -> list[IntArray]:
+    """Per roll: its faces, each face's pairings (as sums), its free-ride pairings."""
+    faces_of, nfaces, pair_sums, npairs, free_sums, nfree = [], [], [], [], [], []
+    for faces, _ in ROLLS:
+        distinct = sorted(set(faces))
+        faces_of += [*distinct, *[0] * (5 - len(distinct))]
+        nfaces.append(len(distinct))
+        seen: list[tuple[tuple[int, int], tuple[int, int]]] = []
+        for slot in range(5):
+            found: list[tuple[tuple[int, int], tuple[int, int]]] = []
+            if slot < len(distinct):
+                rest = list(faces)
+                rest.remove(distinct[slot])
+                found = list(pairings((rest[0], rest[1], rest[2], rest[3])))
+                seen += [p for p in found if p not in seen]
+            npairs.append(len(found))
+            for k in range(3):
+                pair = found[k] if k < len(found) else ((0, 0), (0, 0))
+                pair_sums += [sum(pair[0]), sum(pair[1])]
+        nfree.append(len(seen))
+        for k in range(FREE):
+            pair = seen[k] if k < len(seen) else ((0, 0), (0, 0))
+            free_sums += [sum(pair[0]), sum(pair[1])]
+    lookup = [0] * (1 << 18)  # five dice as counts per face, 3 bits a face
+    for index, (faces, _) in enumerate(ROLLS):
+        lookup[sum(1 << 3 * (face - 1) for face in faces)] = index
+    return [array(faces_of), array(nfaces), array(pair_sums), array(npairs), array(free_sums),
+            array(nfree), array(lookup)]
+
+
+def tables(game: Extra) -> tuple[IntArray, ...]:
+    """The kernel tables of a configured game (see the module docstring)."""
+    seats = range(game.players)
+    smooth = [progress(row, crosses) if crosses <= BOXES[row] else 0.0
+              for row in range(len(BOXES)) for crosses in range(SMOOTH)]
+    return (array([game.players, *game.columns]),
+            array([int(game.child_extra(s)) for s in seats]),
+            array([int(game._child_rows[s]) for s in seats]),
+            array([*NEGATIVE_BOXES, *BOXES, *ROW_VALUES]),
+            *_roll_tables(), float_array(smooth))
+
+
+# ------------------------------------------------------------------------------ the sheet
+
+
+@njit
+def _row_score(consts: IntArray, index: int, crosses: int) -> int:
+    """:func:`.data.row_score`."""
+    k = consts[index]
+    if crosses == 0:
+        return 0
+    if crosses <= k:
+        return PENALTY
+    if crosses == k + 1:
+        return 0
+    step = min(crosses, consts[11 + index]) - k - 2
+    factor = 1 if step == 0 else 2 if step == 1 else 3 if step == 2 else 5 if step == 3 else 7
+    return int(consts[22 + index] * factor)
+
+
+@njit
+def _decisions(s: IntArray, tabs: Any, seat: int, out: IntArray) -> int:
+    """The seat's legal decisions for the roll as ``(sum, sum, extra, column)`` rows of
+    ``out``, in :func:`.sheet.legal_decisions` order; their number."""
+    faces, nfaces, pair_sums, npairs = tabs[4], tabs[5], tabs[6], tabs[7]
+    roll = s[ROLL]
+    base = HEAD + seat * SEAT + NUMBERS
+    free = 0
+    for j in range(3):
+        if s[base + j] == 0:
+            free += 1
+    found = 0
+    if free == 0:
+        for slot in range(nfaces[roll]):
+            face = faces[roll * 5 + slot]
+            if face in (s[base], s[base + 1], s[base + 2]):
+                for k in range(npairs[roll * 5 + slot]):
+                    at = (roll * 5 + slot) * 6 + k * 2
+                    out[found * 4] = pair_sums[at]
+                    out[found * 4 + 1] = pair_sums[at + 1]
+                    out[found * 4 + 2] = face
+                    out[found * 4 + 3] = -1
+                    found += 1
+        if found == 0:  # a free ride
+            free_sums, nfree = tabs[8], tabs[9]
+            for k in range(nfree[roll]):
+                out[found * 4] = free_sums[roll * FREE * 2 + k * 2]
+                out[found * 4 + 1] = free_sums[roll * FREE * 2 + k * 2 + 1]
+                out[found * 4 + 2] = 0
+                out[found * 4 + 3] = -1
+                found += 1
+        return found
+    for slot in range(nfaces[roll]):
+        face = faces[roll * 5 + slot]
+        known = face in (s[base], s[base + 1], s[base + 2])
+        for column in range(-1, 3):
+            if (column == -1) != known or (column >= 0 and s[base + column] != 0):
+                continue
+            for k in range(npairs[roll * 5 + slot]):
+                at = (roll * 5 + slot) * 6 + k * 2
+                out[found * 4] = pair_sums[at]
+                out[found * 4 + 1] = pair_sums[at + 1]
+                out[found * 4 + 2] = face
+                out[found * 4 + 3] = column
+                found += 1
+    return found
+
+
+@njit
+def _crossed(tabs: Any, seat: int, row: int, noted: int, rows_first: int) -> int:
+    """What one pair does to row ``row``: 1 a cross, 0 lost on a full row, -1 only noted
+    (children's ``rows`` reading); ``rows_first`` is the row's crosses before the pair."""
+    if tabs[2][seat] == 1 and rows_first == 0 and (noted >> row) & 1 == 0:
+        return -1
+    return 1 if rows_first < tabs[3][11 + row] else 0
+
+
+@njit
+def _record(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> None:
+    """Record decision row ``at`` of ``dec`` on the seat's sheet (:func:`.sheet.record`)."""
+    base = HEAD + seat * SEAT
+    for p in range(2):
+        row = dec[at * 4 + p] - 2
+        effect = _crossed(tabs, seat, row, s[base + NOTED], s[base + ROWS + row])
+        if effect == -1:
+            s[base + NOTED] |= 1 << row
+        elif effect == 1:
+            s[base + ROWS + row] += 1
+    extra, column = dec[at * 4 + 2], dec[at * 4 + 3]
+    if extra != 0:
+        if column >= 0:
+            s[base + NUMBERS + column] = extra
+            s[base + MARKS + column] = 0 if tabs[1][seat] == 1 else 1
+        else:
+            for j in range(3):
+                if s[base + NUMBERS + j] == extra:
+                    s[base + MARKS + j] += 1
+    done = 0
+    for j in range(3):
+        if s[base + MARKS + j] >= tabs[0][1 + j]:
+            done = 1
+    s[base + DONE] = done
+
+
+@njit
+def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> float:
+    """:func:`.heuristics.medium_value` of decision row ``at`` for the seat's sheet."""
+    smooth = tabs[11]  # progress(row, crosses) at row * SMOOTH + crosses
+    base = HEAD + seat * SEAT
+    first, second = dec[at * 4] - 2, dec[at * 4 + 1] - 2
+    noted = s[base + NOTED]
+    old_first = s[base + ROWS + first]
+    effect = _crossed(tabs, seat, first, noted, old_first)
+    added = max(effect, 0)
+    if effect == -1:
+        noted |= 1 << first
+    new_first = old_first + added
+    value = 0.0
+    if first == second:  # sums in order: a double touches one row twice
+        again = _crossed(tabs, seat, first, noted, new_first)
+        added += max(again, 0)
+        value += (smooth[first * SMOOTH + old_first + added]
+                  - smooth[first * SMOOTH + old_first])
+    else:
+        value += smooth[first * SMOOTH + new_first] - smooth[first * SMOOTH + old_first]
+        old_second = s[base + ROWS + second]
+        more = max(_crossed(tabs, seat, second, noted, old_second), 0)
+        added += more
+        value += (smooth[second * SMOOTH + old_second + more]
+                  - smooth[second * SMOOTH + old_second])
+    value -= 10.0 * (2 - added)
+    extra, column = dec[at * 4 + 2], dec[at * 4 + 3]
+    if extra != 0:
+        if column < 0:
+            for j in range(3):
+                if s[base + NUMBERS + j] == extra:
+                    column = j
+            marks = s[base + MARKS + column] + 1
+        else:
+            marks = 0 if tabs[1][seat] == 1 else 1
+        if marks > s[base + MARKS + column]:
+            left = tabs[0][1 + column] - marks
+            value -= 1000.0 if left <= 0 else 40.0 / left
+    return float(value)
+
+
+# ------------------------------------------------------------------------------ the turn
+
+
+@njit
+def _decider(s: IntArray) -> int:
+    """The first seat still to decide on the roll (-1 when none)."""
+    for seat in range(s[PLAYERS]):
+        base = HEAD + seat * SEAT
+        if s[base + DONE] == 0 and s[base + PENDING] < 0:
+            return seat
+    return -1
+
+
+@njit
+def _apply_action(s: IntArray, tabs: Any, code: int, dec: IntArray) -> None:
+    """The deciding seat takes decision ``code``; the last one records all of them."""
+    players = s[PLAYERS]
+    s[HEAD + _decider(s) * SEAT + PENDING] = code
+    if _decider(s) >= 0:
+        return
+    for seat in range(players):
+        base = HEAD + seat * SEAT
+        pending = s[base + PENDING]
+        if pending >= 0:
+            _decisions(s, tabs, seat, dec)
+            _record(s, tabs, seat, dec, pending)
+            s[base + PENDING] = -1
+    roller = s[ROLLER]
+    for step in range(1, players + 1):
+        candidate = (roller + step) % players
+        if s[HEAD + candidate * SEAT + DONE] == 0:
+            s[ROLLER] = candidate
+            break
+    s[ROLL] = -1
+    s[TURN] += 1
+
+
+@njit
+def _over(s: IntArray) -> bool:
+    """True once every player has stopped (and no roll is pending)."""
+    over = bool(s[ROLL] < 0)
+    for seat in range(s[PLAYERS]):
+        if s[HEAD + seat * SEAT + DONE] == 0:
+            over = False
+    return over
+
+
+@njit
+def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, dec: IntArray) -> int:
+    """The decision index ``policy`` picks for the deciding seat."""
+    seat = _decider(s)
+    count = _decisions(s, tabs, seat, dec)
+    if policy == RANDOM:
+        return below(rng, count) if count > 1 else 0
+    best, best_value = 0, -math.inf
+    for at in range(count):
+        value = _medium_value(s, tabs, seat, dec, at)
+        if value > best_value:
+            best, best_value = at, value
+    return best
+
+
+@njit
+def _roll(rng: IntArray, lookup: IntArray) -> int:
+    """Five dice rolled and sorted: the roll's index in ROLLS."""
+    a = below(rng, 6)
+    b = below(rng, 6)
+    c = below(rng, 6)
+    d = below(rng, 6)
+    e = below(rng, 6)
+    code = 0  # counts per face, 3 bits a face: the same for every order of the dice
+    for face in (a, b, c, d, e):
+        code += 1 << (3 * face)
+    return int(lookup[code])
+
+
+@njit
+def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
+         dec: IntArray, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends, or until ``stop_seat`` begins its
+    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+    number = s[TURN] if s[ROLLER] == stop_seat else -1
+    starts = stop_turns + 1
+    played = 0
+    while not _over(s) and played < MAX_MOVES:
+        if s[ROLLER] == stop_seat and s[TURN] != number:
+            number = s[TURN]
+            starts -= 1
+            if starts == 0:
+                break
+        if s[ROLL] < 0:
+            s[ROLL] = _roll(dice, tabs[10])
+        else:
+            code = _choose(s, tabs, policies[_decider(s)], whims, dec)
+            _apply_action(s, tabs, code, dec)
+        played += 1
+    return played
+
+
+@njit
+def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
+              whims: IntArray, out: Any) -> None:
+    """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
+    winners, scores, turns, moves = out
+    players = start[PLAYERS]
+    consts = tabs[3]
+    s = copy(start)
+    dec = zeros(MAX_DECISIONS * 4)
+    for game in range(len(turns)):
+        for k in range(len(start)):
+            s[k] = start[k]
+        moves[game] = _run(s, tabs, policies, dice, whims, dec, -1, 0)
+        best = -1 << 40
+        for seat in range(players):
+            total = 0
+            for row in range(11):
+                total += _row_score(consts, row, s[HEAD + seat * SEAT + ROWS + row])
+            scores[game * players + seat] = total
+            best = max(best, total)
+        for seat in range(players):
+            won = scores[game * players + seat] == best and (players > 1 or best >= 0)
+            winners[game * players + seat] = int(won)
+        turns[game] = s[TURN]
+
+
+# ------------------------------------------------------------------------------ the protocol
+
+
+class ExtraKernel(ArrayKernel):
+    """EXTRA! over integer arrays: every option and player count, ``random`` and ``medium``."""
+
+    game_id = "extra"
+    policies = ("random", "medium")
+    compiled_choose = staticmethod(_choose)
+    compiled_run = staticmethod(_run)
+    compiled_playouts = staticmethod(_playouts)
+    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        assert isinstance(game, Extra)
+        self.players: int = game.players
+        self.tabs = tables(game)
+        self.work = zeros(MAX_DECISIONS * 4)
+
+    @classmethod
+    def supports(cls, game: Any) -> bool:
+        """Every EXTRA! game: 1-6 players, any columns, any children's seats and rule."""
+        return isinstance(game, Extra)
+
+    # ---------------------------------------------------------------- states
+
+    def encode(self, data: Any) -> IntArray:
+        """The array of :class:`~.data.ExtraData` ``data``."""
+        assert isinstance(data, ExtraData)
+        roll = ROLL_INDEX[tuple(data.roll)] if data.roll else -1
+        values = [roll, data.roller, data.turn, self.players]
+        for sheet, decision in zip(data.sheets, data.pending, strict=True):
+            pending = -1
+            if decision is not None:
+                pending = legal_decisions(data.roll, sheet.numbers).index(decision)
+            values += [*sheet.rows, *sheet.numbers, *sheet.marks, sheet.noted,
+                       int(sheet.done), pending]
+        return array(values)
+
+    def decode(self, values: IntArray) -> ExtraData:
+        """The :class:`~.data.ExtraData` of an array."""
+        v = to_list(values)
+        roll = Roll(ROLLS[v[ROLL]][0]) if v[ROLL] >= 0 else ()
+        sheets: list[Sheet] = []
+        pending: list[Decision | None] = []
+        for seat in range(self.players):
+            b = HEAD + seat * SEAT
+            numbers = (v[b + NUMBERS], v[b + NUMBERS + 1], v[b + NUMBERS + 2])
+            sheets.append(Sheet(tuple(v[b:b + NUMBERS]), numbers,
+                                (v[b + MARKS], v[b + MARKS + 1], v[b + MARKS + 2]),
+                                v[b + NOTED], bool(v[b + DONE])))
+            index = v[b + PENDING]
+            pending.append(None if index < 0 else legal_decisions(roll, numbers)[index])
+        return ExtraData(tuple(sheets), roll, tuple(pending), v[ROLLER], v[TURN])
+
+    # ---------------------------------------------------------------- steps
+
+    def kind(self, values: IntArray) -> int:
+        """Chance before the roll, terminal once all have stopped, else a decision."""
+        if _over(values):
+            return KIND_TERMINAL
+        return KIND_CHANCE if values[ROLL] < 0 else KIND_DECISION
+
+    def outcome_code(self, values: IntArray, outcome: Hashable) -> int:
+        """A roll's code is its index in :data:`.rules.ROLLS`."""
+        assert isinstance(outcome, tuple)
+        return ROLL_INDEX[tuple(outcome)]
+
+    def outcome_of(self, values: IntArray, code: int) -> Hashable:
+        """The roll of code ``code``."""
+        return ROLLS[code][0]
+
+    def _legal_decisions(self, values: IntArray) -> tuple[Decision, ...]:
+        """The engine's legal decisions of the deciding seat."""
+        seat = int(_decider(values))
+        base = HEAD + seat * SEAT + NUMBERS
+        numbers = (int(values[base]), int(values[base + 1]), int(values[base + 2]))
+        return legal_decisions(ROLLS[int(values[ROLL])][0], numbers)
+
+    def action_code(self, values: IntArray, action: Hashable) -> int:
+        """A decision's code is its index in the deciding seat's legal list."""
+        assert isinstance(action, Decision)
+        return self._legal_decisions(values).index(action)
+
+    def action_of(self, values: IntArray, code: int) -> Hashable:
+        """The decision of code ``code``."""
+        return self._legal_decisions(values)[code]
+
+    def apply_outcome(self, values: IntArray, code: int) -> IntArray:
+        """The state after the roll of code ``code``."""
+        after = copy(values)
+        after[ROLL] = code
+        return after
+
+    def legal(self, values: IntArray) -> list[int]:
+        """The legal codes: ``0 .. n - 1`` for the deciding seat's n decisions."""
+        return list(range(_decisions(values, self.tabs, _decider(values), self.work)))
+
+    def apply_action(self, values: IntArray, code: int) -> IntArray:
+        """The state after the deciding seat's decision ``code``."""
+        after = copy(values)
+        _apply_action(after, self.tabs, code, self.work)
+        return after

@@ -1,0 +1,424 @@
+"""Shortcut's bulk kernel: whole games over an integer array, compiled when numba is there.
+
+The rules of :mod:`.rules` and the ``medium`` rule of :mod:`.heuristics`, re-stated over flat
+integer arrays (see :mod:`dicegames.core.kernel`): any board, 2-4 players, from any state.
+
+**The board as data.** :func:`board_tables` turns a :class:`~.board.Board` into a tuple of
+arrays: ``meta`` (cells, start, finish, road places), ``grey`` flags, each cell's
+``road_pos``, the ``road`` cells in order, each cell's one-step destinations (``nsteps`` and
+``steps``, :data:`WIDTH` slots a cell) and ``stf``, the fewest steps to the finish (the medium
+rule's measure and the result's score).
+
+**The state array**: ``[phase, player, turn, winner, rolls, total, players, cars...,
+roll_1..roll_MAX]``: the engine's :class:`~.data.ShortcutData` field by field, with the
+shortcut dice of the turn in order (at most :data:`MAX_ROLLS`; the rules need only their
+total, so a longer turn still plays exactly, it just cannot be decoded).
+
+**Codes.** Actions: ``road`` 0, ``shortcut`` 1, ``push`` 2, ``press`` 3, the cell numbered
+``c`` is ``4 + c``. Chance outcomes: the die's face 1..6.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, ClassVar
+
+from dicegames.core.array_kernel import ArrayKernel
+from dicegames.core.kernel import (
+    KIND_CHANCE,
+    KIND_DECISION,
+    KIND_TERMINAL,
+    IntArray,
+    array,
+    below,
+    copy,
+    njit,
+    to_list,
+    zeros,
+)
+from dicegames.games.shortcut import Shortcut
+from dicegames.games.shortcut.board import Board, Kind
+from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
+from dicegames.games.shortcut.heuristics import CUT_SAVING, STOP_AT
+from dicegames.games.shortcut.planner import _steps_to_finish
+from dicegames.games.shortcut.rules import STUCK
+
+PHASE, PLAYER, TURN, WINNER, ROLLS, TOTAL, PLAYERS, CARS = range(8)
+"""Slots of the state array (the cars follow from ``CARS``, then the rolls)."""
+
+MAX_MOVES = 1_000_000
+"""A safety cap on the moves of one game in the kernel."""
+
+MAX_ROLLS = 48
+"""Shortcut dice of one turn kept for decoding (2**-48 is the chance of a longer turn)."""
+
+WIDTH = 4
+"""Slots per cell in the ``steps`` table (orthogonal steps: at most four)."""
+
+ROAD, SHORTCUT, PUSH, PRESS, CELL = range(5)
+"""Action codes; the cell numbered ``c`` is ``CELL + c``."""
+
+DECLARE, ROAD_ROLL, SHORTCUT_ROLL, CHOOSE, PUSH_TO, OVER = (int(p) for p in Phase)
+
+RANDOM, MEDIUM = range(2)
+"""Policy codes, in :attr:`ShortcutKernel.policies` order."""
+
+
+def board_tables(board: Board) -> tuple[IntArray, ...]:
+    """The board as kernel arrays: ``(meta, grey, road_pos, road, nsteps, steps, stf)``."""
+    cells = len(board.kinds)
+    steps = [0] * (cells * WIDTH)
+    for cell, targets in enumerate(board.steps):
+        if len(targets) > WIDTH:
+            raise ValueError(f"cell {board.names[cell]} has {len(targets)} steps")
+        steps[cell * WIDTH:cell * WIDTH + len(targets)] = targets
+    return (array([cells, board.start, board.finish, len(board.road)]),
+            array([int(kind is Kind.GREY) for kind in board.kinds]),
+            array(board.road_pos), array(board.road),
+            array([len(targets) for targets in board.steps]), array(steps),
+            array(_steps_to_finish(board)))
+
+
+# ------------------------------------------------------------------------------ the rules
+
+
+@njit
+def _blocked(s: IntArray, grey: IntArray, cell: int, seat: int) -> bool:
+    """True when ``cell`` is grey and holds a car other than ``seat``'s."""
+    held = False
+    if grey[cell] == 1:
+        for other in range(s[PLAYERS]):
+            if other != seat and s[CARS + other] == cell:
+                held = True
+    return held
+
+
+@njit
+def _push_targets(s: IntArray, tabs: Any, out: IntArray) -> int:
+    """The current car's one-step destinations into ``out`` (board order); their number."""
+    grey, nsteps, steps = tabs[1], tabs[4], tabs[5]
+    seat = s[PLAYER]
+    here = s[CARS + seat]
+    found = 0
+    for k in range(nsteps[here]):
+        cell = steps[here * WIDTH + k]
+        if not _blocked(s, grey, cell, seat):
+            out[found] = cell
+            found += 1
+    return found
+
+
+@njit
+def _reachable(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArray) -> int:
+    """Cells within the shortcut total (the car's own included) into ``out`` in board order."""
+    meta, grey, nsteps, steps = tabs[0], tabs[1], tabs[4], tabs[5]
+    cells, finish = meta[0], meta[2]
+    seat = s[PLAYER]
+    here = s[CARS + seat]
+    total = s[TOTAL]
+    for cell in range(cells):
+        dist[cell] = -1
+    dist[here] = 0
+    queue[0] = here
+    head, tail = 0, 1
+    while head < tail:
+        cell = queue[head]
+        head += 1
+        if dist[cell] == total or cell == finish:
+            continue
+        for k in range(nsteps[cell]):
+            step = steps[cell * WIDTH + k]
+            if dist[step] < 0 and not _blocked(s, grey, step, seat):
+                dist[step] = dist[cell] + 1
+                queue[tail] = step
+                tail += 1
+    found = 0
+    for cell in range(cells):
+        if dist[cell] >= 0:
+            out[found] = cell
+            found += 1
+    return found
+
+
+@njit
+def _legal(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArray) -> int:
+    """The legal action codes into ``out`` in the engine's order; their number."""
+    phase = s[PHASE]
+    if phase == DECLARE:
+        here = s[CARS + s[PLAYER]]
+        found = 0
+        if tabs[1][here] == 0:
+            out[found] = ROAD
+            found += 1
+        out[found] = SHORTCUT
+        found += 1
+        if _push_targets(s, tabs, queue) > 0:
+            out[found] = PUSH
+            found += 1
+        return found
+    if phase == CHOOSE:
+        found = _reachable(s, tabs, queue, dist, out)
+        out[0] = PRESS
+        for k in range(found):
+            out[k + 1] = CELL + queue[k]
+        return found + 1
+    if phase == PUSH_TO:
+        found = _push_targets(s, tabs, queue)
+        for k in range(found):
+            out[k] = CELL + queue[k]
+        return found
+    return 0
+
+
+@njit
+def _end_turn(s: IntArray, tabs: Any, cell: int) -> None:
+    """Put the current car on ``cell``: a win on the finish, else the next player's turn."""
+    player = s[PLAYER]
+    s[CARS + player] = cell
+    first = CARS + s[PLAYERS]
+    for k in range(min(s[ROLLS], MAX_ROLLS)):  # a canonical array: unused slots hold 0
+        s[first + k] = 0
+    s[ROLLS] = 0
+    s[TOTAL] = 0
+    if cell == tabs[0][2]:
+        s[PHASE] = OVER
+        s[WINNER] = player
+    else:
+        s[PHASE] = DECLARE
+        s[PLAYER] = (player + 1) % s[PLAYERS]
+        s[TURN] += 1
+
+
+@njit
+def _apply_action(s: IntArray, tabs: Any, code: int, scratch: IntArray) -> None:
+    """Play action ``code`` in place."""
+    if code == ROAD:
+        s[PHASE] = ROAD_ROLL
+    elif code in (SHORTCUT, PRESS):
+        s[PHASE] = SHORTCUT_ROLL
+    elif code == PUSH:
+        if _push_targets(s, tabs, scratch) == 1:
+            _end_turn(s, tabs, scratch[0])
+        else:
+            s[PHASE] = PUSH_TO
+    else:
+        _end_turn(s, tabs, code - CELL)
+
+
+@njit
+def _apply_outcome(s: IntArray, tabs: Any, face: int) -> None:
+    """Apply the die ``face`` in place (a road roll or a shortcut roll)."""
+    here = s[CARS + s[PLAYER]]
+    if s[PHASE] == ROAD_ROLL:
+        place = tabs[2][here] + face
+        _end_turn(s, tabs, tabs[3][place] if place < tabs[0][3] else here)
+    elif face >= STUCK:
+        _end_turn(s, tabs, here)
+    else:
+        rolls = s[ROLLS]
+        if rolls < MAX_ROLLS:
+            s[CARS + s[PLAYERS] + rolls] = face
+        s[ROLLS] = rolls + 1
+        s[TOTAL] += face
+        s[PHASE] = CHOOSE
+
+
+@njit
+def _nearest(cells: IntArray, count: int, stf: IntArray) -> int:
+    """The cell of ``cells[:count]`` fewest steps from the finish (lowest number on a tie)."""
+    best = cells[0]
+    for k in range(1, count):
+        cell = cells[k]
+        if stf[cell] < stf[best] or (stf[cell] == stf[best] and cell < best):
+            best = cell
+    return int(best)
+
+
+@njit
+def _medium(s: IntArray, tabs: Any, dist: IntArray, queue: IntArray, cells: IntArray) -> int:
+    """The medium rule's action code (:func:`.heuristics.medium_policy`)."""
+    meta, grey, road_pos, nsteps, steps, stf = tabs[0], tabs[1], tabs[2], tabs[4], tabs[5], tabs[6]
+    phase = s[PHASE]
+    here = s[CARS + s[PLAYER]]
+    if phase == PUSH_TO:
+        return int(CELL + _nearest(cells, _push_targets(s, tabs, cells), stf))
+    if phase == CHOOSE:
+        best = _nearest(cells, _reachable(s, tabs, cells, dist, queue), stf)
+        if best == meta[2] or grey[here] == 1 or s[TOTAL] >= STOP_AT:
+            return int(CELL + best)
+        return PRESS
+    if grey[here] == 1:
+        return PUSH if _push_targets(s, tabs, cells) > 0 else SHORTCUT
+    distance = meta[3] - 1 - road_pos[here]
+    if distance == 1:
+        return PUSH
+    if distance <= 3:
+        return SHORTCUT
+    near_grey = False
+    for k in range(nsteps[here]):
+        if grey[steps[here * WIDTH + k]] == 1:
+            near_grey = True
+    if near_grey and distance - stf[here] >= CUT_SAVING:
+        return SHORTCUT
+    return ROAD
+
+
+@njit
+def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> int:
+    """The action code ``policy`` picks (random: uniform over the legal codes); ``work``
+    is the scratch arrays ``(legal, dist, queue)``."""
+    legal, dist, queue = work
+    if policy == MEDIUM:
+        return _medium(s, tabs, dist, queue, legal)
+    count = _legal(s, tabs, legal, dist, queue)
+    return int(legal[below(rng, count)] if count > 1 else legal[0])
+
+
+@njit
+def _work(tabs: Any) -> Any:
+    """Scratch arrays for :func:`_choose`: ``(legal, dist, queue)``."""
+    cells = tabs[0][0]
+    return (zeros(cells + 1), zeros(cells), zeros(cells))
+
+
+@njit
+def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
+         work: Any, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends, or until ``stop_seat`` begins its
+    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+    number = s[TURN] if s[PLAYER] == stop_seat else -1
+    starts = stop_turns + 1
+    played = 0
+    while s[PHASE] != OVER and played < MAX_MOVES:
+        if s[PLAYER] == stop_seat and s[TURN] != number:
+            number = s[TURN]
+            starts -= 1
+            if starts == 0:
+                break
+        if s[PHASE] in (ROAD_ROLL, SHORTCUT_ROLL):
+            _apply_outcome(s, tabs, below(dice, 6) + 1)
+        else:
+            code = _choose(s, tabs, policies[s[PLAYER]], whims, work)
+            _apply_action(s, tabs, code, work[2])
+        played += 1
+    return played
+
+
+@njit
+def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
+              whims: IntArray, out: Any) -> None:
+    """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
+    winners, scores, turns, moves = out
+    players = start[PLAYERS]
+    s = copy(start)
+    work = _work(tabs)
+    for game in range(len(turns)):
+        for k in range(len(start)):
+            s[k] = start[k]
+        moves[game] = _run(s, tabs, policies, dice, whims, work, -1, 0)
+        for seat in range(players):
+            winners[game * players + seat] = int(s[WINNER] == seat)
+            scores[game * players + seat] = -tabs[6][s[CARS + seat]]
+        turns[game] = s[TURN]
+
+
+# ------------------------------------------------------------------------------ the protocol
+
+
+class ShortcutKernel(ArrayKernel):
+    """Shortcut over integer arrays: any board, 2-4 players, ``random`` and ``medium``."""
+
+    game_id = "shortcut"
+    policies = ("random", "medium")
+    compiled_choose = staticmethod(_choose)
+    compiled_run = staticmethod(_run)
+    compiled_playouts = staticmethod(_playouts)
+    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
+
+    def __init__(self, game: Any) -> None:
+        super().__init__(game)
+        assert isinstance(game, Shortcut)
+        self.board: Board = game.board
+        self.players: int = game.players
+        self.tabs = board_tables(game.board)
+        self.work = _work(self.tabs)
+
+    @classmethod
+    def supports(cls, game: Any) -> bool:
+        """Every Shortcut game: any board, any player count."""
+        return isinstance(game, Shortcut)
+
+    # ---------------------------------------------------------------- states
+
+    def encode(self, data: Any) -> IntArray:
+        """The array of :class:`~.data.ShortcutData` ``data``."""
+        assert isinstance(data, ShortcutData)
+        if len(data.rolls) > MAX_ROLLS:
+            raise ValueError(f"a turn of {len(data.rolls)} shortcut dice; the kernel keeps "
+                             f"at most {MAX_ROLLS}")
+        rolls = [*data.rolls, *[0] * (MAX_ROLLS - len(data.rolls))]
+        return array([int(data.phase), data.player, data.turn, data.winner, len(data.rolls),
+                      sum(data.rolls), self.players, *data.cars, *rolls])
+
+    def decode(self, values: IntArray) -> ShortcutData:
+        """The :class:`~.data.ShortcutData` of an array."""
+        v = to_list(values)
+        rolls = v[ROLLS]
+        if rolls > MAX_ROLLS:
+            raise ValueError(f"a turn of {rolls} shortcut dice cannot be decoded (at most "
+                             f"{MAX_ROLLS} are kept)")
+        first = CARS + self.players
+        return ShortcutData(tuple(v[CARS:first]), v[PLAYER], v[TURN], Phase(v[PHASE]),
+                            tuple(v[first:first + rolls]), v[WINNER])
+
+    # ---------------------------------------------------------------- steps
+
+    def kind(self, values: IntArray) -> int:
+        """Chance on the two roll phases, terminal once over, else a decision."""
+        phase = int(values[PHASE])
+        if phase == OVER:
+            return KIND_TERMINAL
+        return KIND_CHANCE if phase in (ROAD_ROLL, SHORTCUT_ROLL) else KIND_DECISION
+
+    def outcome_code(self, values: IntArray, outcome: Hashable) -> int:
+        """A die's face is its own code."""
+        assert isinstance(outcome, int) and 1 <= outcome <= 6
+        return outcome
+
+    def outcome_of(self, values: IntArray, code: int) -> Hashable:
+        """The face of code ``code``."""
+        return int(code)
+
+    def action_code(self, values: IntArray, action: Hashable) -> int:
+        """``road`` 0, ``shortcut`` 1, ``push`` 2, ``press`` 3, a cell ``4 + number``."""
+        if isinstance(action, Cell):
+            return CELL + action.index
+        if action is Press.PRESS:
+            return PRESS
+        return (Declaration.ROAD, Declaration.SHORTCUT, Declaration.PUSH).index(action)
+
+    def action_of(self, values: IntArray, code: int) -> Hashable:
+        """The engine action of ``code``."""
+        if code >= CELL:
+            return Cell(code - CELL, self.board.names[code - CELL])
+        if code == PRESS:
+            return Press.PRESS
+        return (Declaration.ROAD, Declaration.SHORTCUT, Declaration.PUSH)[code]
+
+    def apply_outcome(self, values: IntArray, code: int) -> IntArray:
+        """The state after the die shows ``code``."""
+        after = copy(values)
+        _apply_outcome(after, self.tabs, code)
+        return after
+
+    def legal(self, values: IntArray) -> list[int]:
+        """The legal action codes, in the engine's order."""
+        out, dist, queue = self.work
+        count = _legal(values, self.tabs, out, dist, queue)
+        return to_list(out)[:count]
+
+    def apply_action(self, values: IntArray, code: int) -> IntArray:
+        """The state after action ``code``."""
+        after = copy(values)
+        _apply_action(after, self.tabs, code, self.work[2])
+        return after
