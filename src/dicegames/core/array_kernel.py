@@ -29,6 +29,10 @@ class ArrayKernel(GameKernel):
     functions with ``staticmethod`` class attributes.
     """
 
+    # Each array kernel plays the game's random and medium bots; easy is the random one.
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium")
+    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
+
     compiled_choose: ClassVar[Callable[..., int]]
     compiled_run: ClassVar[Callable[..., int]]
     compiled_playouts: ClassVar[Callable[..., None]]

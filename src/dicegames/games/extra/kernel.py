@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any, ClassVar
+from typing import Any
 
 from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
@@ -398,11 +398,9 @@ class ExtraKernel(ArrayKernel):
     """EXTRA! over integer arrays: every option and player count, ``random`` and ``medium``."""
 
     game_id = "extra"
-    policies = ("random", "medium")
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
-    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import cache
 from itertools import product
-from typing import Any, ClassVar
+from typing import Any
 
 from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
@@ -484,11 +484,9 @@ class MonzaKernel(ArrayKernel):
     """Monza over integer arrays: every circuit and option, ``random`` and ``medium``."""
 
     game_id = "monza"
-    policies = ("random", "medium")
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
-    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)

@@ -21,7 +21,7 @@ total, so a longer turn still plays exactly, it just cannot be decoded).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any, ClassVar
+from typing import Any
 
 from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
@@ -329,11 +329,9 @@ class ShortcutKernel(ArrayKernel):
     """Shortcut over integer arrays: any board, 2-4 players, ``random`` and ``medium``."""
 
     game_id = "shortcut"
-    policies = ("random", "medium")
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
-    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
