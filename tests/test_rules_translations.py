@@ -1,0 +1,96 @@
+"""The translated rules pages (``games/<game>/rules.<lang>.md``) against the English one.
+
+A translation is free in its words but not in its facts: the same sections in the same
+order, the same tables with the same shape, every notation, option name and value (the
+backticked spans) exactly as in English, every figure of two digits or more, and the same
+links. These are the checks a reviewer would do by hand, run on every page and language.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from importlib.resources import files
+from pathlib import Path
+
+import pytest
+
+import dicegames  # noqa: F401  (registers the games)
+from dicegames.core.registry import game_class, games
+from dicegames.docs import game_text, rules_page
+from dicegames.i18n import LANGUAGES, translate
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+
+
+def _folder(game_id: str) -> Path:
+    package = sys.modules[game_class(game_id).__module__].__package__
+    assert package is not None
+    return Path(str(files(package)))
+
+
+PAGES = [(game_id, lang) for game_id in (spec.id for spec in games()) for lang in TRANSLATED
+         if (_folder(game_id) / f"rules.{lang}.md").is_file()]
+
+
+def _without_code_blocks(text: str) -> str:
+    return re.sub(r"```.*?```", "", text, flags=re.S)
+
+
+def headings(text: str) -> list[int]:
+    """The heading levels, in order."""
+    return [len(m.group(1)) for m in re.finditer(r"^(#+) ", _without_code_blocks(text), re.M)]
+
+
+def tables(text: str) -> list[tuple[int, int]]:
+    """(rows, columns) of each Markdown table, in order."""
+    shapes: list[tuple[int, int]] = []
+    rows: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.lstrip().startswith("|"):
+            rows.append(line.strip())
+        elif rows:
+            shapes.append((len(rows), rows[0].strip("|").count("|") + 1))
+            rows = []
+    return shapes
+
+
+def code_spans(text: str) -> set[str]:
+    """Every inline code span and fenced block: notation, options and values stay as they
+    are in every language."""
+    blocks = set(re.findall(r"```.*?```", text, flags=re.S))
+    spans = set(re.findall(r"`([^`\n]+)`", _without_code_blocks(text)))
+    return blocks | spans
+
+
+def figures(text: str) -> set[str]:
+    """Numbers of two digits or more (a one-digit number may be written as a word)."""
+    return set(re.findall(r"(?<![\w.])\d{2,}(?![\w])", _without_code_blocks(text)))
+
+
+def links(text: str) -> set[str]:
+    return set(re.findall(r"\]\(([^)]+)\)", text))
+
+
+@pytest.mark.parametrize(("game_id", "lang"), PAGES)
+def test_a_translated_page_keeps_the_english_pages_facts(game_id: str, lang: str) -> None:
+    english = game_text(game_id, "en")
+    translated = game_text(game_id, lang)
+    assert translated != english
+    assert headings(translated) == headings(english), "the same sections, in the same order"
+    assert tables(translated) == tables(english), "the same tables, of the same shape"
+    assert code_spans(translated) == code_spans(english), (
+        "notation, options and values are written exactly as in English: "
+        f"missing {sorted(code_spans(english) - code_spans(translated))}, "
+        f"extra {sorted(code_spans(translated) - code_spans(english))}")
+    assert figures(english) <= figures(translated), (
+        f"figures lost: {sorted(figures(english) - figures(translated))}")
+    assert links(translated) == links(english)
+
+
+@pytest.mark.parametrize(("game_id", "lang"), PAGES)
+def test_a_translated_page_is_served_without_the_english_only_notice(
+        game_id: str, lang: str) -> None:
+    page = rules_page(game_id, lang)
+    assert game_text(game_id, lang) in page
+    assert translate(lang, "*This part of the rules is in English for now.*") not in page
