@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from dicegames import __version__
 from dicegames.core.errors import DiceGamesError, OptionError
-from dicegames.i18n import LANGUAGES, choose
+from dicegames.i18n import LANGUAGES, choose, use
 from dicegames.terminal.analyse_view import (
     AnalyseRequest,
     ReviewRequest,
@@ -198,6 +198,9 @@ def build_parser() -> argparse.ArgumentParser:
                       help="continue the game saved in FILE (saved back to it)")
     play.add_argument("--position", metavar="TEXT",
                       help="start from this position (see Positions on the rules page)")
+    play.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                      help="the language of the prompts, moves and log (default: from "
+                           "LANG, else English); notation stays as it is")
 
     hint = commands.add_parser("hint", help="what to play in a position, and why",
                                formatter_class=_formatter, epilog=HINT_EPILOG,
@@ -350,9 +353,10 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "rules":
         return run_rules(term, args.game, choose(args.lang, None, os.environ.get("LANG")))
     if args.command == "play":
-        return run_play(term, PlayRequest(
-            game=args.game, players=args.players, options=args.options, seed=args.seed,
-            dice=args.dice, save=args.save, resume=args.resume, position=args.position))
+        with use(choose(args.lang, None, os.environ.get("LANG"))):
+            return run_play(term, PlayRequest(
+                game=args.game, players=args.players, options=args.options, seed=args.seed,
+                dice=args.dice, save=args.save, resume=args.resume, position=args.position))
     if args.command == "hint":
         return run_hint(term, HintRequest(
             game=args.game, position=args.position, options=args.options, seat=args.seat,

@@ -401,7 +401,7 @@ def test_four_horses_on_stable_squares_3_to_6_win_at_once_even_on_a_6() -> None:
     after = state.apply("r1")
     assert after.is_terminal and after.result.winners == (0,)
     said = state.game.describe(state, Action.R1, 0, ["You", "Bob"])
-    assert said == ("You move R1 6 to stable square 3: Your stable is full and You win")
+    assert said == ("You move R1 6 to stable square 3: your stable is full and you win")
 
 
 def test_four_horses_in_the_stable_are_not_yet_a_win_below_square_3() -> None:

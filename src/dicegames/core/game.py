@@ -38,7 +38,8 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionValue
 from dicegames.core.position import Facts
-from dicegames.core.text import sentence
+from dicegames.core.text import says
+from dicegames.i18n import N_, _
 
 D = TypeVar("D", bound=Hashable)
 A = TypeVar("A", bound=Hashable)
@@ -152,14 +153,23 @@ class Game(ABC, Generic[D, A, Out]):
         ``seat`` is None for a roll of the dice; ``names`` are the players' display names.
         The sentence of :data:`~dicegames.core.model.PASS` is the session's pass event too,
         so a game can say why nothing moves (the default: the turn passes).
-        Use :func:`dicegames.core.text.sentence` so that a player called "You" reads right.
+        The sentence is in the current language (:mod:`dicegames.i18n`): write whole
+        messages through :func:`dicegames.core.text.says` so that a player called "You"
+        reads right in every language; notation stays as it is.
         """
         who = names[seat if seat is not None else state.turn.seat]
         if seat is None:
-            return sentence(who, "rolls", f"{move}")
+            return says(who, N_("{name} rolls {value}"), N_("You roll {value}"), value=move)
         if move == PASS:
-            return f"{who} cannot move: the turn passes"
-        return f"{who}: {move}"
+            return says(who, N_("{name} cannot move: the turn passes"),
+                        N_("You cannot move: the turn passes"))
+        return _("{name}: {move}", name=who, move=move)
+
+    def describe_summary(self, state: State[D, A, Out], result: Result) -> str:
+        """The result's one-line summary (``result.summary``, written by the rules in
+        English) in the current language (:mod:`dicegames.i18n`); ``state`` is the final
+        state. Games whose presentation translates it override this."""
+        return result.summary
 
     def render(self, state: State[D, A, Out], names: Sequence[str] | None = None) -> str:
         """The state as text for a terminal, with rich markup for colours.

@@ -14,7 +14,8 @@ from typing import Any, Literal, get_args
 
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Result, Seat
-from dicegames.core.text import possessive, sentence
+from dicegames.core.text import says
+from dicegames.i18n import N_, _
 
 DiceMode = Literal["auto", "manual"]
 """How a game's dice are rolled: ``auto`` by the computer (from the session's seed) or
@@ -161,6 +162,19 @@ class Session:
         self._moves.append(MoveEntry(acting, str(move), several))
         return self._events(before, after, move, acting)
 
+    def events_at(self, index: int) -> list[Event]:
+        """The events of move ``index`` as :meth:`apply` returned them, written again in the
+        current language (:func:`dicegames.i18n.use`): a web page shows each viewer the log
+        in their own language.
+
+        Raises:
+            IndexError: there is no move ``index``.
+        """
+        entry = self._moves[index]
+        before, after = self._states[index], self._states[index + 1]
+        move = self.game.parse(before, entry.text, entry.seat)
+        return self._events(before, after, move, entry.seat)
+
     def _events(
         self,
         before: State[Any, Any, Any],
@@ -178,21 +192,34 @@ class Session:
             events = [Event(EventKind.MOVE, acting, str(move), description, turn.number)]
         if after.is_terminal:
             result = after.result
-            events.append(Event(EventKind.GAME_OVER, None, "", self.describe_result(result),
+            events.append(Event(EventKind.GAME_OVER, None, "", self.describe_result(result, after),
                                 turn.number, result))
         elif turn.number != before.turn.number:
             events.append(Event(EventKind.TURN, turn.seat, "",
-                                f"{possessive(self.name(turn.seat))} turn", turn.number))
+                                says(self.name(turn.seat), N_("{name}'s turn"),
+                                     N_("Your turn")), turn.number))
         return events
 
-    def describe_result(self, result: Result) -> str:
-        """One line naming the winner(s)."""
-        names = " and ".join(self.name(seat) for seat in result.winners)
+    def describe_result(self, result: Result,
+                        state: State[Any, Any, Any] | None = None) -> str:
+        """One line naming the winner(s), in the current language, and the game's summary
+        of the final ``state`` (default: the current one; see
+        :meth:`~dicegames.core.game.Game.describe_summary`)."""
+        summary = self.game.describe_summary(self.state if state is None else state, result)
         if len(result.winners) == 1:
-            line = sentence(names, "wins")
-        else:
-            line = f"{names} share the win" if result.winners else "Nobody wins"
-        return f"{line}: {result.summary}" if result.summary else line
+            name = self.name(result.winners[0])
+            if summary:
+                return says(name, N_("{name} wins: {summary}"), N_("You win: {summary}"),
+                            summary=summary)
+            return says(name, N_("{name} wins"), N_("You win"))
+        if result.winners:
+            names = _("{names} and {last}",
+                      names=", ".join(self.name(seat) for seat in result.winners[:-1]),
+                      last=self.name(result.winners[-1]))
+            if summary:
+                return _("{names} share the win: {summary}", names=names, summary=summary)
+            return _("{names} share the win", names=names)
+        return _("Nobody wins: {summary}", summary=summary) if summary else _("Nobody wins")
 
     def can_undo(self, seat: Seat | None = None) -> bool:
         """True when there is a last move to take back (by ``seat``, when given).
@@ -215,7 +242,7 @@ class Session:
             raise IndexError("there is no move to undo")
         entry = self._moves.pop()
         self._states.pop()
-        who = self.name(entry.seat)
         return Event(EventKind.UNDO, entry.seat, entry.text,
-                     sentence(who, "takes", f"back {entry.text}"),
+                     says(self.name(entry.seat), N_("{name} takes back {move}"),
+                          N_("You take back {move}"), move=entry.text),
                      self.state.turn.number)

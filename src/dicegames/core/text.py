@@ -1,10 +1,16 @@
 """Small helpers for the sentences games write about players ("Ann rolls", "You roll").
 
 A front end may call the person at the keyboard "You"; sentences then need the verb without
-"s" and "Your" instead of "You's".
+"s" and "Your" instead of "You's". In other languages verbs do not morph the English way, so
+the sentences people read go through :func:`says` and :func:`counted`: whole messages (one
+for "You", one for anyone else; one for a count of 1, one for more) translated into the
+current language (:mod:`dicegames.i18n`). :func:`sentence`, :func:`verb` and :func:`count`
+remain for English-only text (reports, docs).
 """
 
 from __future__ import annotations
+
+from dicegames.i18n import _
 
 _IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "are", "was": "were"}
 
@@ -94,3 +100,30 @@ def count(number: float, noun: str, many: str | None = None) -> str:
     """
     return f"{number:g} {plural(number, noun, many)}" if isinstance(number, float) else (
         f"{number} {plural(number, noun, many)}")
+
+
+def says(name: str, other: str, you: str, **params: object) -> str:
+    """The sentence about ``name`` in the current language: the message ``you`` when
+    ``name`` addresses the reader, else ``other``; ``{name}`` and ``params`` filled in.
+
+    Both messages are whole sentences marked with ``N_`` where they are written
+    (``says(who, N_("{name} rolls {value}"), N_("You roll {value}"), value=5)``), so each
+    language writes its own verb form.
+
+    >>> says("Ann", "{name} rolls {value}", "You roll {value}", value=5)
+    'Ann rolls 5'
+    >>> says("You", "{name} rolls {value}", "You roll {value}", value=5)
+    'You roll 5'
+    """
+    return _(you if is_you(name) else other, name=name, **params)
+
+
+def counted(number: int, one: str, many: str) -> str:
+    """``number`` of something in the current language: the message ``one`` for exactly 1,
+    else ``many`` with ``{count}`` filled (``counted(3, N_("1 square"),
+    N_("{count} squares"))``).
+
+    >>> counted(1, "1 square", "{count} squares"), counted(4, "1 square", "{count} squares")
+    ('1 square', '4 squares')
+    """
+    return _(one) if number == 1 else _(many, count=number)

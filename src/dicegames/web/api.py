@@ -138,13 +138,13 @@ def build_routes(hub: Hub) -> list[Route]:
     async def create_match(request: Request) -> Response:
         match = hub.create(await read_json(request))
         data = match_links(match)
-        data["state"] = match.viewer_state(match.human_seats())
+        data["state"] = match.viewer_state(match.human_seats(), request_language(request))
         return JSONResponse(data, status_code=201)
 
     async def get_match(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
         seats = hub.seats_of(match, request.query_params.get("token"))
-        return JSONResponse(match.viewer_state(seats))
+        return JSONResponse(match.viewer_state(seats, request_language(request)))
 
     async def act(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
@@ -167,7 +167,8 @@ def build_routes(hub: Hub) -> list[Route]:
 
     async def hint(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        return JSONResponse(await hub.hint(match, request.query_params.get("token")))
+        return JSONResponse(await hub.hint(match, request.query_params.get("token"),
+                                            request_language(request)))
 
     async def record(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
@@ -182,7 +183,7 @@ def build_routes(hub: Hub) -> list[Route]:
                 int(raw) > match.version):
             raise ApiError(404, "unknown_step", f"step {raw[:20]!r} does not exist: this match has "
                            f"steps 0 to {match.version}")
-        return JSONResponse(match.shared_state(int(raw)))
+        return JSONResponse(match.shared_state(int(raw), request_language(request)))
 
     async def upload(request: Request) -> Response:
         match = await hub.upload(await read_json(request, MAX_RECORD))

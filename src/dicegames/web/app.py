@@ -33,6 +33,7 @@ from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
 from dicegames.web.guard import OriginGuard
 from dicegames.web.hub import Hub
+from dicegames.web.language import request_language
 from dicegames.web.live import LiveMatch, Viewer
 from dicegames.web.store import Store
 
@@ -166,11 +167,11 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
         await ws.close(code=4000 + error.status)
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
-    viewer = Viewer(seats)
+    viewer = Viewer(seats, request_language(ws))
     match.add_viewer(viewer)
     loop = asyncio.get_running_loop()
     sender = loop.create_task(_push_states(match, viewer, ws, send_timeout))
-    receiver = loop.create_task(_receive(hub, match, tokens, ws))
+    receiver = loop.create_task(_receive(hub, match, tokens, ws, viewer.lang))
     try:  # until the viewer leaves, or is dropped as too slow
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -179,7 +180,8 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
         receiver.cancel()
 
 
-async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket) -> None:
+async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
+                   lang: str) -> None:
     """Answer the viewer's messages until it disconnects."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
@@ -191,7 +193,7 @@ async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSo
                 answer = {"type": "error", "id": None, "status": 400, "error": "bad_frame",
                           "message": "binary frames are not accepted: send JSON text"}
             else:
-                answer = await _answer(hub, match, tokens, text)
+                answer = await _answer(hub, match, tokens, text, lang)
             await ws.send_text(json.dumps(answer))
 
 
@@ -204,8 +206,8 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
             await viewer.wake.wait()
             viewer.wake.clear()
             try:
-                await asyncio.wait_for(ws.send_text(match.viewer_message(viewer.seats)),
-                                       send_timeout)
+                message = match.viewer_message(viewer.seats, viewer.lang)
+                await asyncio.wait_for(ws.send_text(message), send_timeout)
             except TimeoutError:
                 log.info("dropping a viewer of match %s that reads nothing", match.id)
                 with contextlib.suppress(TimeoutError):
@@ -214,8 +216,9 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
 
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
-                  text: str) -> dict[str, Any]:
-    """Carry out one websocket message and return its ack or error."""
+                  text: str, lang: str) -> dict[str, Any]:
+    """Carry out one websocket message and return its ack or error (a hint's label in
+    ``lang``)."""
     ident: Any = None
     try:
         if len(text) > MAX_WS_MESSAGE:
@@ -240,7 +243,7 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
         elif kind == "undo":
             version = await hub.undo(match, token, expect)
         elif kind == "hint":
-            return {"type": "hint", "id": ident, **await hub.hint(match, token)}
+            return {"type": "hint", "id": ident, **await hub.hint(match, token, lang)}
         else:
             raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
     except ApiError as error:

@@ -33,6 +33,7 @@ from dicegames.core.model import PASS, Seat
 from dicegames.core.record import MAX_NAME, MAX_POSITION, from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
+from dicegames.i18n import DEFAULT
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.reviews import Reviews
@@ -270,11 +271,13 @@ class Hub:
         self.changed(match)
         return match.version
 
-    async def hint(self, match: LiveMatch, token: object) -> dict[str, Any]:
+    async def hint(self, match: LiveMatch, token: object,
+                   lang: str = DEFAULT) -> dict[str, Any]:
         """What the game's hint bot (:func:`dicegames.bots.adviser`) would play for the seat
         the token holds, which must be deciding now: ``{"seat", "version", "revision",
-        "move", "label", "bot"}``, ``move`` in the notation the seat's choices use; the
-        hint holds while the match's state has that ``revision``.
+        "move", "label", "bot"}``, ``move`` in the notation the seat's choices use, ``label``
+        its button's text in ``lang``; the hint holds while the match's state has that
+        ``revision``.
 
         The adviser is built and thinks in a worker thread on the immutable state, with a
         generator seeded by the version; asking changes nothing in the match.
@@ -284,7 +287,7 @@ class Hub:
             self._check_open(match, None)
             self._check_deciding(match, seat)
             state, version, revision = match.state, match.version, match.revision
-            labels = {hint["move"]: hint["label"] for hint in match.hints(seat)}
+            labels = {hint["move"]: hint["label"] for hint in match.hints(seat, lang)}
         game = match.session.game
 
         def think() -> tuple[str, str]:

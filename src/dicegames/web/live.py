@@ -3,8 +3,14 @@
 :class:`LiveMatch` wraps a :class:`~dicegames.core.session.Session` with what the web needs:
 who holds which seat (secret tokens), the dice mode, the event log, a lock so two requests
 never act at once, and the state as JSON. The part every viewer shares (board view, text,
-log) is built once per change; only the viewer's own part (their hints, whether they may
-undo or enter dice) is built per viewer.
+log) is built once per change and language; only the viewer's own part (their hints,
+whether they may undo or enter dice) is built per viewer.
+
+Every sentence a viewer reads (the log, the board's words, the choices' labels) is in the
+viewer's language (``?lang=`` of their page): each language's shared state is built once per
+change, however many viewers read it, and each move's log sentences are written once per
+language (:meth:`~dicegames.core.session.Session.events_at`), only for the moves a state's
+log tail shows.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from dicegames.bots import make_bot
 from dicegames.core.game import State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
 from dicegames.core.session import Event, Session
+from dicegames.i18n import DEFAULT, _, use
 
 LOG_TAIL = 150
 """How many of the latest log events a state carries (the record has them all)."""
@@ -71,9 +78,11 @@ def plain_text(session: Session, state: State[Any, Any, Any]) -> str:
 
 @dataclass(eq=False)
 class Viewer:
-    """Who looks at a match: the seats their tokens hold (none for a spectator)."""
+    """Who looks at a match: the seats their tokens hold (none for a spectator), and the
+    language they read."""
 
     seats: tuple[Seat, ...] = ()
+    lang: str = DEFAULT
     wake: asyncio.Event = field(default_factory=asyncio.Event)
 
 
@@ -94,6 +103,9 @@ class LiveMatch:
         """The seats that have had an open connection since the server started (a seat in it
         with no open connection now is "away")."""
         self.move_events: list[list[dict[str, Any]]] = []
+        """Each move's events as played, in English (the log's other languages are written
+        from the session when asked: :meth:`_move_log`)."""
+        self._translated: dict[str, dict[int, list[dict[str, Any]]]] = {}
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[Seat, Agent] = {}
         seed = session.seed or 0
@@ -105,8 +117,8 @@ class LiveMatch:
         """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`).
         Unlike :attr:`version` it never comes back: after an undo, another move has the
         version of the one taken back, so the caches below are keyed by both."""
-        self._shared: tuple[tuple[int, int], dict[str, Any], str] | None = None
-        self._hints: dict[tuple[tuple[int, int], Seat], list[dict[str, Any]]] = {}
+        self._shared: dict[str, tuple[tuple[int, int], dict[str, Any], str]] = {}
+        self._hints: dict[tuple[tuple[int, int], Seat, str], list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ facts
 
@@ -140,6 +152,8 @@ class LiveMatch:
     def forget_last(self) -> None:
         """Drop the log entries of the move just taken back."""
         self.move_events.pop()
+        for moves in self._translated.values():
+            moves.pop(len(self.move_events), None)
         self.revision += 1
 
     def add_viewer(self, viewer: Viewer) -> None:
@@ -169,34 +183,44 @@ class LiveMatch:
 
     # ------------------------------------------------------------------ JSON
 
-    def shared_state(self, step: int | None = None) -> dict[str, Any]:
-        """What every viewer sees after ``step`` moves (default: now), cached for now."""
+    def shared_state(self, step: int | None = None, lang: str = DEFAULT) -> dict[str, Any]:
+        """What every viewer reading ``lang`` sees after ``step`` moves (default: now),
+        cached for now."""
         now = self.version
         if step is None or step == now:
-            return self._current()[1]
-        return self._build_shared(step)
+            return self._current(lang)[1]
+        return self._build_shared(step, lang)
 
-    def _current(self) -> tuple[tuple[int, int], dict[str, Any], str]:
-        """The shared state now, and its JSON text (encoded once for every viewer)."""
+    def _current(self, lang: str) -> tuple[tuple[int, int], dict[str, Any], str]:
+        """The shared state now in ``lang``, and its JSON text (encoded once for every viewer
+        of that language)."""
         key = self._key()
-        if self._shared is None or self._shared[0] != key:
-            shared = self._build_shared(self.version)
-            self._shared = (key, shared, json.dumps(shared))
-            self._hints = {}
-        return self._shared
+        cached = self._shared.get(lang)
+        if cached is None or cached[0] != key:
+            if any(old[0] != key for old in self._shared.values()):
+                self._shared = {}
+                self._hints = {}
+            shared = self._build_shared(self.version, lang)
+            cached = self._shared[lang] = (key, shared, json.dumps(shared))
+        return cached
 
     def _key(self) -> tuple[int, int]:
         """What the caches of the current state are keyed by: the revision and the version
         (the version also sees a move applied to the session directly, as tests do)."""
         return self.revision, self.version
 
-    def _build_shared(self, step: int) -> dict[str, Any]:
+    def _build_shared(self, step: int, lang: str) -> dict[str, Any]:
+        with use(lang):
+            return self._shared_now(step, lang)
+
+    def _shared_now(self, step: int, lang: str) -> dict[str, Any]:
+        """The shared state after ``step`` moves, in the language in use (``lang``)."""
         session = self.session
         state = session.states[step]
         game = session.game
         node = state.node
         turn = state.turn
-        log = self._log(step)
+        log, log_size = self._log(step, lang)
         data: dict[str, Any] = {
             "id": self.id,
             "game": {"id": game.spec.id, "name": game.spec.name,
@@ -213,8 +237,8 @@ class LiveMatch:
                      "turn": {"seat": turn.seat, "number": turn.number}},
             "view": self._view(step),
             "text": plain_text(session, state) if self.board_module is None else None,
-            "log": log[-LOG_TAIL:],
-            "log_size": len(log),
+            "log": log,
+            "log_size": log_size,
             "result": state.result.to_json() if node.kind is NodeKind.TERMINAL else None,
             "outcomes": None,
         }
@@ -245,24 +269,43 @@ class LiveMatch:
                 return {**view, "dice": [{**die, "used": True} for die in dice]}
         return view
 
-    def _log(self, step: int) -> list[dict[str, Any]]:
-        """The log after ``step`` moves, with the choices of an unfinished shared roll sealed.
+    def _log(self, step: int, lang: str) -> tuple[list[dict[str, Any]], int]:
+        """The last :data:`LOG_TAIL` events of the log after ``step`` moves in ``lang`` (the
+        language in use), and the log's whole length; the choices of an unfinished shared
+        roll are sealed.
 
         When several seats decide on the same roll (EXTRA!), a choice already made must not
         show to those still deciding, so until the last of them has decided the log says only
         who has chosen; the full sentences appear as soon as the roll is settled.
         """
+        moves = self.move_events[:step]
+        size = sum(len(events) for events in moves)
+        first, shown = len(moves), 0
+        while first > 0 and shown < LOG_TAIL:
+            first -= 1
+            shown += len(moves[first])
         sealed = self._sealed_moves(step)
         log: list[dict[str, Any]] = []
-        for index, events in enumerate(self.move_events[:step]):
+        for index in range(first, len(moves)):
+            events = self._move_log(index, lang)
             if index not in sealed:
                 log.extend(events)
                 continue
             log.extend({**event, "text": "",
-                        "description": f"{self.session.name(event['seat'])} has chosen"}
+                        "description": _("{name} has chosen",
+                                         name=self.session.name(event["seat"]))}
                        if event["kind"] == "move" and event["seat"] is not None else event
                        for event in events)
-        return log
+        return log[-LOG_TAIL:], size
+
+    def _move_log(self, index: int, lang: str) -> list[dict[str, Any]]:
+        """The events of move ``index`` in ``lang`` (the language in use), written once."""
+        if lang == DEFAULT:
+            return self.move_events[index]
+        moves = self._translated.setdefault(lang, {})
+        if index not in moves:
+            moves[index] = [event_json(event) for event in self.session.events_at(index)]
+        return moves[index]
 
     def _sealed_moves(self, step: int) -> set[int]:
         """The moves (by index) made on a shared roll whose other seats are still deciding:
@@ -276,38 +319,43 @@ class LiveMatch:
             index -= 1
         return sealed
 
-    def hints(self, seat: Seat) -> list[dict[str, Any]]:
-        """The action hints of ``seat`` now ([] when it does not decide), cached per
-        revision."""
+    def hints(self, seat: Seat, lang: str = DEFAULT) -> list[dict[str, Any]]:
+        """The action hints of ``seat`` now in ``lang`` ([] when it does not decide), cached
+        per revision and language."""
         state = self.state
         if seat not in state.current_players:
             return []
-        key = (self._key(), seat)
+        key = (self._key(), seat, lang)
         if key not in self._hints:
             legal = state.legal_actions(seat)
-            self._hints[key] = ([] if legal == (PASS,)
-                                else state.game.action_hints(state, seat))
+            with use(lang):
+                self._hints[key] = ([] if legal == (PASS,)
+                                    else state.game.action_hints(state, seat))
         return self._hints[key]
 
-    def viewer_state(self, seats: tuple[Seat, ...]) -> dict[str, Any]:
-        """The current state as the holder of ``seats`` sees it (spectator: no seats)."""
-        return {**self.shared_state(), **self._personal(seats)}
+    def viewer_state(self, seats: tuple[Seat, ...], lang: str = DEFAULT) -> dict[str, Any]:
+        """The current state as the holder of ``seats`` reading ``lang`` sees it
+        (spectator: no seats)."""
+        return {**self.shared_state(None, lang), **self._personal(seats, lang)}
 
-    def viewer_message(self, seats: tuple[Seat, ...]) -> str:
-        """``{"type": "state", "state": viewer_state(seats)}`` as JSON text, built cheaply.
+    def viewer_message(self, seats: tuple[Seat, ...], lang: str = DEFAULT) -> str:
+        """``{"type": "state", "state": viewer_state(seats, lang)}`` as JSON text, built
+        cheaply.
 
-        The shared part is encoded once per change; only the viewer's part is encoded here.
+        The shared part is encoded once per change and language; only the viewer's part is
+        encoded here.
         """
-        shared = self._current()[2]
-        personal = json.dumps(self._personal(seats))
+        shared = self._current(lang)[2]
+        personal = json.dumps(self._personal(seats, lang))
         return f'{{"type": "state", "state": {shared[:-1]}, {personal[1:]}}}'
 
-    def _personal(self, seats: tuple[Seat, ...]) -> dict[str, Any]:
+    def _personal(self, seats: tuple[Seat, ...], lang: str) -> dict[str, Any]:
         data: dict[str, Any] = {}
         playing = self.status == "playing"
         data["you"] = list(seats)
         data["presence"] = self.presence()
-        data["hints"] = {str(seat): self.hints(seat) for seat in seats} if playing else {}
+        data["hints"] = ({str(seat): self.hints(seat, lang) for seat in seats} if playing
+                         else {})
         undo_seat = self.undo_seat(seats) if playing else None
         data["can_undo"] = undo_seat is not None
         data["undo_seat"] = undo_seat

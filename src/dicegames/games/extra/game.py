@@ -10,12 +10,13 @@ from collections.abc import Hashable, Sequence
 
 from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Seat
+from dicegames.core.model import BotLevel, JsonObject, Result, Seat
 from dicegames.games.extra import render as text
 from dicegames.games.extra import view as web
 from dicegames.games.extra.data import Decision, ExtraData
 from dicegames.games.extra.heuristics import hard_policy, medium_policy
 from dicegames.games.extra.rules import ExtraRules, Roll
+from dicegames.i18n import _
 
 
 class Extra(ExtraRules):
@@ -33,6 +34,17 @@ class Extra(ExtraRules):
         if seat is not None and isinstance(move, Decision):
             after = self.record(seat, state.data.sheets[seat], move)
         return text.describe(state.data, move, seat, names, after)
+
+    def describe_summary(self, state: State[ExtraData, Decision, Roll], result: Result) -> str:
+        """ "45 points (totals 45, 12)", in the current language."""
+        scores = [sheet.score for sheet in state.data.sheets]
+        best = max(scores)
+        if self.players == 1:
+            if best < 0:
+                return _("{best} points: a negative total loses the solo game", best=best)
+            return _("{best} points", best=best)
+        return _("{best} points (totals {scores})", best=best,
+                 scores=", ".join(str(score) for score in scores))
 
     def view(self, state: State[ExtraData, Decision, Roll]) -> JsonObject:
         """Every score sheet and the shared roll as JSON for the web board (see view.py)."""

@@ -1,4 +1,5 @@
-"""Text for people: the score sheets as on the paper pad, and one sentence per move."""
+"""Text for people: the score sheets as on the paper pad, and one sentence per move, in the
+current language (:mod:`dicegames.i18n`)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from collections.abc import Collection, Hashable, Sequence
 
 from rich.markup import escape
 
-from dicegames.core.text import count, sentence
+from dicegames.core.text import counted, says
 from dicegames.games.extra.data import (
     BOXES,
     COLUMN_NAMES,
@@ -19,6 +20,7 @@ from dicegames.games.extra.data import (
     Sheet,
     row_score,
 )
+from dicegames.i18n import N_, _
 
 CROSS = "X"
 EMPTY = "."
@@ -42,11 +44,12 @@ def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
     columns (their number and boxes, the last one marked ``]``) and the total.
     """
     widest = _zone_width(max(NEGATIVE_BOXES))
-    status = " [bold red](stopped)[/]" if sheet.done else ""
-    kid = " (children's variant)" if child else ""
-    lines = [f"[bold]{escape(name)}[/]{kid}: [bold]{sheet.score}[/] points{status}",
-             f"  sum | {'-200'.ljust(widest)} | 0 | "
-             + " ".join(f"x{f}" for f in FACTORS) + " | value | score"]
+    status = " [bold red]" + escape(_("(stopped)")) + "[/]" if sheet.done else ""
+    kid = " " + escape(_("(children's variant)")) if child else ""
+    points = escape(_("{score} points", score=sheet.score))
+    lines = [f"[bold]{escape(name)}[/]{kid}: [bold]{points}[/]{status}",
+             f"  {_('sum'):>3} | {'-200'.ljust(widest)} | 0 | "
+             + " ".join(f"x{f}" for f in FACTORS) + f" | {_('value')} | {_('score')}"]
     for index, crosses in enumerate(sheet.rows):
         k = NEGATIVE_BOXES[index]
         zone = _boxes(k, crosses).ljust(widest)
@@ -59,8 +62,8 @@ def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
             shown = f"[red]{shown}[/]"
         elif score > 0:
             shown = f"[green]{shown}[/]"
-        note = " (noted)" if sheet.noted >> index & 1 else ""
-        full = " full" if crosses >= BOXES[index] else ""
+        note = " " + _("(noted)") if sheet.noted >> index & 1 else ""
+        full = " " + _("full") if crosses >= BOXES[index] else ""
         lines.append(f"  {SUMS[index]:>3} | {zone} | {zero} | {multipliers} "
                      f"| {ROW_VALUES[index]:>5} | {shown}{full}{note}".rstrip())
     for j, (number, marks, size) in enumerate(zip(sheet.numbers, sheet.marks, columns,
@@ -75,7 +78,7 @@ def render(data: ExtraData, columns: tuple[int, int, int], names: Sequence[str] 
            children: Collection[int] = ()) -> str:
     """Every sheet, then the shared roll and who still has to decide on it."""
     players = len(data.sheets)
-    names = list(names or [f"Player {s + 1}" for s in range(players)])
+    names = list(names or [_("Player {number}", number=s + 1) for s in range(players)])
     lines: list[str] = []
     for seat, sheet in enumerate(data.sheets):
         lines += sheet_lines(sheet, columns, names[seat], seat in children)
@@ -85,41 +88,54 @@ def render(data: ExtraData, columns: tuple[int, int, int], names: Sequence[str] 
         waiting = [names[s] for s, sheet in enumerate(data.sheets)
                    if not sheet.done and data.pending[s] is None]
         decided = [names[s] for s, d in enumerate(data.pending) if d is not None]
-        line = f"Roll {data.turn} by {escape(names[data.roller])}: [bold]{roll}[/]"
+        line = escape(_("Roll {number} by {name}:", number=data.turn,
+                        name=names[data.roller])) + f" [bold]{roll}[/]"
         if waiting:
-            line += "; deciding: " + escape(", ".join(waiting))
+            line += escape(_("; deciding: {names}", names=", ".join(waiting)))
         if decided:
-            line += "; decided: " + escape(", ".join(decided))
+            line += escape(_("; decided: {names}", names=", ".join(decided)))
         lines.append(line)
     elif all(sheet.done for sheet in data.sheets):
         rolls = data.turn - 1
-        lines.append(f"Game over after {count(rolls, 'roll')}")
+        lines.append(_("Game over after {rolls}",
+                       rolls=counted(rolls, N_("1 roll"), N_("{count} rolls"))))
     else:
-        lines.append(f"Roll {data.turn}: {escape(names[data.roller])} rolls the five dice")
+        lines.append(escape(_("Roll {number}: {name} rolls the five dice", number=data.turn,
+                              name=names[data.roller])))
     return "\n".join(lines)
 
 
 def describe(data: ExtraData, move: Hashable, seat: int | None, names: Sequence[str],
              after: Sheet | None = None) -> str:
-    """One plain-text sentence about ``move`` played from ``data``.
+    """One plain-text sentence about ``move`` played from ``data``, in the current language.
 
     ``after`` is the deciding seat's sheet once the decision is recorded, to say when the
     decision ends that player's game.
     """
     if seat is None:
-        return sentence(names[data.roller], "rolls", str(move))
+        return says(names[data.roller], N_("{name} rolls {value}"), N_("You roll {value}"),
+                    value=move)
     who = names[seat]
     if not isinstance(move, Decision):
-        return sentence(who, "passes")
+        return says(who, N_("{name} passes"), N_("You pass"))
     (a, b), (c, d) = move.pairs
-    text = sentence(who, "records", f"{a + b} and {c + d} ({a}+{b}, {c}+{d})")
+    sums = _("{first} and {second} ({dice})", first=a + b, second=c + d,
+             dice=f"{a}+{b}, {c}+{d}")
     if move.is_free_ride:
-        text += ": a free ride, no EXTRA cross"
+        text = says(who, N_("{name} records {sums}: a free ride, no EXTRA cross"),
+                    N_("You record {sums}: a free ride, no EXTRA cross"), sums=sums)
     elif move.column >= 0:
-        text += f" and the new EXTRA number {move.extra} in column {COLUMN_NAMES[move.column]}"
+        text = says(who, N_("{name} records {sums} and the new EXTRA number {extra} in column "
+                            "{column}"),
+                    N_("You record {sums} and the new EXTRA number {extra} in column "
+                       "{column}"), sums=sums, extra=move.extra,
+                    column=COLUMN_NAMES[move.column])
     else:
-        text += f" and EXTRA {move.extra}"
+        text = says(who, N_("{name} records {sums} and EXTRA {extra}"),
+                    N_("You record {sums} and EXTRA {extra}"), sums=sums, extra=move.extra)
     if after is not None and after.done:
-        text += "; an EXTRA column is full: this is the last roll for " + (
-            "you" if who == "You" else who)
+        text = says(who, N_("{said}; an EXTRA column is full: this is the last roll for "
+                            "{name}"),
+                    N_("{said}; an EXTRA column is full: this is the last roll for you"),
+                    said=text)
     return text

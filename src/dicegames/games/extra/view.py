@@ -33,6 +33,7 @@ from dicegames.games.extra.data import (
     row_score,
 )
 from dicegames.games.extra.sheet import row_crosses
+from dicegames.i18n import _
 
 if TYPE_CHECKING:
     from dicegames.core.game import State
@@ -188,13 +189,15 @@ def label(game: ExtraRules, seat: Seat, sheet: Sheet, decision: Decision) -> str
     """
     (a, b), (c, d) = decision.pairs
     full = [a + b for a, b in decision.pairs if sheet.rows[a + b - 2] >= BOXES[a + b - 2]]
-    text = f"{a + b} ({a}+{b}) and {c + d} ({c}+{d})"
+    sums = _("{first} ({one}) and {second} ({two})", first=a + b, one=f"{a}+{b}",
+             second=c + d, two=f"{c}+{d}")
     if decision.is_free_ride:
-        text += ", free ride (no EXTRA)"
+        text = _("{sums}, free ride (no EXTRA)", sums=sums)
     elif decision.column >= 0:
-        text += f", new EXTRA {decision.extra} in column {COLUMN_NAMES[decision.column].upper()}"
+        text = _("{sums}, new EXTRA {extra} in column {column}", sums=sums,
+                 extra=decision.extra, column=COLUMN_NAMES[decision.column].upper())
     else:
-        text += f", EXTRA {decision.extra}"
+        text = _("{sums}, EXTRA {extra}", sums=sums, extra=decision.extra)
     if full:
-        text += f" (row {full[0]} is full)"
+        text = _("{said} (row {row} is full)", said=text, row=full[0])
     return text

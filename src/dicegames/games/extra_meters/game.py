@@ -10,7 +10,7 @@ from collections.abc import Hashable, Sequence
 
 from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Seat
+from dicegames.core.model import BotLevel, JsonObject, Result, Seat
 from dicegames.games.extra_meters import render as text
 from dicegames.games.extra_meters import view as web
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData
@@ -18,6 +18,7 @@ from dicegames.games.extra_meters.heuristics import threshold_policy
 from dicegames.games.extra_meters.race3 import LARGEST_TRACK, hard_policy
 from dicegames.games.extra_meters.rules import ExtraMetersRules
 from dicegames.games.extra_meters.solver import HAVE_NUMPY, optimal_policy
+from dicegames.i18n import _
 
 
 class ExtraMeters(ExtraMetersRules):
@@ -32,6 +33,13 @@ class ExtraMeters(ExtraMetersRules):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a roll or a decision, for logs."""
         return text.describe(state.data, move, seat, names)
+
+    def describe_summary(self, state: State[ExtraMetersData, Decision, int],
+                         result: Result) -> str:
+        """ "past square 50 in round 7", in the current language."""
+        rounds = (state.data.turn + self.players - 1) // self.players
+        return _("past square {square} in round {round}", square=self.track_length,
+                 round=rounds)
 
     def roll_dice(self, state: State[ExtraMetersData, Decision, int],
                   outcome: int) -> list[JsonObject]:

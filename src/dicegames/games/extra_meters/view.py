@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from dicegames.core.model import JsonObject, Seat
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.render import letter
+from dicegames.i18n import _
 
 SEAT_COLOURS = ("#d7263d", "#2a6fd6", "#2e9d4f", "#9b3fc4", "#0f9aa8", "#e08a00",
                 "#7a5230", "#5d6b7a")
@@ -41,12 +42,13 @@ def columns(track_length: int) -> int:
 
 
 def where(position: int, track_length: int) -> str:
-    """Where a runner stands, in words: ``start``, ``square 12``, ``past the finish``."""
+    """Where a runner stands, in words (in the current language): ``start``,
+    ``square 12``, ``past the finish``."""
     if position == 0:
-        return "start"
+        return _("start")
     if position > track_length:
-        return "past the finish"
-    return f"square {position}"
+        return _("past the finish")
+    return _("square {number}", number=position)
 
 
 def runners(data: ExtraMetersData, track_length: int) -> list[JsonObject]:
@@ -141,17 +143,17 @@ def view(data: ExtraMetersData, track_length: int, finish: str, players: int,
 
 
 def hint(data: ExtraMetersData, decision: Decision, track_length: int) -> JsonObject:
-    """One decision as a button label and its board target."""
+    """One decision as a button label (in the current language) and its board target."""
     count = len(data.dice)
     if decision is Decision.ROLL:
-        label = f"Roll again (a 6 moves you only {count + 1})"
+        label = _("Roll again (a 6 moves you only {count})", count=count + 1)
         return {"move": str(decision), "label": label, "targets": ["roll"]}
     total = sum(data.dice)
     landing = data.positions[data.player] + total
     if landing > track_length:
-        label = f"Stop: move {total} and cross the finish!"
+        label = _("Stop: move {total} and cross the finish!", total=total)
     else:
-        label = f"Stop: move {total} to square {landing}"
+        label = _("Stop: move {total} to square {square}", total=total, square=landing)
     return {"move": str(decision), "label": label, "targets": ["landing"]}
 
 

@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Seat
+from dicegames.core.model import BotLevel, JsonObject, Result, Seat
+from dicegames.core.text import counted
 from dicegames.games.monza import render as text
 from dicegames.games.monza import view as web
-from dicegames.games.monza.data import MonzaData, Roll
+from dicegames.games.monza.data import COLOURS, MonzaData, Roll
 from dicegames.games.monza.rules import MonzaRules, Move
+from dicegames.i18n import N_, _
 
 
 class Monza(MonzaRules):
@@ -28,6 +30,20 @@ class Monza(MonzaRules):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a roll or a decision, for logs."""
         return text.describe(self, state.data, move, seat, names)
+
+    def describe_summary(self, state: State[MonzaData, Move, Roll], result: Result) -> str:
+        """ "the red car on m5, 2 dice in the last round", in the current language."""
+        data = state.data
+        squares = text.and_list(list(dict.fromkeys(
+            self.circuit.square_name(data.cars[s]) for s in data.winners)))
+        colours = text.and_list([text.colour_word(COLOURS[s]) for s in data.winners])
+        used = data.round_used[data.winners[0]] if data.winners else 0
+        dice = counted(used, N_("1 die"), N_("{count} dice"))
+        if len(data.winners) > 1:
+            return _("the {colours} cars on {squares}, {dice} each in the last round",
+                     colours=colours, squares=squares, dice=dice)
+        return _("the {colours} car on {squares}, {dice} in the last round",
+                 colours=colours, squares=squares, dice=dice)
 
     def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
         """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""

@@ -14,11 +14,38 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from dicegames.core.model import PASS
-from dicegames.core.text import count, possessive, sentence
-from dicegames.games.monza.data import COLOURS, START, Advance, MonzaData, Phase, Roll, Step
+from dicegames.core.text import counted, says
+from dicegames.games.monza.data import (
+    COLOURS,
+    START,
+    Advance,
+    Colour,
+    MonzaData,
+    Phase,
+    Roll,
+    Step,
+)
+from dicegames.i18n import N_, _
 
 if TYPE_CHECKING:
     from dicegames.games.monza.rules import MonzaRules
+
+COLOUR_WORDS = {Colour.RED: N_("red"), Colour.YELLOW: N_("yellow"), Colour.GREEN: N_("green"),
+                Colour.BLUE: N_("blue"), Colour.WHITE: N_("white"), Colour.PURPLE: N_("purple")}
+"""Each colour as people read it (translated where shown; the notation keeps ``red``)."""
+
+
+def colour_word(colour: Colour) -> str:
+    """The colour's name in the current language (German *rot*, as the rule sheet)."""
+    return _(COLOUR_WORDS[colour])
+
+
+def and_list(words: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c" in the current language."""
+    if len(words) == 1:
+        return words[0]
+    return _("{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
+
 
 SCALE = 2
 """Terminal columns per unit of track."""
@@ -64,14 +91,14 @@ def car_mark(seat: int) -> str:
 def render(game: MonzaRules, data: MonzaData, names: Sequence[str] | None = None) -> str:
     """The circuit with every car, then the cars' owners, the roll and the dice left."""
     circuit = game.circuit
-    names = list(names or [f"Player {s + 1}" for s in range(len(data.cars))])
+    names = list(names or [_("Player {number}", number=s + 1) for s in range(len(data.cars))])
     lines = [f"[bold]{escape(circuit.name)}[/]",
-             "squares R Y G B W P: red yellow green blue white purple; # tyre; * target; "
-             "@n: car of player n"]
+             escape(_("squares R Y G B W P: {colours}; # tyre; * target; @n: car of player n",
+                      colours=" ".join(colour_word(c) for c in COLOURS)))]
     first = min(s.start for s in circuit.squares)
     for u0 in range(first, circuit.length, SEGMENT_UNITS):
         u1 = min(u0 + SEGMENT_UNITS, circuit.length)
-        lines.append(escape(f"   track {u0}-{u1}"))
+        lines.append(escape("   " + _("track {first}-{last}", first=u0, last=u1)))
         for lane_no, lane in enumerate(circuit.lanes):
             width = (u1 - u0) * SCALE
             chars, styles = [" "] * width, [""] * width
@@ -105,47 +132,61 @@ def render(game: MonzaRules, data: MonzaData, names: Sequence[str] | None = None
     for seat, car in enumerate(data.cars):
         colour = COLOURS[seat].value
         turn = "▶" if seat == data.player and data.phase is not Phase.OVER else " "
-        where = "in the start zone" if car == START else f"on {circuit.square_name(car)}"
-        if car != START and car in circuit.targets:
-            where += " (target)"
+        steps = counted(circuit.steps_to_finish(car), N_("1 step"), N_("{count} steps"))
+        params = {"name": names[seat], "colour": colour_word(COLOURS[seat]),
+                  "square": circuit.square_name(car), "steps": steps}
+        if car == START:
+            where = _("{name} ({colour} car) in the start zone, {steps} from a target",
+                      **params)
+        elif car in circuit.targets:
+            where = _("{name} ({colour} car) on {square} (target)", **params)
         else:
-            where += f", {count(circuit.steps_to_finish(car), 'step')} from a target"
-        lines.append(f"{turn} [{CAR_STYLES[colour]}]{car_mark(seat)}[/] "
-                     f"{escape(names[seat])} ({colour} car) {where}")
+            where = _("{name} ({colour} car) on {square}, {steps} from a target", **params)
+        lines.append(f"{turn} [{CAR_STYLES[colour]}]{car_mark(seat)}[/] {escape(where)}")
     if data.finishing and data.phase is not Phase.OVER:
-        lines.append("[bold]A car is on a target: this is the last round.[/]")
+        lines.append("[bold]" + escape(_("A car is on a target: this is the last round."))
+                     + "[/]")
     if data.roll and data.phase in (Phase.STEP, Phase.STUCK, Phase.VARIANT):
-        lines.append(f"Roll: {Roll(data.roll)}; unused: {Roll(data.dice) or 'none'}; "
-                     f"dice used: {data.used}")
+        lines.append(escape(_("Roll: {roll}; unused: {unused}; dice used: {used}",
+                              roll=Roll(data.roll), unused=Roll(data.dice) or _("none"),
+                              used=data.used)))
     return "\n".join(lines)
 
 
 def describe(game: MonzaRules, data: MonzaData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
-    """One plain-text sentence about ``move`` played from ``data``."""
+    """One plain-text sentence about ``move`` played from ``data``, in the current
+    language (a step's pushes and finish are clauses, each a message with the sentence
+    before it as ``{said}``)."""
     who = names[data.player]
     circuit = game.circuit
     if seat is None:
         assert isinstance(move, Roll)
-        colours = ", ".join(c.value for c, n in zip(COLOURS, move.counts, strict=True)
-                            for _ in range(n))
-        return sentence(who, "rolls", colours)
+        colours = ", ".join(colour_word(c) for c, n in zip(COLOURS, move.counts, strict=True)
+                            for _n in range(n))
+        return says(who, N_("{name} rolls {value}"), N_("You roll {value}"), value=colours)
     actor = names[seat]
     if isinstance(move, Step):
-        text = sentence(actor, "steps", f"to {move.name} with a {move.colour} die")
+        text = says(actor, N_("{name} steps to {square} with a {colour} die"),
+                    N_("You step to {square} with a {colour} die"), square=move.name,
+                    colour=colour_word(move.colour))
         after = game._apply_action(data, seat, move)
         pushed = [s for s in range(len(data.cars))
                   if s != seat and after.cars[s] != data.cars[s]]
         for other in pushed:
-            text += (f"; {possessive(names[other])} car is pushed back to "
-                     f"{circuit.square_name(after.cars[other])}")
+            text = says(names[other], N_("{said}; {name}'s car is pushed back to {square}"),
+                        N_("{said}; your car is pushed back to {square}"), said=text,
+                        square=circuit.square_name(after.cars[other]))
         if move.square in circuit.targets:
-            text += "; the car is on a target"
+            text = _("{said}; the car is on a target", said=text)
         return text
     if isinstance(move, Advance):
-        return sentence(actor, "advances", f"one free square to {move.name} (last colour)")
+        return says(actor, N_("{name} advances one free square to {square} (last colour)"),
+                    N_("You advance one free square to {square} (last colour)"),
+                    square=move.name)
     if move == PASS:
         if data.roll:
-            return sentence(actor, "cannot use", "any die")
-        return sentence(actor, "waits", "on the target")
-    return sentence(actor, "stays", "put (declines the last-colour step)")
+            return says(actor, N_("{name} cannot use any die"), N_("You cannot use any die"))
+        return says(actor, N_("{name} waits on the target"), N_("You wait on the target"))
+    return says(actor, N_("{name} stays put (declines the last-colour step)"),
+                N_("You stay put (declines the last-colour step)"))

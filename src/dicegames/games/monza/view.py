@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
 from dicegames.games.monza.data import COLOURS, LETTERS, START, Advance, MonzaData, Phase, Step
+from dicegames.games.monza.render import colour_word
+from dicegames.i18n import _
 
 if TYPE_CHECKING:
     from dicegames.games.monza.rules import MonzaRules, Move
@@ -43,8 +45,9 @@ def car_id(seat: Seat) -> str:
 
 
 def colour_label(index: int) -> str:
-    """A colour's name for people: ``Red``."""
-    return COLOURS[index].value.capitalize()
+    """A colour's name for people, in the current language: ``Red``."""
+    word = colour_word(COLOURS[index])
+    return word[:1].upper() + word[1:]
 
 
 def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
@@ -144,22 +147,27 @@ def view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObj
 
 
 def hint(game: MonzaRules, data: MonzaData, seat: Seat, action: Move) -> JsonObject:
-    """One legal action as a button label and the board ids it is clicked on."""
+    """One legal action as a button label (in the current language) and the board ids it
+    is clicked on."""
     circuit = game.circuit
     if isinstance(action, Step):
-        goal = " — the finish!" if action.square in circuit.targets else ""
-        label = f"{action.colour.value.capitalize()} die: drive to {action.name}{goal}"
+        goal = action.square in circuit.targets
+        colour = colour_label(COLOURS.index(action.colour))
+        label = (_("{colour} die: drive to {square} — the finish!", colour=colour,
+                   square=action.name) if goal
+                 else _("{colour} die: drive to {square}", colour=colour, square=action.name))
         return {"move": str(action), "label": label, "targets": [action.name]}
     if isinstance(action, Advance):  # the variant's free step: always the decider's own car
-        goal = " — the finish!" if action.square in circuit.targets else ""
-        label = f"Free step: move your car to {action.name}{goal}"
+        label = (_("Free step: move your car to {square} — the finish!", square=action.name)
+                 if action.square in circuit.targets
+                 else _("Free step: move your car to {square}", square=action.name))
         return {"move": str(action), "label": label, "targets": [action.name]}
     if action == PASS:
         car = data.cars[seat]
         waiting = car != START and car in circuit.targets
-        label = "Wait on the finish" if waiting else "No die fits: pass"
+        label = _("Wait on the finish") if waiting else _("No die fits: pass")
         return {"move": str(action), "label": label, "targets": [car_id(seat)]}
-    return {"move": str(action), "label": "Keep your car where it is",
+    return {"move": str(action), "label": _("Keep your car where it is"),
             "targets": [car_id(seat)]}
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Seat
+from dicegames.core.model import BotLevel, JsonObject, Result, Seat
 from dicegames.games.petits_chevaux import render as text
 from dicegames.games.petits_chevaux import view as web
 from dicegames.games.petits_chevaux.data import ChevauxData
 from dicegames.games.petits_chevaux.rules import Move, Outcome, PetitsChevauxRules
+from dicegames.i18n import _
 
 
 class PetitsChevaux(PetitsChevauxRules):
@@ -28,6 +29,13 @@ class PetitsChevaux(PetitsChevauxRules):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a draw, a roll, a move or a pass, for logs."""
         return text.describe(self, state.data, move, seat, names)
+
+    def describe_summary(self, state: State[ChevauxData, Move, Outcome],
+                         result: Result) -> str:
+        """ "red fills its stable in turn 40", in the current language."""
+        data = state.data
+        return _("{colour} fills its stable in turn {turn}",
+                 colour=text.colour_word(self.colours[data.winner]), turn=data.turn)
 
     def view(self, state: State[ChevauxData, Move, Outcome]) -> JsonObject:
         """The cross board, the die and the colours for the web app (see :mod:`.view`)."""

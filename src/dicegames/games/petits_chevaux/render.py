@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from dicegames.core.model import PASS
-from dicegames.core.text import possessive, sentence, verb
+from dicegames.core.text import says
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -29,6 +29,7 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, Phase
 from dicegames.games.petits_chevaux.moves import has_won, moved
+from dicegames.i18n import N_, _
 
 if TYPE_CHECKING:
     from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
@@ -38,6 +39,22 @@ STYLES = {Colour.RED: "bold red", Colour.BLUE: "bold bright_blue",
 """The rich style of each colour's horses."""
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
+
+COLOUR_WORDS = {Colour.RED: N_("red"), Colour.BLUE: N_("blue"), Colour.YELLOW: N_("yellow"),
+                Colour.GREEN: N_("green")}
+"""Each colour as people read it (translated where shown; the notation keeps ``red``)."""
+
+
+def colour_word(colour: Colour) -> str:
+    """The colour's name in the current language (French *rouge*, as the rule sheet)."""
+    return _(COLOUR_WORDS[colour])
+
+
+def horses_and(names: Sequence[str]) -> str:
+    """ "R1", "R1 and B2": horses listed in the current language."""
+    if len(names) == 1:
+        return names[0]
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def horse_name(colour: Colour, horse: int) -> str:
@@ -86,7 +103,8 @@ def _corner_lines(data: ChevauxData, colours: tuple[Colour, ...],
         waiting = [horse_name(colour, h) for h, p in enumerate(data.horses[seat])
                    if p == HOME]
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
-        texts[(top + 1, left)] = f"[{style}]{f'{mark}{colour.label.upper()}'.center(18)}[/]"
+        word = colour_word(colour).upper()
+        texts[(top + 1, left)] = f"[{style}]{f'{mark}{word}'.center(18)}[/]"
         texts[(top + 2, left)] = f"[{style}]{escape(names[seat][:16].center(18))}[/]"
         home = " ".join(waiting) if waiting else "-"
         texts[(top + 4, left)] = f"[{style}]{home.center(18)}[/]"
@@ -96,7 +114,8 @@ def _corner_lines(data: ChevauxData, colours: tuple[Colour, ...],
 def render(data: ChevauxData, colours: tuple[Colour, ...],
            names: Sequence[str] | None = None) -> str:
     """The board as rich-markup text, then one legend line per player and the die."""
-    names = list(names or [f"Player {seat + 1}" for seat in range(len(colours))])
+    names = list(names or [_("Player {number}", number=seat + 1)
+                           for seat in range(len(colours))])
     cells = _cells(data, colours)
     corners = _corner_lines(data, colours, names)
     lines = []
@@ -117,64 +136,88 @@ def render(data: ChevauxData, colours: tuple[Colour, ...],
         home = sum(p == HOME for p in horses)
         stable = sum(p > ENTRANCE for p in horses)
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
-        lines.append(f"{mark} [{STYLES[colour]}]{colour.letter.upper()}[/] "
-                     f"{escape(names[seat])} ({colour.label}): {home} waiting, "
-                     f"{4 - home - stable} on the track, {stable} in the stable")
+        lines.append(f"{mark} [{STYLES[colour]}]{colour.letter.upper()}[/] " + escape(_(
+            "{name} ({colour}): {home} waiting, {track} on the track, {stable} in the stable",
+            name=names[seat], colour=colour_word(colour), home=home,
+            track=4 - home - stable, stable=stable)))
     if data.phase is Phase.MOVE:
-        lines.append(f"Die: {DIE_FACES[data.roll - 1]} {data.roll}"
-                     + ("  (a 6: another roll after this one)" if data.roll == 6 else ""))
+        face = f"{DIE_FACES[data.roll - 1]} {data.roll}"
+        lines.append(_("Die: {face}  (a 6: another roll after this one)", face=face)
+                     if data.roll == 6 else _("Die: {face}", face=face))
     return "\n".join(lines)
 
 
 def where(progress: int) -> str:
-    """A horse's place in words: ``square 17 of its lap``, ``stable square 4``..."""
+    """A horse's place in words, in the current language: ``square 17 of its lap``,
+    ``stable square 4``..."""
     if progress == HOME:
-        return "its corner stable"
+        return _("its corner stable")
     if progress == 1:
-        return "its start square"
+        return _("its start square")
     if progress == ENTRANCE:
-        return "its stable entrance"
+        return _("its stable entrance")
     if progress > ENTRANCE:
-        return f"stable square {progress - ENTRANCE}"
-    return f"square {progress} of its lap"
+        return _("stable square {number}", number=progress - ENTRANCE)
+    return _("square {number} of its lap", number=progress)
 
 
 def describe(game: PetitsChevauxRules, data: ChevauxData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
-    """One plain-text sentence about ``move`` played from ``data``."""
+    """One plain-text sentence about ``move`` played from ``data``, in the current
+    language.
+
+    A move's sentence may take a clause (a capture, a barrage, the win); each clause is a
+    message with the sentence before it as ``{said}``, so each language orders them."""
     colours = game.colours
     if data.phase is Phase.DRAW:
         first = next(s for s, c in enumerate(colours) if c.label == move)
-        return sentence(names[first], "plays", f"first ({move}, drawn by lot)")
+        return says(names[first], N_("{name} plays first ({colour}, drawn by lot)"),
+                    N_("You play first ({colour}, drawn by lot)"),
+                    colour=colour_word(colours[first]))
     who = names[data.player]
     if seat is None:
         assert isinstance(move, int)
-        said = sentence(who, "rolls", str(move))
         if move == 6 and game.three_sixes and data.sixes == 2:
-            return f"{said}: a third 6 in a row ends the turn without a move"
-        return said
+            return says(who, N_("{name} rolls {value}: a third 6 in a row ends the turn "
+                                "without a move"),
+                        N_("You roll {value}: a third 6 in a row ends the turn without a "
+                           "move"), value=move)
+        return says(who, N_("{name} rolls {value}"), N_("You roll {value}"), value=move)
     if move == PASS:
+        six = data.roll == 6
         if game.moves(data, data.roll):
-            said = sentence(who, "passes", "(moving is optional)")
-        else:
-            said = f"{who} cannot move"
-        return said + ("; the 6 rolls again" if data.roll == 6 else ": the turn passes")
+            if six:
+                return says(who, N_("{name} passes (moving is optional); the 6 rolls again"),
+                            N_("You pass (moving is optional); the 6 rolls again"))
+            return says(who, N_("{name} passes (moving is optional): the turn passes"),
+                        N_("You pass (moving is optional): the turn passes"))
+        if six:
+            return says(who, N_("{name} cannot move; the 6 rolls again"),
+                        N_("You cannot move; the 6 rolls again"))
+        return says(who, N_("{name} cannot move: the turn passes"),
+                    N_("You cannot move: the turn passes"))
     assert isinstance(move, Action)
     colour = colours[data.player]
     row = data.horses[data.player]
     if move is Action.OUT:
         horse, target = row.index(HOME), 1
-        said = sentence(who, "brings", f"{horse_name(colour, horse)} out onto its start square")
+        said = says(who, N_("{name} brings {horse} out onto its start square"),
+                    N_("You bring {horse} out onto its start square"),
+                    horse=horse_name(colour, horse))
     else:
         horse = HORSE_OF[move]
         target = row[horse] + data.roll
-        said = sentence(who, "moves", f"{horse_name(colour, horse)} {data.roll} to {where(target)}")
+        said = says(who, N_("{name} moves {horse} {value} to {place}"),
+                    N_("You move {horse} {value} to {place}"),
+                    horse=horse_name(colour, horse), value=data.roll, place=where(target))
     horses, captured = moved(colours, data.horses, data.player, horse, target)
     if captured:
-        victims = " and ".join(horse_name(colours[s], h) for s, h in captured)
-        said += f", sending {victims} back to the corner stable"
+        victims = horses_and([horse_name(colours[s], h) for s, h in captured])
+        said = _("{said}, sending {victims} back to the corner stable", said=said,
+                 victims=victims)
     elif target <= ENTRANCE and sum(p == target for p in horses[data.player]) == 2:
-        said += ", making a barrage"
+        said = _("{said}, making a barrage", said=said)
     if has_won(horses[data.player]):
-        said += f": {possessive(who)} stable is full and {who} {verb(who, 'wins')}"
+        said = says(who, N_("{said}: {name}'s stable is full and {name} wins"),
+                    N_("{said}: your stable is full and you win"), said=said)
     return said

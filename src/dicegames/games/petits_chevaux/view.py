@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
-from dicegames.core.text import count
+from dicegames.core.text import counted
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -38,7 +38,8 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, Phase
 from dicegames.games.petits_chevaux.moves import WINNING, moved
-from dicegames.games.petits_chevaux.render import horse_name
+from dicegames.games.petits_chevaux.render import horse_name, horses_and
+from dicegames.i18n import N_, _
 
 if TYPE_CHECKING:
     from dicegames.games.petits_chevaux.rules import Move, PetitsChevauxRules
@@ -201,29 +202,32 @@ def view(game: PetitsChevauxRules, data: ChevauxData) -> JsonObject:
 
 def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: int,
             target: int) -> str:
-    """A short friendly button text: which horse goes where, and what happens there."""
+    """A short friendly button text, in the current language: which horse goes where, and
+    what happens there."""
     colours = game.colours
     seat = data.player
     colour = colours[seat]
     name = horse_name(colour, horse)
-    steps = count(data.roll, "square")
+    steps = counted(data.roll, N_("1 square"), N_("{count} squares"))
     if action is Action.OUT:
-        said = f"Bring {name} out"
+        said = _("Bring {horse} out", horse=name)
     elif target > ENTRANCE:
-        said = f"Move {name} into the stable, square {target - ENTRANCE}"
+        said = _("Move {horse} into the stable, square {number}", horse=name,
+                 number=target - ENTRANCE)
     elif target == ENTRANCE:
-        said = f"Move {name} {steps} to the stable entrance"
+        said = _("Move {horse} {squares} to the stable entrance", horse=name, squares=steps)
     else:
-        said = f"Move {name} {steps}"
+        said = _("Move {horse} {squares}", horse=name, squares=steps)
     horses, captured = moved(colours, data.horses, seat, horse, target)
     if captured:
-        victims = " and ".join(horse_name(colours[s], h) for s, h in captured)
-        said += f": send {victims} home"
+        victims = horses_and([horse_name(colours[s], h) for s, h in captured])
+        said = _("{said}: send {victims} home", said=said, victims=victims)
     elif target <= ENTRANCE:
         partner = next((other for other, p in enumerate(horses[seat])
                         if other != horse and p == target), None)
         if partner is not None:
-            said += f": barrage with {horse_name(colour, partner)}"
+            said = _("{said}: barrage with {horse}", said=said,
+                     horse=horse_name(colour, partner))
     return said
 
 
@@ -241,8 +245,8 @@ def hints(game: PetitsChevauxRules, data: ChevauxData, seat: Seat,
     landing = dict(game.moves(data, data.roll)) if data.roll else {}
     for action in legal:
         if action == PASS:
-            found.append({"move": str(PASS), "label": "Pass (no move)"
-                          if not landing else "Pass", "targets": []})
+            found.append({"move": str(PASS), "label": _("Pass (no move)")
+                          if not landing else _("Pass"), "targets": []})
             continue
         assert isinstance(action, Action)
         target = landing[action]

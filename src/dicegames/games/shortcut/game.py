@@ -10,11 +10,12 @@ from collections.abc import Hashable, Sequence
 
 from dicegames.bots import PolicyBot, RandomBot
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Seat
+from dicegames.core.model import BotLevel, JsonObject, Result, Seat
 from dicegames.games.shortcut import render as text
 from dicegames.games.shortcut import view as web
 from dicegames.games.shortcut.data import Phase, ShortcutData
 from dicegames.games.shortcut.rules import Action, ShortcutRules
+from dicegames.i18n import _
 
 
 class Shortcut(ShortcutRules):
@@ -32,6 +33,12 @@ class Shortcut(ShortcutRules):
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a roll or a decision, for logs."""
         return text.describe(self.board, state.data, move, names)
+
+    def describe_summary(self, state: State[ShortcutData, Action, int],
+                         result: Result) -> str:
+        """ "first on the finish in round 5", in the current language."""
+        rounds = (state.data.turn + self.players - 1) // self.players
+        return _("first on the finish in round {round}", round=rounds)
 
     def view(self, state: State[ShortcutData, Action, int]) -> JsonObject:
         """The grid, cars, turn, signs and dice for the web board (see :mod:`.view`)."""

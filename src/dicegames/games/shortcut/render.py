@@ -13,9 +13,10 @@ from collections.abc import Collection, Hashable, Sequence
 
 from rich.markup import escape
 
-from dicegames.core.text import count, possessive, sentence, verb
+from dicegames.core.text import counted, says
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
+from dicegames.i18n import N_, _
 
 CAR_STYLES = ("bold red", "bold blue", "bold green", "bold magenta")
 """One colour per seat; the car letter reads without colour too."""
@@ -30,16 +31,22 @@ def letter(seat: int) -> str:
 
 
 def where(board: Board, cell: int) -> str:
-    """A cell for people: ``c4 (road 12)``, ``b7 (grey)``, ``the start (a13)``."""
+    """A cell for people, in the current language: ``c4 (road 12)``, ``b7 (grey)``,
+    ``the start (a13)``."""
     name = board.names[cell]
     kind = board.kinds[cell]
     if kind is Kind.START:
-        return f"the start ({name})"
+        return _("the start ({cell})", cell=name)
     if kind is Kind.FINISH:
-        return f"the finish ({name})"
+        return _("the finish ({cell})", cell=name)
     if kind is Kind.GREY:
-        return f"{name} (grey)"
-    return f"{name} (road {board.road_pos[cell]})"
+        return _("{cell} (grey)", cell=name)
+    return _("{cell} (road {number})", cell=name, number=board.road_pos[cell])
+
+
+def road_steps(number: int) -> str:
+    """ "1 road step", "4 road steps" in the current language."""
+    return counted(number, N_("1 road step"), N_("{count} road steps"))
 
 
 def _core(board: Board, cell: int) -> str:
@@ -52,7 +59,7 @@ def _core(board: Board, cell: int) -> str:
 def render(board: Board, data: ShortcutData, names: Sequence[str] | None = None,
            marked: Collection[int] = ()) -> str:
     """The position as rich-markup text: the grid, a line per car, and the turn's state."""
-    names = list(names or [f"Player {s + 1}" for s in range(len(data.cars))])
+    names = list(names or [_("Player {number}", number=s + 1) for s in range(len(data.cars))])
     on: dict[int, list[int]] = {}
     for seat, cell in enumerate(data.cars):
         on.setdefault(cell, []).append(seat)
@@ -88,58 +95,74 @@ def render(board: Board, data: ShortcutData, names: Sequence[str] | None = None,
         label = escape(f"{mark} {letter(seat)} {names[seat]}".ljust(label_width))
         rest = ""
         if board.kinds[cell] is not Kind.GREY and cell != board.finish:
-            rest = f", {count(board.road_distance(cell), 'road step')} from the finish"
+            rest = _(", {steps} from the finish", steps=road_steps(board.road_distance(cell)))
         lines.append(f"{label} {where(board, cell)}{rest}")
-    who = escape(names[data.player])
+    who = names[data.player]
     if data.phase is Phase.DECLARE:
-        lines.append(f"{who}: declare road, shortcut or push.")
+        lines.append(escape(_("{name}: declare road, shortcut or push.", name=who)))
     elif data.phase is Phase.CHOOSE:
         dice = " + ".join(str(d) for d in data.rolls)
-        lines.append(f"Shortcut dice: {dice} = {sum(data.rolls)}. Press on, or stop on a "
-                     "cell in \\[brackets].")
+        lines.append(escape(_("Shortcut dice: {dice} = {total}. Press on, or stop on a cell "
+                              "in [brackets].", dice=dice, total=sum(data.rolls))))
     elif data.phase is Phase.PUSH_TO:
-        lines.append("Push: one step, to a cell in \\[brackets].")
+        lines.append(escape(_("Push: one step, to a cell in [brackets].")))
     elif data.phase is Phase.OVER:
-        lines.append(f"{escape(possessive(names[data.winner]))} car is on the finish.")
+        lines.append(escape(says(names[data.winner], N_("{name}'s car is on the finish."),
+                                 N_("Your car is on the finish."))))
     return "\n".join(lines)
 
 
 def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[str]) -> str:
-    """One plain-text sentence about ``move`` played from ``data``."""
+    """One plain-text sentence about ``move`` played from ``data``, in the current
+    language."""
     who = names[data.player]
     here = data.cars[data.player]
     if data.phase is Phase.ROAD_ROLL:
         assert isinstance(move, int)
         target = board.road_target(here, move)
         if target is None:
-            return (f"{sentence(who, 'rolls', str(move))}: the finish is only "
-                    f"{count(board.road_distance(here), 'road step')} away, so the car does "
-                    "not move")
-        return f"{sentence(who, 'rolls', str(move))} and {verb(who, 'drives')} to " \
-               f"{where(board, target)}"
+            return says(who, N_("{name} rolls {value}: the finish is only {steps} away, so "
+                                "the car does not move"),
+                        N_("You roll {value}: the finish is only {steps} away, so the car "
+                           "does not move"),
+                        value=move, steps=road_steps(board.road_distance(here)))
+        return says(who, N_("{name} rolls {value} and drives to {cell}"),
+                    N_("You roll {value} and drive to {cell}"), value=move,
+                    cell=where(board, target))
     if data.phase is Phase.SHORTCUT_ROLL:
         assert isinstance(move, int)
         if move >= 4:
-            lost = f" ({' + '.join(map(str, data.rolls))} is lost)" if data.rolls else ""
-            return f"{sentence(who, 'rolls', str(move))}: stuck, the turn is over{lost}"
+            if data.rolls:
+                return says(who, N_("{name} rolls {value}: stuck, the turn is over ({dice} "
+                                    "is lost)"),
+                            N_("You roll {value}: stuck, the turn is over ({dice} is lost)"),
+                            value=move, dice=" + ".join(map(str, data.rolls)))
+            return says(who, N_("{name} rolls {value}: stuck, the turn is over"),
+                        N_("You roll {value}: stuck, the turn is over"), value=move)
         total = sum(data.rolls) + move
-        return f"{sentence(who, 'rolls', str(move))}: up to {count(total, 'step')} on the " \
-               "shortcut"
+        return says(who, N_("{name} rolls {value}: up to {steps} on the shortcut"),
+                    N_("You roll {value}: up to {steps} on the shortcut"), value=move,
+                    steps=counted(total, N_("1 step"), N_("{count} steps")))
     if move is Declaration.ROAD:
-        return sentence(who, "takes", "the main road")
+        return says(who, N_("{name} takes the main road"), N_("You take the main road"))
     if move is Declaration.SHORTCUT:
-        return sentence(who, "takes", "the shortcut")
+        return says(who, N_("{name} takes the shortcut"), N_("You take the shortcut"))
     if move is Declaration.PUSH:
         targets = board.push_targets(here, {c for s, c in enumerate(data.cars)
                                             if s != data.player and board.is_grey(c)})
         if len(targets) == 1:
-            return sentence(who, "pushes", f"the car to {where(board, targets[0])}")
-        return sentence(who, "pushes", "the car")
+            return says(who, N_("{name} pushes the car to {cell}"),
+                        N_("You push the car to {cell}"), cell=where(board, targets[0]))
+        return says(who, N_("{name} pushes the car"), N_("You push the car"))
     if move is Press.PRESS:
-        return sentence(who, "presses", f"on with {sum(data.rolls)}")
+        return says(who, N_("{name} presses on with {total}"), N_("You press on with {total}"),
+                    total=sum(data.rolls))
     assert isinstance(move, Cell)
     if data.phase is Phase.PUSH_TO:
-        return sentence(who, "pushes", f"the car to {where(board, move.index)}")
+        return says(who, N_("{name} pushes the car to {cell}"), N_("You push the car to {cell}"),
+                    cell=where(board, move.index))
     if move.index == here:
-        return sentence(who, "stays", f"on {where(board, here)}")
-    return sentence(who, "moves", f"to {where(board, move.index)}")
+        return says(who, N_("{name} stays on {cell}"), N_("You stay on {cell}"),
+                    cell=where(board, here))
+    return says(who, N_("{name} moves to {cell}"), N_("You move to {cell}"),
+                cell=where(board, move.index))

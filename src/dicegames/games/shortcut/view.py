@@ -27,6 +27,7 @@ from dicegames.core.model import JsonObject, Seat
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.render import letter, where
+from dicegames.i18n import _
 
 if TYPE_CHECKING:
     from dicegames.games.shortcut.rules import ShortcutRules
@@ -62,7 +63,7 @@ def _cells(board: Board) -> list[JsonObject]:
                 continue
             kind = board.kinds[cell]
             road = board.road_pos[cell] if kind is Kind.ROAD else None
-            text = {Kind.START: "Start", Kind.FINISH: "Finish", Kind.GREY: ""}.get(
+            text = {Kind.START: _("Start"), Kind.FINISH: _("Finish"), Kind.GREY: ""}.get(
                 kind, str(road))
             cells.append({"id": cell_id(board, cell), "name": board.names[cell],
                           "kind": KIND_NAMES[kind], "col": column, "row": line,
@@ -128,21 +129,21 @@ def _signs(game: ShortcutRules, data: ShortcutData) -> list[JsonObject]:
             ahead = board.road_target(here, 1)
             anchor = here if ahead is None else ahead
             signs.append({"id": sign_id("road"), "move": str(Declaration.ROAD),
-                          "text": "Road", "cell": cell_id(board, anchor),
+                          "text": _("Road"), "cell": cell_id(board, anchor),
                           "preview": _road_preview(board, here)})
         entrance = here if board.is_grey(here) else _entrance(board, here, blocked)
         signs.append({"id": sign_id("shortcut"), "move": str(Declaration.SHORTCUT),
-                      "text": "Shortcut", "cell": cell_id(board, entrance),
+                      "text": _("Shortcut"), "cell": cell_id(board, entrance),
                       "preview": _reach_preview(board, here, MAX_FIRST_SHORTCUT, blocked)})
         if steps:
             anchor = steps[0] if len(steps) == 1 else here
             signs.append({"id": sign_id("push"), "move": str(Declaration.PUSH),
-                          "text": "Push", "cell": cell_id(board, anchor),
+                          "text": _("Push"), "cell": cell_id(board, anchor),
                           "preview": [{"cell": cell_id(board, c), "text": "1"}
                                       for c in steps]})
     elif data.phase is Phase.CHOOSE:
         signs.append({"id": sign_id("press"), "move": str(Press.PRESS),
-                      "text": "Roll again", "cell": None, "preview": []})
+                      "text": _("Roll again"), "cell": None, "preview": []})
     return signs
 
 
@@ -187,16 +188,16 @@ def view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
 
 
 def _destination_label(board: Board, data: ShortcutData, cell: Cell) -> str:
-    """A button's text for stopping on (or pushing to) ``cell``."""
+    """A button's text for stopping on (or pushing to) ``cell``, in the current language."""
     here = data.cars[data.player]
     target = cell.index
     if data.phase is Phase.PUSH_TO:
-        return f"Push to {where(board, target)}"
+        return _("Push to {cell}", cell=where(board, target))
     if target == here:
-        return f"Stay on {where(board, target)}"
+        return _("Stay on {cell}", cell=where(board, target))
     if target == board.finish:
-        return f"Drive to the finish ({board.names[target]})!"
-    return f"Move to {where(board, target)}"
+        return _("Drive to the finish ({cell})!", cell=board.names[target])
+    return _("Move to {cell}", cell=where(board, target))
 
 
 def hints(game: ShortcutRules, data: ShortcutData, seat: Seat,
@@ -213,15 +214,14 @@ def hints(game: ShortcutRules, data: ShortcutData, seat: Seat,
                           "targets": [cell_id(board, action.index)]})
             continue
         if action is Declaration.ROAD:
-            label = "Road: roll the die and drive"
+            label = _("Road: roll the die and drive")
         elif action is Declaration.SHORTCUT:
-            label = "Shortcut: 1-3 go, 4-6 stuck"
+            label = _("Shortcut: 1-3 go, 4-6 stuck")
         elif action is Declaration.PUSH:
             steps = board.push_targets(data.cars[seat], game.blocked(data, data.player))
-            label = (f"Push one square to {where(board, steps[0])}" if len(steps) == 1
-                     else "Push one square")
+            label = (_("Push one square to {cell}", cell=where(board, steps[0]))
+                     if len(steps) == 1 else _("Push one square"))
         else:
-            total = sum(data.rolls)
-            label = f"Roll again ({total} so far; 4-6 loses it)"
+            label = _("Roll again ({total} so far; 4-6 loses it)", total=sum(data.rolls))
         found.append({"move": move, "label": label, "targets": [sign_id(move)]})
     return found

@@ -1,6 +1,6 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {LANG, api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -250,7 +250,8 @@ async function render() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const query = tokens.length ? `?token=${encodeURIComponent(tokens.join(","))}` : "";
+  // The server writes the log, the choices and the board's words in the page's language.
+  const query = `?lang=${LANG}` + (tokens.length ? `&token=${encodeURIComponent(tokens.join(","))}` : "");
   socket = new WebSocket(`${scheme}://${location.host}/ws/matches/${encodeURIComponent(matchId)}${query}`);
   socket.onopen = () => {
     retry = 500;
