@@ -32,7 +32,8 @@ from dicegames.core.position import players_in
 from dicegames.core.record import load, save
 from dicegames.core.registry import game_class
 from dicegames.core.session import DiceMode, Event, EventKind, Session
-from dicegames.core.text import count
+from dicegames.core.text import count, counted
+from dicegames.i18n import N_, _
 from dicegames.scores import record_score
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal, UsageError
 from dicegames.terminal.seats import (
@@ -110,8 +111,9 @@ class HumanAgent:
         if self._adviser is None:
             self._adviser_level, self._adviser = adviser(self.session.game, random.Random(0))
         action = self._adviser.choose(state, seat)
-        return (f"[magenta]Hint:[/] the {escape(self._adviser_level)} bot would play "
-                f"[bold]{escape(str(action))}[/]")
+        return "[magenta]" + escape(_("Hint:")) + "[/] " + escape(_(
+            "the {level} bot would play {move}", level=_(self._adviser_level),
+            move=str(action)))
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
         """Ask the person in ``seat`` for one of ``state.legal_actions(seat)``."""
@@ -124,8 +126,8 @@ class HumanAgent:
             text = self.term.ask(f"[bold]{name}[/] › ")
             if text.lower() in HELP_WORDS:
                 self._show(state, seat, legal, numbered)
-                self.term.say("[dim]Type hint for a suggestion; quit to stop (the game is saved "
-                              "and can be resumed).[/]")
+                self.term.say("[dim]" + escape(_("Type hint for a suggestion; quit to stop (the "
+                                                 "game is saved and can be resumed).")) + "[/]")
                 continue
             if text.lower() in HINT_WORDS and "hint" not in map(str, legal):
                 self.term.say(self.hint(state, seat))
@@ -140,19 +142,25 @@ class HumanAgent:
         term = self.term
         term.say(board(self.session, state))
         others = [self.session.name(s) for s in state.current_players if s != seat]
-        also = f" (also deciding on this roll: {escape(', '.join(others))})" if others else ""
-        how = "a number or a move" if numbered else "a move"
-        term.say(f"[bold]{escape(self.session.name(seat))}[/], your choice{also} "
-                 f"[dim]({how}; ? for help)[/]:")
+        name = self.session.name(seat)
+        if others:
+            ask = _("{name}, your choice (also deciding on this roll: {others})", name=name,
+                    others=", ".join(others))
+        else:
+            ask = _("{name}, your choice", name=name)
+        how = (_("(a number or a move; ? for help)") if numbered
+               else _("(a move; ? for help)"))
+        term.say(f"{escape(ask)} [dim]{escape(how)}[/]:")
         term.say(choice_list(legal, numbered))
 
     @staticmethod
     def _pick(state: State[Any, Any, Any], seat: Seat, text: str, legal: Sequence[Hashable],
               numbered: bool) -> Hashable:
-        numbers = "1" if len(legal) == 1 else f"a number from 1 to {len(legal)}"
+        numbers = "1" if len(legal) == 1 else _("a number from 1 to {last}", last=len(legal))
         if not text:
-            raise IllegalAction("type a choice: " + (f"{numbers} or " if numbered else "")
-                                + "a move's notation")
+            raise IllegalAction(_("type a choice: {numbers} or a move's notation",
+                                  numbers=numbers) if numbered
+                                else _("type a choice: a move's notation"))
         try:
             action = state.game.parse(state, text, seat)
         except IllegalAction as error:
@@ -161,13 +169,14 @@ class HumanAgent:
             if numbered and text.isdecimal():
                 if 1 <= int(text) <= len(legal):
                     return legal[int(text) - 1]
-                raise IllegalAction(f"{text} is not one of the choices: type {numbers} or a "
-                                    "move's notation") from None
+                raise IllegalAction(_("{text} is not one of the choices: type {numbers} or "
+                                      "a move's notation", text=text, numbers=numbers)) from None
             if numbered:
-                raise IllegalAction(f"{error} (or {numbers})") from None
+                raise IllegalAction(_("{error} (or {numbers})", error=error,
+                                      numbers=numbers)) from None
             raise
         if action not in legal:
-            raise IllegalAction(f"{action} is not a legal move here")
+            raise IllegalAction(_("{move} is not a legal move here", move=action))
         return action
 
 
@@ -182,14 +191,17 @@ class DicePrompt:
         """Show the last problem (e.g. a face the rules roll again), then read the dice."""
         if problem is not None:
             self.term.say(f"[yellow]{escape(problem)}[/]")
-        outcomes = [str(outcome) for outcome, _ in state.chance_outcomes()]
-        shown = ", ".join(outcomes) if len(outcomes) <= 12 else (
-            f"{len(outcomes)} possible rolls, e.g. {outcomes[0]}")
+        outcomes = [str(outcome) for outcome, _chance in state.chance_outcomes()]
+        shown = ", ".join(outcomes) if len(outcomes) <= 12 else _(
+            "{count} possible rolls, e.g. {example}", count=len(outcomes),
+            example=outcomes[0])
         seat = state.turn.seat
-        roller = f"[bold]{escape(self.session.name(seat))}[/]"
+        roller = self.session.name(seat)
         # Somebody at the table rolls for a bot.
-        who = f"Roll for {roller}" if self.session.players[seat].is_bot else f"{roller} rolls"
-        text = self.term.ask(f"{who}: type what the dice show [dim]({escape(shown)})[/] › ")
+        ask = (_("Roll for {name}: type what the dice show", name=roller)
+               if self.session.players[seat].is_bot
+               else _("{name} rolls: type what the dice show", name=roller))
+        text = self.term.ask(f"{escape(ask)} [dim]({escape(shown)})[/] › ")
         if text.lower() in QUIT_WORDS:
             raise QuitRequested
         return text
@@ -234,7 +246,8 @@ class EventPrinter:
 
     def turn_header(self, seat: Seat, number: int) -> None:
         """A rule naming the turn and the player; the board too when a bot plays it."""
-        self.term.out.rule(f"Turn {number} · {escape(self.session.name(seat))}")
+        self.term.out.rule(escape(_("Turn {number} · {name}", number=number,
+                                    name=self.session.name(seat))))
         if self.session.players[seat].is_bot:
             self.term.say(board(self.session))
 
@@ -247,7 +260,8 @@ class EventPrinter:
             return
         if event.kind is EventKind.GAME_OVER:
             term.say(board(self.session))
-            term.say(f"[bold green]Game over.[/] [bold]{escape(event.description)}[/]")
+            term.say(f"[bold green]{escape(_('Game over.'))}[/] "
+                     f"[bold]{escape(event.description)}[/]")
             return
         term.say(f"  {event_mark(event)}{escape(event.description)}")
         # A short pause after each bot decision lets the people at the table follow it.
@@ -265,13 +279,13 @@ def seating(session: Session) -> str:
 def dice_line(session: Session, seed: int | None, saved_with: DiceMode | None = None) -> str:
     """Where the dice come from, and how the saved game rolled them when that changed."""
     if session.dice == "manual":
-        line = "typed in from physical dice"
+        line = _("Dice: typed in from physical dice")
     else:
-        line = f"rolled by the computer, seed {seed}"
+        line = _("Dice: rolled by the computer, seed {seed}", seed=seed)
     if saved_with is not None and saved_with != session.dice:
-        line += (" (the saved game had physical dice)" if saved_with == "manual"
-                 else " (the saved game's dice were rolled by the computer)")
-    return f"Dice: {line}"
+        line += " " + (_("(the saved game had physical dice)") if saved_with == "manual"
+                       else _("(the saved game's dice were rolled by the computer)"))
+    return line
 
 
 def header(term: Terminal, session: Session, seed: int | None,
@@ -279,13 +293,14 @@ def header(term: Terminal, session: Session, seed: int | None,
     """The lines before play: game, options, who sits where, where the dice come from."""
     game = session.game
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    term.say(f"[bold]{escape(game.spec.name)}[/] · {count(game.players, 'player')}"
+    players = counted(game.players, N_("1 player"), N_("{count} players"))
+    term.say(f"[bold]{escape(game.spec.name)}[/] · {players}"
              + (f" · {escape(options)}" if options else ""))
-    term.say(f"Players, in turn order: {seating(session)}")
-    term.say(dice_line(session, seed, saved_with))
+    term.say(escape(_("Players, in turn order:")) + f" {seating(session)}")
+    term.say(escape(dice_line(session, seed, saved_with)))
     if any(not info.is_bot for info in session.players):
-        term.say("[dim]Answer with a number or a move; ? lists the choices; quit (or Ctrl-D) "
-                 "stops and saves the game.[/]")
+        term.say("[dim]" + escape(_("Answer with a number or a move; ? lists the choices; quit "
+                                    "(or Ctrl-D) stops and saves the game.")) + "[/]")
 
 
 def dice_source(term: Terminal, session: Session, seed: int) -> DiceSource:
@@ -338,9 +353,10 @@ def save_and_report(term: Terminal, session: Session, path: Path, why: str) -> E
         except OSError:
             return ExitCode.ERROR
         code = ExitCode.ERROR
-    term.say(f"{why}Game saved to {escape(str(written))}")
+    term.say(escape(why + _("Game saved to {path}", path=written)))
     if not session.state.is_terminal:
-        term.say(f"Continue it with: dicegames play --resume {escape(str(written))}")
+        term.say(escape(_("Continue it with: {command}",
+                          command=f"dicegames play --resume {written}")))
     return code
 
 
@@ -362,11 +378,12 @@ def play_session(term: Terminal, session: Session, seed: int, *, save_to: Path |
     printer = EventPrinter(term, session)
     header(term, session, seed, saved_with)
     if session.moves:
-        term.say(f"Resuming after {count(len(session.moves), 'move')}.")
+        term.say(escape(_("Resuming after {moves}.", moves=counted(
+            len(session.moves), N_("1 move"), N_("{count} moves")))))
     state = session.state
     if state.is_terminal:
         term.say(board(session))
-        term.say(f"[bold]This game is already over.[/] "
+        term.say(f"[bold]{escape(_('This game is already over.'))}[/] "
                  f"{escape(session.describe_result(state.result))}")
         return ExitCode.OK
     printer.turn_header(state.turn.seat, state.turn.number)
@@ -376,10 +393,10 @@ def play_session(term: Terminal, session: Session, seed: int, *, save_to: Path |
         play(session, agents, dice, on_event=printer)
     except (EOFError, QuitRequested):
         term.say("")
-        return save_and_report(term, session, target, "Stopped. ")
+        return save_and_report(term, session, target, _("Stopped.") + " ")
     except KeyboardInterrupt:
         term.say("")
-        code = save_and_report(term, session, target, "Interrupted. ")
+        code = save_and_report(term, session, target, _("Interrupted.") + " ")
         return ExitCode.INTERRUPTED if code is ExitCode.OK else code
     report_best_score(term, session)
     if save_to is not None:

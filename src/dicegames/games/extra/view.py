@@ -167,7 +167,7 @@ def targets(game: ExtraRules, seat: Seat, sheet: Sheet, decision: Decision) -> l
     """
     child_rows = game.options.get("children_rule", "extra") == "rows" and (
         seat in game.child_seats)
-    _, _, boxes = row_crosses(sheet, decision, child_rows=child_rows)
+    _rows, _extra, boxes = row_crosses(sheet, decision, child_rows=child_rows)
     found: list[str] = []
     for (low, high), box in zip(decision.pairs, boxes, strict=True):
         total = low + high

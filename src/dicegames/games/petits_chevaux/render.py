@@ -98,7 +98,7 @@ def _corner_lines(data: ChevauxData, colours: tuple[Colour, ...],
     """Text inside the corner stables: ``(row, first column) -> markup`` (18 characters)."""
     texts: dict[tuple[int, int], str] = {}
     for seat, colour in enumerate(colours):
-        top, left, _, _ = CORNER[colour]
+        top, left, _bottom, _right = CORNER[colour]
         style = STYLES[colour]
         waiting = [horse_name(colour, h) for h, p in enumerate(data.horses[seat])
                    if p == HOME]
