@@ -152,11 +152,12 @@ def hint(game: MonzaRules, data: MonzaData, seat: Seat, action: Move) -> JsonObj
     circuit = game.circuit
     if isinstance(action, Step):
         goal = action.square in circuit.targets
-        colour = colour_label(COLOURS.index(action.colour))
+        colour = colour_word(action.colour)
         label = (_("{colour} die: drive to {square} — the finish!", colour=colour,
                    square=action.name) if goal
                  else _("{colour} die: drive to {square}", colour=colour, square=action.name))
-        return {"move": str(action), "label": label, "targets": [action.name]}
+        return {"move": str(action), "label": label[:1].upper() + label[1:],
+                "targets": [action.name]}
     if isinstance(action, Advance):  # the variant's free step: always the decider's own car
         label = (_("Free step: move your car to {square} — the finish!", square=action.name)
                  if action.square in circuit.targets
