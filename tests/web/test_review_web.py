@@ -70,6 +70,8 @@ def test_replay_page_draws_the_curve_and_notes_the_mistake(server: Server, page:
     assert dots.count() >= 1
     dots.first.dispatch_event("click")
     expect(page.locator("#where")).to_have_text(f"move 2 of {match['moves']}")
-    expect(page.locator("#review-note")).to_contain_text("Ann played stop; roll was better")
+    # The moves read as their choice buttons do, in the page's language.
+    expect(page.locator("#review-note")).to_contain_text(
+        "Ann played “Stop: move 5 to square 5”; “Roll again (a 6 moves you only 2)” was better")
     page.click("#next")
     expect(page.locator("#review-note")).to_have_text("")

@@ -103,7 +103,7 @@ def review_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
 
     async def review(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        return JSONResponse(await hub.review(match))
+        return JSONResponse(await hub.review(match, request_language(request)))
 
     return review
 

@@ -36,7 +36,7 @@ from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
-from dicegames.web.reviews import Reviews
+from dicegames.web.reviews import Reviews, with_labels
 from dicegames.web.store import Store, StoredMatch
 
 DICE_MODES = ("auto", "manual")
@@ -301,15 +301,16 @@ class Hub:
         return {"seat": seat, "version": version, "revision": revision, "move": move,
                 "label": labels.get(move, move), "bot": level}
 
-    async def review(self, match: LiveMatch) -> dict[str, Any]:
+    async def review(self, match: LiveMatch, lang: str = DEFAULT) -> dict[str, Any]:
         """The review of a finished match so far (:mod:`dicegames.web.reviews`), started on
-        first asking; 409 ``not_finished`` while the game goes on."""
+        first asking, its flagged moves labelled in ``lang``; 409 ``not_finished`` while the
+        game goes on."""
         async with match.lock:
             if not match.session.state.is_terminal:
                 raise ApiError(409, "not_finished", "only a finished game can be reviewed; "
                                "this one is still being played")
             job = self.reviews.get(match.id, match.revision, match.session)
-        return job.to_json()
+            return with_labels(job.to_json(), match.session, lang)
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""

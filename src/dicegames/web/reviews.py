@@ -22,6 +22,7 @@ from dicegames.analysis.estimate import estimator_for
 from dicegames.analysis.review import MoveReview, review_steps
 from dicegames.core.game import Game
 from dicegames.core.session import PlayerInfo, Session
+from dicegames.i18n import use
 
 KEEP = 64
 """Reviews kept in memory (the oldest is dropped, and recomputed if asked again)."""
@@ -78,6 +79,25 @@ def _run(job: ReviewJob, game: Game[Any, Any, Any], players: tuple[PlayerInfo, .
         job.status = "done"
     except Exception as error:  # a bug in a game or bot: say so, keep the server up
         job.status, job.error = "failed", f"the review failed: {error}"
+
+
+def with_labels(review: dict[str, Any], session: Session, lang: str) -> dict[str, Any]:
+    """``review`` (:meth:`ReviewJob.to_json`) with each flagged move's played and best move
+    as their choice buttons read in ``lang`` (``played_label``, ``best_label``; the
+    notation when the game has no label for it), so the replay page's notes speak the
+    viewer's language. Cheap: only flagged moves, the game's own hint labels."""
+    moves = []
+    with use(lang):
+        for move in review["moves"]:
+            if not move["flagged"] or move["index"] >= len(session.moves):
+                moves.append(move)
+                continue
+            state = session.states[move["index"]]
+            labels = {hint["move"]: hint["label"]
+                      for hint in session.game.action_hints(state, move["seat"])}
+            moves.append({**move, "played_label": labels.get(move["played"], move["played"]),
+                          "best_label": labels.get(move["best"], move["best"])})
+    return {**review, "moves": moves}
 
 
 class Reviews:

@@ -48,7 +48,7 @@ function drawCurve() {
       cy: y(move.chances[move.seat]), fill: colourOf(move.seat),
       "data-index": move.index});
     dot.append(svgEl("title", {}));
-    dot.firstChild.textContent = `${verdict(move)}: ${move.played}`;
+    dot.firstChild.textContent = `${verdict(move)}: ${move.played_label || move.played}`;
     dot.addEventListener("click", () => show(move.index + 1));
     curve.append(dot);
   }
@@ -58,9 +58,11 @@ function drawCurve() {
 function drawNote() {
   const move = review?.moves.find((m) => m.flagged && m.index + 1 === step);
   $("review-note").textContent = !move ? "" :
-    t("{verdict}: {name} played {played}; {best} was better by {cost} points of win chance.",
+    t("{verdict}: {name} played “{played}”; “{best}” was better by {cost} points of win chance.",
       {verdict: `${verdict(move)[0].toUpperCase()}${verdict(move).slice(1)}`,
-        name: review.players[move.seat], played: move.played, best: move.best,
+        // The server labels the moves in the page's language (the notation otherwise).
+        name: review.players[move.seat], played: move.played_label || move.played,
+        best: move.best_label || move.best,
         cost: (100 * move.cost).toFixed(1)});
 }
 
