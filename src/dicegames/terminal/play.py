@@ -260,8 +260,8 @@ class EventPrinter:
             return
         if event.kind is EventKind.GAME_OVER:
             term.say(board(self.session))
-            term.say(f"[bold green]{escape(_('Game over.'))}[/] "
-                     f"[bold]{escape(event.description)}[/]")
+            over = _("Game over.")
+            term.say(f"[bold green]{escape(over)}[/] [bold]{escape(event.description)}[/]")
             return
         term.say(f"  {event_mark(event)}{escape(event.description)}")
         # A short pause after each bot decision lets the people at the table follow it.
@@ -378,13 +378,13 @@ def play_session(term: Terminal, session: Session, seed: int, *, save_to: Path |
     printer = EventPrinter(term, session)
     header(term, session, seed, saved_with)
     if session.moves:
-        term.say(escape(_("Resuming after {moves}.", moves=counted(
-            len(session.moves), N_("1 move"), N_("{count} moves")))))
+        moves = counted(len(session.moves), N_("1 move"), N_("{count} moves"))
+        term.say(escape(_("Resuming after {moves}.", moves=moves)))
     state = session.state
     if state.is_terminal:
         term.say(board(session))
-        term.say(f"[bold]{escape(_('This game is already over.'))}[/] "
-                 f"{escape(session.describe_result(state.result))}")
+        over = _("This game is already over.")
+        term.say(f"[bold]{escape(over)}[/] {escape(session.describe_result(state.result))}")
         return ExitCode.OK
     printer.turn_header(state.turn.seat, state.turn.number)
     dice = dice_source(term, session, seed)

@@ -47,9 +47,10 @@ def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
     status = " [bold red]" + escape(_("(stopped)")) + "[/]" if sheet.done else ""
     kid = " " + escape(_("(children's variant)")) if child else ""
     points = escape(_("{score} points", score=sheet.score))
+    words = {"sum": _("sum"), "value": _("value"), "score": _("score")}
     lines = [f"[bold]{escape(name)}[/]{kid}: [bold]{points}[/]{status}",
-             f"  {_('sum'):>3} | {'-200'.ljust(widest)} | 0 | "
-             + " ".join(f"x{f}" for f in FACTORS) + f" | {_('value')} | {_('score')}"]
+             f"  {words['sum']:>3} | {'-200'.ljust(widest)} | 0 | "
+             + " ".join(f"x{f}" for f in FACTORS) + f" | {words['value']} | {words['score']}"]
     for index, crosses in enumerate(sheet.rows):
         k = NEGATIVE_BOXES[index]
         zone = _boxes(k, crosses).ljust(widest)
@@ -97,8 +98,8 @@ def render(data: ExtraData, columns: tuple[int, int, int], names: Sequence[str] 
         lines.append(line)
     elif all(sheet.done for sheet in data.sheets):
         rolls = data.turn - 1
-        lines.append(_("Game over after {rolls}",
-                       rolls=counted(rolls, N_("1 roll"), N_("{count} rolls"))))
+        said = counted(rolls, N_("1 roll"), N_("{count} rolls"))
+        lines.append(escape(_("Game over after {rolls}", rolls=said)))
     else:
         lines.append(escape(_("Roll {number}: {name} rolls the five dice", number=data.turn,
                               name=names[data.roller])))
