@@ -44,7 +44,7 @@ def env(tmp_path: Path) -> dict[str, str]:
     home.mkdir()
     variables = dict(os.environ)
     variables.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), PYTHONUTF8="1",
-                     COLUMNS="100")
+                     COLUMNS="100", LANG="C.UTF-8")  # English, whatever the machine's
     variables.pop("NO_COLOR", None)
     return variables
 
@@ -579,3 +579,30 @@ def test_hint_screens_many_choices_and_names_the_seat(env: dict[str, str]) -> No
     assert done.returncode == 0, done.stderr
     assert "Seat 2 decides" in done.stdout
     assert "other choices scored lower in a first screening of 1 rollouts each" in done.stdout
+
+
+def test_play_speaks_the_language_asked_or_the_one_of_lang(env: dict[str, str],
+                                                           tmp_path: Path) -> None:
+    """``dicegames play --lang fr``: prompts, move sentences, the log and the end in French,
+    the moves still typed in notation; without ``--lang``, ``LANG`` decides (issue 14)."""
+    save = tmp_path / "partie.json"
+    done = run(env, "play", "extra-meters", "--lang", "fr", "--players", "you,bot:medium",
+               "--seed", "11", "--option", "track_length=10", "--save", str(save),
+               stdin="stop\n" * 40)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "Vous, à vous de choisir" in out and "Vous ›" in out
+    assert "Vous vous arrêtez et avancez" in out and "Vous lancez" in out
+    assert "Partie terminée." in out and f"Partie enregistrée dans {save}" in out
+    assert "Joueurs, dans l'ordre du jeu" in out
+    for english in ("You roll", "your choice", "Game over", "Game saved"):
+        assert english not in out
+    assert [p.name for p in dicegames.load(save).players] == ["Vous", "Medium bot"]
+    german = run({**env, "LANG": "de_DE.UTF-8"}, "play", "extra-meters", "--players",
+                 "you,bot:medium", "--seed", "11", "--option", "track_length=10",
+                 stdin="stop\n" * 40)
+    assert german.returncode == 0, german.stderr
+    assert "Du hörst auf und ziehst" in german.stdout and "Spiel vorbei." in german.stdout
+    assert "Du, deine Wahl" in german.stdout
+    wrong = run(env, "play", "extra-meters", "--lang", "xx")
+    assert wrong.returncode == 2 and "--lang" in wrong.stderr and "fr" in wrong.stderr

@@ -82,6 +82,29 @@ def test_the_server_answers_in_the_language_asked(server: Server) -> None:
     assert english_answer["options"][0]["label"] == "Which dice you must use"
 
 
+def test_a_match_answers_in_the_language_asked(server: Server) -> None:
+    """A match's state, replay steps and hints: sentences and labels in the language asked
+    (``?lang=``, else ``Accept-Language``), notation the same in all (issue 14)."""
+    match = server.post("/api/matches", {"game": "extra-meters", "dice": "manual", "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
+    token = match["seats"][0]["token"]
+    path = f"/api/matches/{match['id']}"
+    server.post(f"{path}/dice", {"token": token, "dice": "3"})
+    italian = server.get(f"{path}?token={token}&lang=it")
+    assert italian["log"][0]["description"] == "Ann tira 3"
+    assert italian["log"][0]["text"] == "3"
+    status, german = server.call("GET", f"{path}/states/1", headers={
+        "Accept-Language": "de-DE, en;q=0.5"})
+    assert status == 200 and german["log"][0]["description"] == "Ann würfelt 3"
+    labels = {lang: [h["label"] for h in server.get(f"{path}?token={token}&lang={lang}")[
+        "hints"]["0"]] for lang in ("en", "fr")}
+    assert labels["en"] == ["Roll again (a 6 moves you only 2)", "Stop: move 3 to square 3"]
+    assert labels["fr"] == ["Relancer (un 6 ne vous fait avancer que de 2)",
+                            "S'arrêter : avancer de 3 jusqu'à la case 3"]
+    hint = server.get(f"{path}/hint?token={token}&lang=fr")
+    assert hint["label"] in labels["fr"] and hint["move"] in ("roll", "stop")
+
+
 # A message with placeholders matches text with anything in their place.
 @cache
 def english_patterns() -> tuple[tuple[str, re.Pattern[str], int], ...]:

@@ -118,3 +118,48 @@ def test_a_roll_that_ends_the_turn_at_once_still_shows_spent() -> None:
     session.apply("shortcut", 1)
     session.apply("2")
     assert [die["value"] for die in match.viewer_state(())["view"]["dice"]] == [2]
+
+
+def test_each_viewer_reads_the_match_in_their_own_language() -> None:
+    """The log, the choices, the board's words and the sealed choices are written per
+    language (issue 14), each language's shared state built once per change; the notation
+    never changes."""
+    game = dicegames.make("petits-chevaux", players=2)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], 1)
+    match = LiveMatch("m9", session, "auto", {0: "t0", 1: "t1"}, None)
+    for move in ("red", "6", "out", "6"):
+        match.note(session.apply(move))
+    english, french, german = (match.viewer_state((0,), lang) for lang in ("en", "fr", "de"))
+    assert [e["description"] for e in english["log"]][:3] == [
+        "Ann plays first (red, drawn by lot)", "Ann rolls 6",
+        "Ann brings R1 out onto its start square"]
+    assert [e["description"] for e in french["log"]][:3] == [
+        "Ann joue en premier (rouge, tiré au sort)", "Ann lance 6",
+        "Ann sort R1 sur sa case de départ"]
+    assert german["log"][1]["description"] == "Ann würfelt 6"
+    assert [e["text"] for e in french["log"]] == [e["text"] for e in english["log"]]
+    assert english["hints"]["0"][0]["label"] == "Bring R2 out: barrage with R1"
+    assert french["hints"]["0"][0]["label"] == "Sortir R2 : barrage avec R1"
+    assert [h["move"] for h in french["hints"]["0"]] == [h["move"] for h in english["hints"]["0"]]
+    # Built once per change and language, whoever asks; a move makes them new.
+    assert match.shared_state(None, "fr") is match.shared_state(None, "fr")
+    assert match.viewer_message((), "de") == match.viewer_message((), "de")
+    before = match.shared_state(None, "fr")
+    match.note(session.apply(session.state.legal_actions(0)[0], 0))
+    after = match.shared_state(None, "fr")
+    assert after is not before and after["log_size"] == before["log_size"] + 1
+    # A replay step is in the language asked too, and an undo drops the translated line.
+    assert match.shared_state(2, "it")["log"][-1]["description"] == "Ann tira 6"
+    session.undo()
+    match.forget_last()
+    assert match.shared_state(None, "fr")["log"] == before["log"]
+
+
+def test_a_sealed_choice_says_who_has_chosen_in_the_viewers_language() -> None:
+    game = dicegames.make("extra", players=2)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], 5)
+    match = LiveMatch("m10", session, "auto", {0: "t0", 1: "t1"}, None)
+    match.note(session.apply(sample(session.state.chance_outcomes(), random.Random(2))))
+    match.note(session.apply(session.state.legal_actions(0)[0], 0))
+    assert match.viewer_state((1,), "de")["log"][-1]["description"] == "Ann hat gewählt"
+    assert match.viewer_state((1,), "it")["log"][-1]["description"] == "Ann ha scelto"

@@ -21,6 +21,7 @@ from dicegames.core.model import Agent, Seat
 from dicegames.core.options import parse_option_pairs
 from dicegames.core.record import MAX_NAME
 from dicegames.core.session import PlayerInfo, Session
+from dicegames.i18n import _
 from dicegames.terminal.console import UsageError
 
 BOT_PREFIX = "bot:"
@@ -67,7 +68,8 @@ def bot_level_of(item: str) -> str | None:
 def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
     """Display names and kinds for the seat entries, in seat order.
 
-    People keep the name they typed ("you" becomes "You"); bots are called "Medium bot",
+    People keep the name they typed ("you" becomes "You", in the language in use: "Vous",
+    "Du", "Tu"); bots are called "Medium bot",
     numbered when the same level plays more than once.
 
     Raises:
@@ -79,7 +81,7 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
     infos: list[PlayerInfo] = []
     for item, level in zip(items, levels, strict=True):
         if level is None:
-            name = "You" if item.lower() == "you" else item
+            name = _("You") if item.lower() == "you" else item
             if len(name) > MAX_NAME:
                 raise UsageError(f"the name {name[:20]!r}... is longer than {MAX_NAME} "
                                  "characters")
