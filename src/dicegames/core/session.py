@@ -14,7 +14,7 @@ from typing import Any, Literal, get_args
 
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Result, Seat
-from dicegames.core.text import says
+from dicegames.core.text import listing, says
 from dicegames.i18n import N_, _
 
 DiceMode = Literal["auto", "manual"]
@@ -213,9 +213,7 @@ class Session:
                             summary=summary)
             return says(name, N_("{name} wins"), N_("You win"))
         if result.winners:
-            names = _("{names} and {last}",
-                      names=", ".join(self.name(seat) for seat in result.winners[:-1]),
-                      last=self.name(result.winners[-1]))
+            names = listing([self.name(seat) for seat in result.winners])
             if summary:
                 return _("{names} share the win: {summary}", names=names, summary=summary)
             return _("{names} share the win", names=names)

@@ -10,7 +10,9 @@ remain for English-only text (reports, docs).
 
 from __future__ import annotations
 
-from dicegames.i18n import _
+from collections.abc import Sequence
+
+from dicegames.i18n import N_, _
 
 _IRREGULAR = {"has": "have", "does": "do", "goes": "go", "is": "are", "was": "were"}
 
@@ -127,3 +129,28 @@ def counted(number: int, one: str, many: str) -> str:
     ('1 square', '4 squares')
     """
     return _(one) if number == 1 else _(many, count=number)
+
+
+COLOUR_WORDS = (N_("red"), N_("yellow"), N_("green"), N_("blue"), N_("white"), N_("purple"))
+"""The colours the games' pieces and dice have, by their English names (their notation)."""
+
+
+def colour_word(colour: str) -> str:
+    """A colour given by its English name (the notation a game writes, ``red``; a
+    ``StrEnum`` member works) in the current language: French *rouge*, German *rot*.
+
+    >>> colour_word("red")
+    'red'
+    """
+    return _(str(colour))
+
+
+def listing(words: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c" in the current language.
+
+    >>> listing(["R1"]), listing(["Ann", "Ben", "Cy"])
+    ('R1', 'Ann, Ben and Cy')
+    """
+    if len(words) == 1:
+        return words[0]
+    return _("{names} and {last}", names=", ".join(words[:-1]), last=words[-1])

@@ -10,7 +10,7 @@ from collections.abc import Hashable, Sequence
 
 from dicegames.core.game import State
 from dicegames.core.model import BotLevel, JsonObject, Result, Seat
-from dicegames.core.text import counted
+from dicegames.core.text import colour_word, counted, listing
 from dicegames.games.monza import render as text
 from dicegames.games.monza import view as web
 from dicegames.games.monza.data import COLOURS, MonzaData, Roll
@@ -34,9 +34,9 @@ class Monza(MonzaRules):
     def describe_summary(self, state: State[MonzaData, Move, Roll], result: Result) -> str:
         """ "the red car on m5, 2 dice in the last round", in the current language."""
         data = state.data
-        squares = text.and_list(list(dict.fromkeys(
+        squares = listing(list(dict.fromkeys(
             self.circuit.square_name(data.cars[s]) for s in data.winners)))
-        colours = text.and_list([text.colour_word(COLOURS[s]) for s in data.winners])
+        colours = listing([colour_word(COLOURS[s]) for s in data.winners])
         used = data.round_used[data.winners[0]] if data.winners else 0
         dice = counted(used, N_("1 die"), N_("{count} dice"))
         if len(data.winners) > 1:

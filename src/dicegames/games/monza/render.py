@@ -14,12 +14,11 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from dicegames.core.model import PASS
-from dicegames.core.text import counted, says
+from dicegames.core.text import colour_word, counted, says
 from dicegames.games.monza.data import (
     COLOURS,
     START,
     Advance,
-    Colour,
     MonzaData,
     Phase,
     Roll,
@@ -29,23 +28,6 @@ from dicegames.i18n import N_, _
 
 if TYPE_CHECKING:
     from dicegames.games.monza.rules import MonzaRules
-
-COLOUR_WORDS = {Colour.RED: N_("red"), Colour.YELLOW: N_("yellow"), Colour.GREEN: N_("green"),
-                Colour.BLUE: N_("blue"), Colour.WHITE: N_("white"), Colour.PURPLE: N_("purple")}
-"""Each colour as people read it (translated where shown; the notation keeps ``red``)."""
-
-
-def colour_word(colour: Colour) -> str:
-    """The colour's name in the current language (German *rot*, as the rule sheet)."""
-    return _(COLOUR_WORDS[colour])
-
-
-def and_list(words: Sequence[str]) -> str:
-    """ "a", "a and b", "a, b and c" in the current language."""
-    if len(words) == 1:
-        return words[0]
-    return _("{names} and {last}", names=", ".join(words[:-1]), last=words[-1])
-
 
 SCALE = 2
 """Terminal columns per unit of track."""

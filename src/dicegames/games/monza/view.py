@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
+from dicegames.core.text import colour_word
 from dicegames.games.monza.data import COLOURS, LETTERS, START, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.render import colour_word
 from dicegames.i18n import _
 
 if TYPE_CHECKING:

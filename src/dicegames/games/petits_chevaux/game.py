@@ -10,6 +10,7 @@ from collections.abc import Hashable, Sequence
 
 from dicegames.core.game import State
 from dicegames.core.model import BotLevel, JsonObject, Result, Seat
+from dicegames.core.text import colour_word
 from dicegames.games.petits_chevaux import render as text
 from dicegames.games.petits_chevaux import view as web
 from dicegames.games.petits_chevaux.data import ChevauxData
@@ -35,7 +36,7 @@ class PetitsChevaux(PetitsChevauxRules):
         """ "red fills its stable in turn 40", in the current language."""
         data = state.data
         return _("{colour} fills its stable in turn {turn}",
-                 colour=text.colour_word(self.colours[data.winner]), turn=data.turn)
+                 colour=colour_word(self.colours[data.winner].label), turn=data.turn)
 
     def view(self, state: State[ChevauxData, Move, Outcome]) -> JsonObject:
         """The cross board, the die and the colours for the web app (see :mod:`.view`)."""

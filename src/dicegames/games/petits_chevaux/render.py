@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from rich.markup import escape
 
 from dicegames.core.model import PASS
-from dicegames.core.text import says
+from dicegames.core.text import colour_word, listing, says
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -39,23 +39,6 @@ STYLES = {Colour.RED: "bold red", Colour.BLUE: "bold bright_blue",
 """The rich style of each colour's horses."""
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
-
-COLOUR_WORDS = {Colour.RED: N_("red"), Colour.BLUE: N_("blue"), Colour.YELLOW: N_("yellow"),
-                Colour.GREEN: N_("green")}
-"""Each colour as people read it (translated where shown; the notation keeps ``red``)."""
-
-
-def colour_word(colour: Colour) -> str:
-    """The colour's name in the current language (French *rouge*, as the rule sheet)."""
-    return _(COLOUR_WORDS[colour])
-
-
-def horses_and(names: Sequence[str]) -> str:
-    """ "R1", "R1 and B2": horses listed in the current language."""
-    if len(names) == 1:
-        return names[0]
-    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
-
 
 def horse_name(colour: Colour, horse: int) -> str:
     """How a horse is written for people, in the log, the terminal and on the web board:
@@ -103,7 +86,7 @@ def _corner_lines(data: ChevauxData, colours: tuple[Colour, ...],
         waiting = [horse_name(colour, h) for h, p in enumerate(data.horses[seat])
                    if p == HOME]
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
-        word = colour_word(colour).upper()
+        word = colour_word(colour.label).upper()
         texts[(top + 1, left)] = f"[{style}]{f'{mark}{word}'.center(18)}[/]"
         texts[(top + 2, left)] = f"[{style}]{escape(names[seat][:16].center(18))}[/]"
         home = " ".join(waiting) if waiting else "-"
@@ -138,7 +121,7 @@ def render(data: ChevauxData, colours: tuple[Colour, ...],
         mark = "▶" if seat == data.player and data.phase in (Phase.ROLL, Phase.MOVE) else " "
         lines.append(f"{mark} [{STYLES[colour]}]{colour.letter.upper()}[/] " + escape(_(
             "{name} ({colour}): {home} waiting, {track} on the track, {stable} in the stable",
-            name=names[seat], colour=colour_word(colour), home=home,
+            name=names[seat], colour=colour_word(colour.label), home=home,
             track=4 - home - stable, stable=stable)))
     if data.phase is Phase.MOVE:
         face = f"{DIE_FACES[data.roll - 1]} {data.roll}"
@@ -173,7 +156,7 @@ def describe(game: PetitsChevauxRules, data: ChevauxData, move: Hashable, seat: 
         first = next(s for s, c in enumerate(colours) if c.label == move)
         return says(names[first], N_("{name} plays first ({colour}, drawn by lot)"),
                     N_("You play first ({colour}, drawn by lot)"),
-                    colour=colour_word(colours[first]))
+                    colour=colour_word(colours[first].label))
     who = names[data.player]
     if seat is None:
         assert isinstance(move, int)
@@ -212,7 +195,7 @@ def describe(game: PetitsChevauxRules, data: ChevauxData, move: Hashable, seat: 
                     horse=horse_name(colour, horse), value=data.roll, place=where(target))
     horses, captured = moved(colours, data.horses, data.player, horse, target)
     if captured:
-        victims = horses_and([horse_name(colours[s], h) for s, h in captured])
+        victims = listing([horse_name(colours[s], h) for s, h in captured])
         said = _("{said}, sending {victims} back to the corner stable", said=said,
                  victims=victims)
     elif target <= ENTRANCE and sum(p == target for p in horses[data.player]) == 2:

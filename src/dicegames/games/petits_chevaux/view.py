@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from dicegames.core.model import PASS, JsonObject, Seat
-from dicegames.core.text import counted
+from dicegames.core.text import counted, listing
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -38,7 +38,7 @@ from dicegames.games.petits_chevaux.board import (
 )
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, Phase
 from dicegames.games.petits_chevaux.moves import WINNING, moved
-from dicegames.games.petits_chevaux.render import horse_name, horses_and
+from dicegames.games.petits_chevaux.render import horse_name
 from dicegames.i18n import N_, _
 
 if TYPE_CHECKING:
@@ -220,7 +220,7 @@ def _label(game: PetitsChevauxRules, data: ChevauxData, action: Action, horse: i
         said = _("Move {horse} {squares}", horse=name, squares=steps)
     horses, captured = moved(colours, data.horses, seat, horse, target)
     if captured:
-        victims = horses_and([horse_name(colours[s], h) for s, h in captured])
+        victims = listing([horse_name(colours[s], h) for s, h in captured])
         said = _("{said}: send {victims} home", said=said, victims=victims)
     elif target <= ENTRANCE:
         partner = next((other for other, p in enumerate(horses[seat])
