@@ -163,3 +163,18 @@ def test_a_sealed_choice_says_who_has_chosen_in_the_viewers_language() -> None:
     match.note(session.apply(session.state.legal_actions(0)[0], 0))
     assert match.viewer_state((1,), "de")["log"][-1]["description"] == "Ann hat gewählt"
     assert match.viewer_state((1,), "it")["log"][-1]["description"] == "Ann ha scelto"
+
+
+def test_the_result_is_summed_up_in_the_viewers_language() -> None:
+    game = dicegames.make("extra-meters", players=2, track_length=10)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], 1, "manual")
+    match = LiveMatch("m11", session, "manual", {0: "t0", 1: "t1"}, None)
+    for move, seat in (("5", None), ("roll", 0), ("5", None), ("roll", 0), ("1", None),
+                       ("stop", 0)):
+        match.note(session.apply(move, seat))
+    assert match.shared_state(None, "en")["result"]["summary"] == "past square 10 in round 1"
+    italian = match.shared_state(None, "it")
+    assert italian["result"]["summary"] == "oltre la casella 10 al giro 1"
+    assert [e["description"] for e in italian["log"][-2:]] == [
+        "Ann si ferma e avanza di 5+5+1 = 11 caselle fino alla casella 11",
+        "Ann vince: oltre la casella 10 al giro 1"]

@@ -239,7 +239,7 @@ class LiveMatch:
             "text": plain_text(session, state) if self.board_module is None else None,
             "log": log,
             "log_size": log_size,
-            "result": state.result.to_json() if node.kind is NodeKind.TERMINAL else None,
+            "result": self._result(state),
             "outcomes": None,
         }
         if node.kind is NodeKind.CHANCE and self.dice == "manual":
@@ -247,6 +247,14 @@ class LiveMatch:
             if len(outcomes) <= FEW_OUTCOMES:
                 data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
         return data
+
+    def _result(self, state: State[Any, Any, Any]) -> dict[str, Any] | None:
+        """The result of a finished game as JSON, its summary in the language in use."""
+        if not state.is_terminal:
+            return None
+        result = state.result
+        return {**result.to_json(),
+                "summary": self.session.game.describe_summary(state, result)}
 
     def _view(self, step: int) -> dict[str, Any]:
         """The game's view after ``step`` moves; with no dice out, the last roll, spent.
