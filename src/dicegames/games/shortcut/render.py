@@ -126,6 +126,10 @@ def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[s
                         N_("You roll {value}: the finish is only {steps} away, so the car "
                            "does not move"),
                         value=move, steps=road_steps(board.road_distance(here)))
+        if target == board.finish:
+            return says(who, N_("{name} rolls {value} and drives to the finish ({cell})"),
+                        N_("You roll {value} and drive to the finish ({cell})"), value=move,
+                        cell=board.names[target])
         return says(who, N_("{name} rolls {value} and drives to {cell}"),
                     N_("You roll {value} and drive to {cell}"), value=move,
                     cell=where(board, target))
@@ -164,5 +168,8 @@ def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[s
     if move.index == here:
         return says(who, N_("{name} stays on {cell}"), N_("You stay on {cell}"),
                     cell=where(board, here))
+    if move.index == board.finish:
+        return says(who, N_("{name} moves to the finish ({cell})"),
+                    N_("You move to the finish ({cell})"), cell=board.names[move.index])
     return says(who, N_("{name} moves to {cell}"), N_("You move to {cell}"),
                 cell=where(board, move.index))
