@@ -50,7 +50,9 @@ def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
     words = {"sum": _("sum"), "value": _("value"), "score": _("score")}
     lines = [f"[bold]{escape(name)}[/]{kid}: [bold]{points}[/]{status}",
              f"  {words['sum']:>3} | {'-200'.ljust(widest)} | 0 | "
-             + " ".join(f"x{f}" for f in FACTORS) + f" | {words['value']} | {words['score']}"]
+             + " ".join(f"x{f}" for f in FACTORS) + f" | {words['value']:>5} | {words['score']}"]
+    # The columns are as wide as their heading in the language in use.
+    sum_width, value_width = max(3, len(words["sum"])), max(5, len(words["value"]))
     for index, crosses in enumerate(sheet.rows):
         k = NEGATIVE_BOXES[index]
         zone = _boxes(k, crosses).ljust(widest)
@@ -65,8 +67,8 @@ def sheet_lines(sheet: Sheet, columns: tuple[int, int, int], name: str,
             shown = f"[green]{shown}[/]"
         note = " " + _("(noted)") if sheet.noted >> index & 1 else ""
         full = " " + _("full") if crosses >= BOXES[index] else ""
-        lines.append(f"  {SUMS[index]:>3} | {zone} | {zero} | {multipliers} "
-                     f"| {ROW_VALUES[index]:>5} | {shown}{full}{note}".rstrip())
+        lines.append(f"  {SUMS[index]:>{sum_width}} | {zone} | {zero} | {multipliers} "
+                     f"| {ROW_VALUES[index]:>{value_width}} | {shown}{full}{note}".rstrip())
     for j, (number, marks, size) in enumerate(zip(sheet.numbers, sheet.marks, columns,
                                                   strict=True)):
         head = str(number) if number else "-"
