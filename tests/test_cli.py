@@ -597,7 +597,7 @@ def test_play_speaks_the_language_asked_or_the_one_of_lang(env: dict[str, str],
     assert "Joueurs, dans l'ordre du jeu" in out
     for english in ("You roll", "your choice", "Game over", "Game saved"):
         assert english not in out
-    assert [p.name for p in dicegames.load(save).players] == ["Vous", "Medium bot"]
+    assert [p.name for p in dicegames.load(save).players] == ["Vous", "Bot moyen"]
     german = run({**env, "LANG": "de_DE.UTF-8"}, "play", "extra-meters", "--players",
                  "you,bot:medium", "--seed", "11", "--option", "track_length=10",
                  stdin="stop\n" * 40)

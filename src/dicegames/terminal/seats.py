@@ -70,7 +70,7 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
 
     People keep the name they typed ("you" becomes "You", in the language in use: "Vous",
     "Du", "Tu"); bots are called "Medium bot",
-    numbered when the same level plays more than once.
+    numbered when the same level plays more than once (both in the language in use).
 
     Raises:
         UsageError: two people with the same name (they could not tell whose turn it is).
@@ -87,7 +87,8 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
                                  "characters")
             infos.append(PlayerInfo(name))
             continue
-        name = f"{level.capitalize()} bot"
+        name = _("{level} bot", level=_(level))  # in the language in use: "Bot moyen"
+        name = name[:1].upper() + name[1:]
         if repeated[level] > 1:
             counters[level] += 1
             name = f"{name} {counters[level]}"
