@@ -112,6 +112,14 @@ OPENAPI: dict[str, Any] = {
             "responses": {"200": _json({"type": "object", "required": ["status", "moves",
                                                                         "curve"]},
                                        "the review so far"), **_errors(404, 409)}}},
+        "/api/matches/{match_id}/qr": {"get": {
+            "summary": "The QR code of one seat's link (for a phone at the same table), as "
+                       "SVG; only for a seat token of this match, which the asker holds",
+            "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": True,
+                                       "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "the QR code",
+                                  "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                          **_errors(400, 403, 404, 409)}}},
         "/api/matches/{match_id}/record": {"get": {
             "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
             "parameters": [_MATCH_ID],

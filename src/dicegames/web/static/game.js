@@ -178,7 +178,8 @@ function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
-      links.push(linkItem(t("{name}'s seat (secret)", {name: invite.name}), location.origin + invite.link));
+      links.push(linkItem(t("{name}'s seat (secret)", {name: invite.name}), location.origin + invite.link,
+        invite.name));
     }
   }
   links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
@@ -188,13 +189,37 @@ function drawLinks() {
       && !state.log.some((e) => e.kind === "move")) $("invites").open = true;  // nobody has moved yet
 }
 
-function linkItem(label, url) {
+/** One link to share: its text, a copy button and, for a seat (`seatName`), a QR code for a
+ * phone at the same table, drawn by the server for the seat token the link holds; the code
+ * is fetched when first shown, so the panel stays compact. */
+function linkItem(label, url, seatName = null) {
   const input = el("input", {type: "text", readonly: true, value: url, "aria-label": label});
-  return el("li", {}, el("span", {text: label + ": "}), input,
+  const item = el("li", {}, el("span", {text: label + ": "}), input,
     el("button", {type: "button", text: t("Copy"), onclick: () => {
       input.select();
       navigator.clipboard?.writeText(url).catch(() => {});
     }}));
+  const token = seatName === null ? null : new URL(url).searchParams.get("seat");
+  if (!token) return item;
+  const figure = el("figure", {class: "qr", id: `qr-${token.slice(0, 8)}`, hidden: true});
+  const toggle = el("button", {type: "button", class: "qr-toggle", "aria-expanded": "false",
+    "aria-controls": figure.id, text: t("QR code"),
+    "aria-label": t("QR code of {name}'s seat link", {name: seatName})});
+  toggle.addEventListener("click", () => {
+    const open = figure.hidden;
+    figure.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open && !figure.firstChild) {
+      const src = `/api/matches/${encodeURIComponent(matchId)}/qr?token=${encodeURIComponent(token)}`;
+      figure.append(el("img", {src, width: 240, height: 240,
+        alt: t("QR code of {name}'s seat link: scan it with the phone of {name}", {name: seatName})}));
+      if (["localhost", "127.0.0.1", "[::1]"].includes(location.hostname)) {
+        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: location.hostname})}));
+      }
+    }
+  });
+  item.append(toggle, figure);
+  return item;
 }
 
 function showEnd() {
