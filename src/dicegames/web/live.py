@@ -19,7 +19,7 @@ from typing import Any
 from dicegames.bots import make_bot
 from dicegames.core.game import State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
-from dicegames.core.session import Event, Session
+from dicegames.core.session import Event, PlayerInfo, Session
 
 LOG_TAIL = 150
 """How many of the latest log events a state carries (the record has them all)."""
@@ -141,6 +141,14 @@ class LiveMatch:
         """Drop the log entries of the move just taken back."""
         self.move_events.pop()
         self.revision += 1
+
+    def rename(self, seat: Seat, name: str) -> None:
+        """The person who took ``seat`` (from the lobby) is called ``name`` from now on
+        (the log's earlier sentences keep the name they were written with)."""
+        players = list(self.session.players)
+        players[seat] = PlayerInfo(name, players[seat].kind)
+        self.session.players = tuple(players)
+        self._shared = None
 
     def add_viewer(self, viewer: Viewer) -> None:
         """A viewer connects: its seats count as joined; everyone sees the new presence."""
