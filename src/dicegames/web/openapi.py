@@ -132,6 +132,10 @@ OPENAPI: dict[str, Any] = {
         "/api/tables": {"get": {
             "summary": "Open tables: matches whose creator marked them open, with a free "
                        "invited seat, newest first (at most 50); no tokens",
+            "parameters": [{"name": "lang", "in": "query", "required": False,
+                            "schema": {"type": "string"},
+                            "description": "the language of the option labels (en, fr, de, "
+                                           "it; else Accept-Language)"}],
             "responses": {"200": _json({"type": "object", "required": ["tables", "limit"],
                                         "properties": {"tables": {"type": "array",
                                                                   "items": _ref("Table")},

@@ -237,7 +237,8 @@ function showEnd() {
 
 async function playAgain() {
   const setup = saved.setup;
-  const body = {game: setup.game, players: setup.players, options: setup.options, dice: setup.dice};
+  const body = {game: setup.game, players: setup.players, options: setup.options, dice: setup.dice,
+    open: Boolean(setup.open)};
   try {
     const match = await api("/api/matches", body);
     const local = match.seats.filter((s) => s.token && setup.local[s.seat]).map((s) => s.token);
