@@ -167,6 +167,15 @@ def test_a_finished_game_leaves_the_lobby(server: Server) -> None:
     assert status == 409 and body["error"] == "game_over"
 
 
+def test_a_table_left_for_a_day_is_no_longer_listed_but_can_be_joined(server: Server) -> None:
+    match = table(server)
+    with sqlite3.connect(server.db) as db:  # the server's own file, as a day had passed
+        db.execute("UPDATE matches SET created = created - 86400 - 60 WHERE id = ?",
+                   (match["id"],))
+    assert match["id"] not in listed(server)
+    assert join(server, match["id"])[0] == 200
+
+
 def test_the_list_is_bounded(server: Server) -> None:
     made = [table(server)["id"] for _ in range(52)]
     tables = server.get("/api/tables")

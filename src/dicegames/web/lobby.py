@@ -1,7 +1,8 @@
 """Open tables: the lobby of matches whose creator invited people by link and marked the
 match ``open``, so that anyone on this server may take one of its free invited seats.
 
-``GET /api/tables`` lists them (newest first, at most :data:`MAX_TABLES`: the game, the
+``GET /api/tables`` lists them (newest first, at most :data:`MAX_TABLES` of the last
+:data:`TABLE_HOURS` hours: the game, the
 options that differ from the defaults, each seat free or taken, the creator's name, the
 age; never a token). ``POST /api/tables/{id}/join`` with ``{"name"}`` hands out the token of
 one free invited seat, once: the store's transaction picks and marks it, under the match's
@@ -33,6 +34,10 @@ if TYPE_CHECKING:
 
 MAX_TABLES = 50
 """The most tables the lobby lists (the newest ones)."""
+
+TABLE_HOURS = 24
+"""A table is listed for this many hours after it was set up (an open table nobody took by
+then was most likely left); it can still be joined by its id."""
 
 MAX_ID = 64
 """A match id longer than this is unknown without asking the database."""
@@ -147,8 +152,8 @@ def build_lobby_routes(hub: Hub, read_json: Callable[[Request], Awaitable[dict[s
     async def tables(request: Request) -> Response:
         lang = request_language(request)
         now = time.time()
-        return JSONResponse({"tables": [table_json(table, lang, now)
-                                        for table in hub.store.tables(MAX_TABLES)],
+        listed = hub.store.tables(MAX_TABLES, since=now - TABLE_HOURS * 3600)
+        return JSONResponse({"tables": [table_json(table, lang, now) for table in listed],
                              "limit": MAX_TABLES})
 
     async def join(request: Request) -> Response:

@@ -131,7 +131,8 @@ OPENAPI: dict[str, Any] = {
             "responses": {"200": _json(_ref("State"), "the state"), **_errors(404, 409)}}},
         "/api/tables": {"get": {
             "summary": "Open tables: matches whose creator marked them open, with a free "
-                       "invited seat, newest first (at most 50); no tokens",
+                       "invited seat, set up in the last 24 hours, newest first (at most 50); "
+                       "no tokens",
             "parameters": [{"name": "lang", "in": "query", "required": False,
                             "schema": {"type": "string"},
                             "description": "the language of the option labels (en, fr, de, "

@@ -228,14 +228,14 @@ class Store:
                              (json.dumps(renamed), match_id))
         return int(seat), str(token)
 
-    def tables(self, limit: int) -> list[Table]:
-        """The open, unfinished matches with a free invited seat, newest first, at most
-        ``limit`` of them."""
+    def tables(self, limit: int, since: float) -> list[Table]:
+        """The open, unfinished matches with a free invited seat created at ``since`` (a
+        time.time()) or later, newest first, at most ``limit`` of them."""
         rows = self._db.execute(
             "SELECT id, game, options, players, created FROM matches AS m "
-            "WHERE open = 1 AND finished = 0 AND EXISTS (SELECT 1 FROM seats AS s WHERE "
-            "s.match_id = m.id AND s.invited = 1 AND s.claimed = 0) "
-            "ORDER BY created DESC LIMIT ?", (limit,)).fetchall()
+            "WHERE open = 1 AND finished = 0 AND created >= ? AND EXISTS (SELECT 1 FROM "
+            "seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND s.claimed = 0) "
+            "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
         tables = []
         for match_id, game, options, players, created in rows:
             seats = self._db.execute(

@@ -213,7 +213,7 @@ function linkItem(label, url, seatName = null) {
       const src = `/api/matches/${encodeURIComponent(matchId)}/qr?token=${encodeURIComponent(token)}`;
       figure.append(el("img", {src, width: 240, height: 240,
         alt: t("QR code of {name}'s seat link: scan it with the phone of {name}", {name: seatName})}));
-      if (["localhost", "127.0.0.1", "[::1]"].includes(location.hostname)) {
+      if (["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(location.hostname)) {
         figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: location.hostname})}));
       }
     }
