@@ -78,10 +78,11 @@ def test_a_lobby_refreshes_and_says_when_someone_was_quicker(server: Server,
                                                             page: Page) -> None:
     page.goto(server.url + "/")
     match = server.post("/api/matches", {"game": "monza", "open": True, "players": [
-        {"name": "Dora", "kind": "human"},
-        {"name": "Player 2", "kind": "human", "invited": True}]})
+        {"name": "Dora", "kind": "human"}, {"name": "Robo", "kind": "bot:easy"},
+        {"name": "Player 3", "kind": "human", "invited": True}]})
     card = page.locator(f"#tables li[data-id='{match['id']}']")
     expect(card).to_contain_text("Dora's table", timeout=10_000)  # the list refreshes
+    expect(card).to_contain_text("Dora, Robo (bot), free seat")
     card.get_by_role("button", name="Join").click()
     card.get_by_label("Your name").fill("Eve")
     server.post(f"/api/tables/{match['id']}/join", {"name": "Fay"})  # someone was quicker

@@ -30,7 +30,8 @@ function facts(table) {
 }
 
 function seatsLine(table) {
-  return table.seats.map((seat) => (seat.free ? t("free seat") : seat.name)).join(", ");
+  return table.seats.map((seat) => (seat.free ? t("free seat")
+    : seat.kind === "bot" ? t("{name} (bot)", {name: seat.name}) : seat.name)).join(", ");
 }
 
 /** A refused join, said in the page's language (the server's code names the reason). */
