@@ -60,7 +60,8 @@ def test_a_table_opened_in_one_browser_is_joined_from_another(server: Server,
         expect(guest_seats.nth(1)).to_contain_text("Cleo")
         expect(guest_seats.nth(1)).to_contain_text("connected")
         expect(guest_seats.nth(0)).to_contain_text("Ann")
-        # The host sees the seat taken by name, and connected.
+        # The host sees the seat taken by name, and connected, and so do the links to share.
+        expect(host.locator("#links")).to_contain_text("Cleo's seat (secret)")
         expect(seats.nth(1)).to_contain_text("Cleo")
         expect(seats.nth(1)).to_contain_text("connected")
         expect(seats.nth(1)).not_to_contain_text("not yet joined")

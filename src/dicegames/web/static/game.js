@@ -174,13 +174,22 @@ function countingEntry(spec, enter) {
   return [grid, status, el("div", {class: "entry-actions"}, ok, clear)];
 }
 
+/** An invited seat's name as the match has it now: a seat taken from the lobby bears its
+ * player's name. */
+function inviteName(invite) {
+  return (state && state.players[invite.seat]?.name) || invite.name;
+}
+
+let linkNames = null;  // the invited seats' names the links were drawn with
+
 function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
-      links.push(linkItem(t("{name}'s seat (secret)", {name: invite.name}), location.origin + invite.link,
-        invite.name));
+      const name = inviteName(invite);
+      links.push(linkItem(t("{name}'s seat (secret)", {name}), location.origin + invite.link, name));
     }
+    linkNames = saved.invites.map(inviteName).join("\n");
   }
   links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
@@ -243,7 +252,7 @@ async function playAgain() {
     const match = await api("/api/matches", body);
     const local = match.seats.filter((s) => s.token && setup.local[s.seat]).map((s) => s.token);
     const invites = match.seats.filter((s) => s.token && !setup.local[s.seat])
-      .map((s) => ({name: s.name, link: s.link}));
+      .map((s) => ({seat: s.seat, name: s.name, link: s.link}));
     localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens: local, invites, setup}));
     location.href = `/m/${match.id}`;
   } catch (error) {
@@ -271,6 +280,7 @@ async function render() {
   drawEntry();
   $("undo").hidden = !state.can_undo;
   drawLog($("log"), state);
+  if (linkNames !== null && saved.invites.map(inviteName).join("\n") !== linkNames) drawLinks();
   showEnd();
 }
 

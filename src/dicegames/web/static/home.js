@@ -96,7 +96,7 @@ async function launch(body, local, setup) {
   const match = await api("/api/matches", body);
   const tokens = match.seats.filter((s) => s.token && local[s.seat]).map((s) => s.token);
   const invites = match.seats.filter((s) => s.token && !local[s.seat])
-    .map((s) => ({name: s.name, link: s.link}));
+    .map((s) => ({seat: s.seat, name: s.name, link: s.link}));
   localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens, invites, setup}));
   location.href = `/m/${match.id}`;
 }
