@@ -102,7 +102,8 @@ class LiveMatch:
                 level = player.kind.removeprefix("bot:")
                 self.bots[seat] = make_bot(session.game, level, random.Random(seed * 31 + seat))
         self.revision = 0
-        """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`).
+        """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`), and
+        when a seat is renamed (:meth:`rename`).
         Unlike :attr:`version` it never comes back: after an undo, another move has the
         version of the one taken back, so the caches below are keyed by both."""
         self._shared: tuple[tuple[int, int], dict[str, Any], str] | None = None
@@ -148,7 +149,7 @@ class LiveMatch:
         players = list(self.session.players)
         players[seat] = PlayerInfo(name, players[seat].kind)
         self.session.players = tuple(players)
-        self._shared = None
+        self.revision += 1  # every cache of the state is keyed by it
 
     def add_viewer(self, viewer: Viewer) -> None:
         """A viewer connects: its seats count as joined; everyone sees the new presence."""
