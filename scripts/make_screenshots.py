@@ -2,10 +2,11 @@
 
 Starts a real server (``dicegames serve`` on a free loopback port, a temporary database),
 opens its pages in a headless Chromium (Playwright, driving an installed Chromium, as the
-web tests do) and writes PNGs: the first screen, and each game's board in the middle of a
-game, on a desktop and on a phone. A board's position comes from a game of random bots
-played from a fixed seed, stopped at Ann's first decision after 40% of its moves, so the
-pictures are the same at every run and show pieces under way, with Ann's choices glowing.
+web tests do) and writes PNGs: the first screen, its "Join a table" list, and each game's
+board in the middle of a game, on a desktop and on a phone. A board's position comes from a
+game of random bots played from a fixed seed, stopped at Ann's first decision after 40% of
+its moves, so the pictures are the same at every run and show pieces under way, with Ann's
+choices glowing.
 
     .venv/bin/python scripts/make_screenshots.py                 # all, into docs/images/
     .venv/bin/python scripts/make_screenshots.py --only home --sizes desktop --out /tmp/x
@@ -39,6 +40,8 @@ from dicegames.web.server import spawn
 
 GAMES = ("extra-meters", "shortcut", "petits-chevaux", "monza", "extra")
 """The games whose boards are shown, in the order of the home page."""
+PAGES = ("home", "lobby")
+"""The other pictures: the first screen, and the home page's "Join a table" section."""
 SIZES: dict[str, dict[str, Any]] = {
     "desktop": {"viewport": {"width": 1200, "height": 820}},
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
@@ -87,6 +90,17 @@ def post(url: str, body: dict[str, Any]) -> Any:
         return json.loads(answer.read())
 
 
+def open_tables(base: str) -> None:
+    """Two open tables for the lobby's picture: Monza (Ann, a bot, a free seat) and Extra
+    Meters on a shorter track (Ben, a free seat)."""
+    invited = {"name": "Player 2", "kind": "human", "invited": True}
+    post(base + "/api/matches", {"game": "monza", "open": True, "seed": SEED, "players": [
+        {"name": "Ann", "kind": "human"}, invited, {"name": "Cleo", "kind": "bot:medium"}]})
+    post(base + "/api/matches", {"game": "extra-meters", "open": True, "seed": SEED,
+                                 "options": {"track_length": 40},
+                                 "players": [{"name": "Ben", "kind": "human"}, invited]})
+
+
 def board_page(base: str, game_id: str) -> str:
     """A match from the game's mid-game position, Ann against bots: Ann's seat link."""
     players = [{"name": "Ann", "kind": "human"}] + [
@@ -122,7 +136,8 @@ def server() -> Iterator[str]:
 
 
 def shoot(out: Path, only: list[str], sizes: list[str]) -> list[Path]:
-    """Write the pictures named in ``only`` ("home" and game ids) at ``sizes``; returns them."""
+    """Write the pictures named in ``only`` (:data:`PAGES` and game ids) at ``sizes``;
+    returns them."""
     from playwright.sync_api import sync_playwright
 
     out.mkdir(parents=True, exist_ok=True)
@@ -130,7 +145,9 @@ def shoot(out: Path, only: list[str], sizes: list[str]) -> list[Path]:
     with server() as base, sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=find_chromium(),
                                              args=["--headless", "--no-sandbox", "--disable-gpu"])
-        links = {game: board_page(base, game) for game in only if game != "home"}
+        links = {game: board_page(base, game) for game in only if game in GAMES}
+        if "lobby" in only:
+            open_tables(base)
         errors: list[str] = []
         for size in sizes:
             # Still pictures: the page as it rests (no dice tumbling, no piece under way).
@@ -141,13 +158,18 @@ def shoot(out: Path, only: list[str], sizes: list[str]) -> list[Path]:
                 if name == "home":
                     page.goto(base + "/")
                     page.locator(".picture svg").last.wait_for()
+                elif name == "lobby":  # "Join a table", one table's name form open
+                    page.goto(base + "/")
+                    page.locator("#tables li").nth(1).wait_for()
+                    page.locator("#tables button.join").first.click()
                 else:
                     page.goto(links[name])
                     page.locator("#board svg").first.wait_for()
                     page.locator("#status").filter(has_text="Ann").wait_for()
                 page.wait_for_load_state("networkidle")
-                path = out / f"{'home' if name == 'home' else 'board-' + name}-{size}.png"
-                path.write_bytes(shrink(page.screenshot()))
+                path = out / f"{name if name in PAGES else 'board-' + name}-{size}.png"
+                shot = page.locator("#lobby") if name == "lobby" else page
+                path.write_bytes(shrink(shot.screenshot()))
                 written.append(path)
             context.close()
             if errors:
@@ -159,7 +181,7 @@ def shoot(out: Path, only: list[str], sizes: list[str]) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="folder for the PNGs")
-    parser.add_argument("--only", nargs="+", choices=["home", *GAMES], default=["home", *GAMES])
+    parser.add_argument("--only", nargs="+", choices=[*PAGES, *GAMES], default=[*PAGES, *GAMES])
     parser.add_argument("--sizes", nargs="+", choices=list(SIZES), default=list(SIZES))
     args = parser.parse_args(argv)
     written = shoot(args.out, args.only, args.sizes)

@@ -57,6 +57,16 @@ def test_the_home_page(server: Server, seen: Page) -> None:
     check(seen)
 
 
+def test_the_home_page_with_an_open_table_being_joined(server: Server, seen: Page) -> None:
+    match = server.post("/api/matches", {"game": "shortcut", "open": True, "players": [
+        {"name": "Ann", "kind": "human"}, {"name": "P2", "kind": "human", "invited": True}]})
+    seen.goto(server.url + "/")
+    card = seen.locator(f"#tables li[data-id='{match['id']}']")
+    card.locator("button.join").click()
+    expect(card.locator("form input")).to_be_focused()
+    check(seen)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_a_game_page_while_a_person_decides(server: Server, seen: Page, game: str) -> None:
     seen.goto(versus_bot(server, game))

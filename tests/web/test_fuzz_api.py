@@ -46,14 +46,16 @@ def _operations(server: Server) -> list[Any]:
 
 
 def _real_ids(server: Server) -> list[str]:
-    """A live match (manual dice, two people) and an uploaded record."""
+    """A live match (manual dice, two people), an open table and an uploaded record."""
     live = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                         "dice": "manual"})
+    table = server.post("/api/matches", {"game": "shortcut", "open": True, "players": [
+        TWO_PEOPLE[0], {**TWO_PEOPLE[1], "invited": True}]})
     bots = server.post("/api/matches", {"game": "petits-chevaux", "seed": 4, "players": [
         {"kind": "bot:easy"}, {"kind": "bot:easy"}]})
     record = server.get(f"/api/matches/{bots['id']}/record")
     replay = server.post("/api/replays", {**record, "result": None})
-    return [live["id"], replay["id"]]
+    return [live["id"], table["id"], replay["id"]]
 
 
 def _strategies(operation: Any, ids: list[str]) -> list[Any]:

@@ -28,7 +28,9 @@ from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
 from dicegames.web.language import bot_json, option_json, request_language
 from dicegames.web.live import LiveMatch
+from dicegames.web.lobby import build_lobby_routes
 from dicegames.web.openapi import OPENAPI
+from dicegames.web.qr import qr_endpoint
 from dicegames.web.samples import sample_state
 
 MAX_BODY = 64 * 1024
@@ -206,6 +208,8 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/hint", hint),
         Route("/api/matches/{match_id}/record", record),
         Route("/api/matches/{match_id}/review", review_endpoint(hub)),
+        Route("/api/matches/{match_id}/qr", qr_endpoint(hub)),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),
+        *build_lobby_routes(hub, read_json),
     ]

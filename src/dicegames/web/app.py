@@ -167,6 +167,7 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
         await ws.close(code=4000 + error.status)
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
+    hub.store.claim(match.id, seats)  # a seat whose holder came is no longer offered
     viewer = Viewer(seats, request_language(ws))
     match.add_viewer(viewer)
     loop = asyncio.get_running_loop()

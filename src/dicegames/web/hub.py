@@ -17,6 +17,7 @@ import secrets
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from dicegames.bots import adviser
@@ -36,6 +37,7 @@ from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
+from dicegames.web.lobby import table_setup
 from dicegames.web.reviews import Reviews, with_labels
 from dicegames.web.store import Store, StoredMatch
 
@@ -95,6 +97,7 @@ class Hub:
         if not isinstance(game_id, str):
             raise ApiError(400, "bad_request", "'game' must be a game id (text)")
         players = _players(body.get("players"))
+        open_table, invited = table_setup(body, players)
         options = body.get("options", {})
         if not isinstance(options, dict):
             raise ApiError(400, "bad_request", "'options' must be an object of option values")
@@ -120,7 +123,7 @@ class Hub:
             match = LiveMatch(_new_id(), session, dice, tokens, self.board_module(game.spec.id))
         except OptionError as error:
             raise ApiError(422, "bad_player", str(error)) from None
-        self.store.create(self._stored(match))
+        self.store.create(replace(self._stored(match), open=open_table, invited=invited))
         self._matches[match.id] = match
         self.kick(match)
         return match
@@ -358,6 +361,8 @@ class Hub:
             session.undo()
             raise
         match.note(events)
+        if session.state.is_terminal:
+            self.store.finish(match.id)  # out of the lobby
 
     # ------------------------------------------------------------------ the driver
 

@@ -25,7 +25,7 @@ from typing import Any
 from dicegames.bots import make_bot
 from dicegames.core.game import State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
-from dicegames.core.session import Event, Session
+from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT, _, use
 
 LOG_TAIL = 150
@@ -114,7 +114,8 @@ class LiveMatch:
                 level = player.kind.removeprefix("bot:")
                 self.bots[seat] = make_bot(session.game, level, random.Random(seed * 31 + seat))
         self.revision = 0
-        """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`).
+        """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`), and
+        when a seat is renamed (:meth:`rename`).
         Unlike :attr:`version` it never comes back: after an undo, another move has the
         version of the one taken back, so the caches below are keyed by both."""
         self._shared: dict[str, tuple[tuple[int, int], dict[str, Any], str]] = {}
@@ -155,6 +156,15 @@ class LiveMatch:
         for moves in self._translated.values():
             moves.pop(len(self.move_events), None)
         self.revision += 1
+
+    def rename(self, seat: Seat, name: str) -> None:
+        """The person who took ``seat`` (from the lobby) is called ``name`` from now on
+        (the English log's earlier sentences keep the name they were written with; the
+        other languages' are written when first read, with the name then)."""
+        players = list(self.session.players)
+        players[seat] = PlayerInfo(name, players[seat].kind)
+        self.session.players = tuple(players)
+        self.revision += 1  # every cache of the state is keyed by it
 
     def add_viewer(self, viewer: Viewer) -> None:
         """A viewer connects: its seats count as joined; everyone sees the new presence."""

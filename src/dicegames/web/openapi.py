@@ -22,9 +22,9 @@ def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
 
 def _errors(*statuses: int) -> dict[str, Any]:
     why = {400: "malformed JSON or fields", 403: "wrong seat token, or a foreign Origin",
-           404: "unknown match, game or step",
+           404: "unknown match, game or step; no open table of that id",
            409: "out of turn, stale expect, game over, a stored match this version cannot "
-                "rebuild",
+                "rebuild, a table with no free seat left",
            413: "body over the size limit", 415: "a body not sent as application/json",
            422: "unknown game or option, illegal move, bad record",
            500: "a fault of the server (a hint bot that failed)"}
@@ -112,6 +112,14 @@ OPENAPI: dict[str, Any] = {
             "responses": {"200": _json({"type": "object", "required": ["status", "moves",
                                                                         "curve"]},
                                        "the review so far"), **_errors(404, 409)}}},
+        "/api/matches/{match_id}/qr": {"get": {
+            "summary": "The QR code of one seat's link (for a phone at the same table), as "
+                       "SVG; only for a seat token of this match, which the asker holds",
+            "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": True,
+                                       "schema": {"type": "string"}}],
+            "responses": {"200": {"description": "the QR code",
+                                  "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                          **_errors(400, 403, 404, 409)}}},
         "/api/matches/{match_id}/record": {"get": {
             "summary": "The match's record (dicegames-record JSON, as `dicegames replay` reads)",
             "parameters": [_MATCH_ID],
@@ -121,6 +129,34 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_MATCH_ID, {"name": "step", "in": "path", "required": True,
                                        "schema": {"type": "integer", "minimum": 0}}],
             "responses": {"200": _json(_ref("State"), "the state"), **_errors(404, 409)}}},
+        "/api/tables": {"get": {
+            "summary": "Open tables: matches whose creator marked them open, with a free "
+                       "invited seat, set up in the last 24 hours, newest first (at most 50); "
+                       "no tokens",
+            "parameters": [{"name": "lang", "in": "query", "required": False,
+                            "schema": {"type": "string"},
+                            "description": "the language of the option labels (en, fr, de, "
+                                           "it; else Accept-Language)"}],
+            "responses": {"200": _json({"type": "object", "required": ["tables", "limit"],
+                                        "properties": {"tables": {"type": "array",
+                                                                  "items": _ref("Table")},
+                                                       "limit": {"type": "integer"}}},
+                                       "the open tables")}}},
+        "/api/tables/{match_id}/join": {"post": {
+            "summary": "Take a free invited seat of an open table: the answer holds the "
+                       "seat's secret token and link, handed out once",
+            "parameters": [_MATCH_ID],
+            "requestBody": _body({"type": "object", "required": ["name"],
+                                  "properties": {"name": _NAME}}),
+            "responses": {"200": _json({"type": "object",
+                                        "required": ["id", "seat", "name", "token", "link"],
+                                        "properties": {"id": {"type": "string"},
+                                                       "seat": {"type": "integer"},
+                                                       "name": {"type": "string"},
+                                                       "token": {"type": "string"},
+                                                       "link": {"type": "string"}}},
+                                       "the seat taken"),
+                          **_errors(*_POSTED, 404, 409, 422)}}},
         "/api/replays": {"post": {
             "summary": "Upload a record to replay it (checked move by move, within the "
                        "limits of docs/security.md)",
@@ -148,8 +184,12 @@ OPENAPI: dict[str, Any] = {
             "players": {"type": "array", "minItems": 1, "items": {
                 "type": "object", "properties": {
                     "name": _NAME,
-                    "kind": {"type": "string", "description": "human or bot:<level>"}}}},
+                    "kind": {"type": "string", "description": "human or bot:<level>"},
+                    "invited": {"type": "boolean", "description": "a person invited by a "
+                                "link (an open table offers these seats)"}}}},
             "options": {"type": "object"},
+            "open": {"type": "boolean", "description": "list the match in the lobby while "
+                     "an invited seat is free (default false: private)"},
             "dice": {"enum": ["auto", "manual"]},
             "seed": {"type": "integer"},
             "position": {"type": "string", "maxLength": 2000,
@@ -172,6 +212,19 @@ OPENAPI: dict[str, Any] = {
                        "dice": {"enum": ["auto", "manual", None]},
                        "position": {"type": ["string", "null"]},
                        "result": {"type": ["object", "null"]}}},
+        "Table": {"type": "object", "required": ["id", "game", "seats", "free", "taken"],
+                  "properties": {
+                      "id": {"type": "string"}, "game": {"type": "object"},
+                      "options": {"type": "array", "description": "the options that differ "
+                                  "from the defaults: name, label, kind, value"},
+                      "seats": {"type": "array", "items": {"type": "object", "properties": {
+                          "seat": {"type": "integer"}, "name": {"type": "string"},
+                          "kind": {"enum": ["human", "bot"]}, "free": {"type": "boolean"}}}},
+                      "free": {"type": "integer"}, "taken": {"type": "integer"},
+                      "host": {"type": ["string", "null"],
+                               "description": "the creator's name (their first seat)"},
+                      "created": {"type": "number"},
+                      "age": {"type": "integer", "description": "seconds since creation"}}},
         "State": {"type": "object", "description": "see docs/web-api.md", "properties": {
             "id": {"type": "string"}, "game": {"type": "object"},
             "players": {"type": "array"}, "options": {"type": "object"},

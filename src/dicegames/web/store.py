@@ -6,6 +6,10 @@ replaying its moves through the rules, so the database holds nothing the engine 
 The file runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server
 being killed (``kill -9``) at any moment, because the commit is in the operating system's hands
 before the ack is sent.
+
+Open tables (the lobby, :mod:`dicegames.web.lobby`): a match its creator marked ``open``
+offers its ``invited`` seats to whoever asks; a seat is ``claimed`` once the lobby hands its
+token out or its holder first connects, and from then on it is never offered again.
 """
 
 from __future__ import annotations
@@ -26,12 +30,16 @@ CREATE TABLE IF NOT EXISTS matches (
     seed INTEGER,
     dice TEXT NOT NULL,
     created REAL NOT NULL,
-    position TEXT
+    position TEXT,
+    open INTEGER NOT NULL DEFAULT 0,
+    finished INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
     seat INTEGER NOT NULL,
     token TEXT NOT NULL UNIQUE,
+    invited INTEGER NOT NULL DEFAULT 0,
+    claimed INTEGER NOT NULL DEFAULT 0,
     PRIMARY KEY (match_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -64,6 +72,38 @@ class StoredMatch:
     moves: list[tuple[int | None, str, bool]]
     position: str | None = None
     """The position the match started from (None: the start of the game)."""
+    open: bool = False
+    """Listed in the lobby while it has free invited seats (False: private)."""
+    invited: frozenset[int] = frozenset()
+    """The seats whose people were invited by a link (the lobby may hand them out)."""
+
+
+MIGRATIONS = (("matches", "position", "TEXT"),
+              ("matches", "open", "INTEGER NOT NULL DEFAULT 0"),
+              ("matches", "finished", "INTEGER NOT NULL DEFAULT 0"),
+              ("seats", "invited", "INTEGER NOT NULL DEFAULT 0"),
+              ("seats", "claimed", "INTEGER NOT NULL DEFAULT 0"))
+"""Columns added since the first schema: a database from before gets them on opening (its
+matches stay private and unlisted)."""
+
+INDEXES = """
+CREATE INDEX IF NOT EXISTS matches_open ON matches(open, finished, created);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """An open match with at least one free invited seat, as the lobby lists it."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    players: list[dict[str, str]]
+    created: float
+    free: frozenset[int]
+    """The invited seats nobody has taken yet."""
+    invited: frozenset[int]
+    """All the invited seats (taken or not)."""
 
 
 class Store:
@@ -81,9 +121,11 @@ class Store:
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
-        columns = {row[1] for row in self._db.execute("PRAGMA table_info(matches)")}
-        if "position" not in columns:  # a database from before positions: add the column
-            self._db.execute("ALTER TABLE matches ADD COLUMN position TEXT")
+        for table, column, kind in MIGRATIONS:  # an older database: add what it lacks
+            columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
+            if column not in columns:
+                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+        self._db.executescript(INDEXES)
 
     def close(self) -> None:
         """Close the connection (the data is already committed)."""
@@ -94,12 +136,13 @@ class Store:
         with self._transaction():
             self._db.execute(
                 "INSERT INTO matches (id, game, options, players, seed, dice, created, "
-                "position) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "position, open) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, match.game, json.dumps(match.options), json.dumps(match.players),
-                 match.seed, match.dice, time.time(), match.position))
+                 match.seed, match.dice, time.time(), match.position, int(match.open)))
             self._db.executemany(
-                "INSERT INTO seats (match_id, seat, token) VALUES (?, ?, ?)",
-                [(match.id, seat, token) for seat, token in match.tokens.items()])
+                "INSERT INTO seats (match_id, seat, token, invited) VALUES (?, ?, ?, ?)",
+                [(match.id, seat, token, int(seat in match.invited))
+                 for seat, token in match.tokens.items()])
             now = time.time()
             self._db.executemany(
                 "INSERT INTO moves (match_id, idx, seat, text, several, at) "
@@ -125,21 +168,83 @@ class Store:
     def load(self, match_id: str) -> StoredMatch | None:
         """The stored match, or None when there is no match with that id."""
         row = self._db.execute(
-            "SELECT id, game, options, players, seed, dice, position FROM matches WHERE id = ?",
-            (match_id,)).fetchone()
+            "SELECT id, game, options, players, seed, dice, position, open FROM matches "
+            "WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             return None
-        tokens = {seat: token for seat, token in self._db.execute(
-            "SELECT seat, token FROM seats WHERE match_id = ?", (match_id,))}
+        seats = self._db.execute("SELECT seat, token, invited FROM seats WHERE match_id = ?",
+                                 (match_id,)).fetchall()
         moves = [(seat, text, bool(several)) for seat, text, several in self._db.execute(
             "SELECT seat, text, several FROM moves WHERE match_id = ? ORDER BY idx",
             (match_id,))]
         return StoredMatch(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4],
-                           row[5], tokens, moves, row[6])
+                           row[5], {seat: token for seat, token, _ in seats}, moves, row[6],
+                           bool(row[7]), frozenset(seat for seat, _, invited in seats
+                                                   if invited))
 
     def match_ids(self) -> list[str]:
         """Every stored match id, oldest first."""
         return [row[0] for row in self._db.execute("SELECT id FROM matches ORDER BY created")]
+
+    # ------------------------------------------------------------------ open tables
+
+    def finish(self, match_id: str) -> None:
+        """The match's game is over: it leaves the lobby."""
+        self._db.execute("UPDATE matches SET finished = 1 WHERE id = ?", (match_id,))
+
+    def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
+        """The holders of ``seats`` connected: the lobby no longer offers those seats."""
+        if seats:
+            self._db.execute(
+                "UPDATE seats SET claimed = 1 WHERE match_id = ? AND claimed = 0 AND invited = 1"
+                f" AND seat IN ({', '.join('?' * len(seats))})", (match_id, *seats))
+
+    def is_open(self, match_id: str) -> bool:
+        """True when the match exists and its creator marked it open."""
+        row = self._db.execute("SELECT open FROM matches WHERE id = ?", (match_id,)).fetchone()
+        return row is not None and bool(row[0])
+
+    def take_seat(self, match_id: str, name: str) -> tuple[int, str] | None:
+        """Hand out the first free invited seat of an open match to ``name`` (one
+        transaction: a seat is handed out once, however many ask at the same time).
+
+        Returns the seat and its token, or None when no invited seat is free. The seat's
+        player is renamed ``name`` in the stored set-up.
+        """
+        with self._transaction():
+            row = self._db.execute(
+                "SELECT seat, token FROM seats WHERE match_id = ? AND invited = 1 AND "
+                "claimed = 0 ORDER BY seat LIMIT 1", (match_id,)).fetchone()
+            if row is None:
+                return None
+            seat, token = row
+            self._db.execute("UPDATE seats SET claimed = 1 WHERE match_id = ? AND seat = ?",
+                             (match_id, seat))
+            (players,) = self._db.execute("SELECT players FROM matches WHERE id = ?",
+                                          (match_id,)).fetchone()
+            renamed = json.loads(players)
+            renamed[seat] = {**renamed[seat], "name": name}
+            self._db.execute("UPDATE matches SET players = ? WHERE id = ?",
+                             (json.dumps(renamed), match_id))
+        return int(seat), str(token)
+
+    def tables(self, limit: int, since: float) -> list[Table]:
+        """The open, unfinished matches with a free invited seat created at ``since`` (a
+        time.time()) or later, newest first, at most ``limit`` of them."""
+        rows = self._db.execute(
+            "SELECT id, game, options, players, created FROM matches AS m "
+            "WHERE open = 1 AND finished = 0 AND created >= ? AND EXISTS (SELECT 1 FROM "
+            "seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND s.claimed = 0) "
+            "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
+        tables = []
+        for match_id, game, options, players, created in rows:
+            seats = self._db.execute(
+                "SELECT seat, claimed FROM seats WHERE match_id = ? AND invited = 1",
+                (match_id,)).fetchall()
+            tables.append(Table(match_id, game, json.loads(options), json.loads(players),
+                                created, frozenset(s for s, claimed in seats if not claimed),
+                                frozenset(s for s, _ in seats)))
+        return tables
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)

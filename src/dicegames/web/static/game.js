@@ -174,12 +174,22 @@ function countingEntry(spec, enter) {
   return [grid, status, el("div", {class: "entry-actions"}, ok, clear)];
 }
 
+/** An invited seat's name as the match has it now: a seat taken from the lobby bears its
+ * player's name. */
+function inviteName(invite) {
+  return (state && state.players[invite.seat]?.name) || invite.name;
+}
+
+let linkNames = null;  // the invited seats' names the links were drawn with
+
 function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
-      links.push(linkItem(t("{name}'s seat (secret)", {name: invite.name}), location.origin + invite.link));
+      const name = inviteName(invite);
+      links.push(linkItem(t("{name}'s seat (secret)", {name}), location.origin + invite.link, name));
     }
+    linkNames = saved.invites.map(inviteName).join("\n");
   }
   links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
@@ -188,13 +198,37 @@ function drawLinks() {
       && !state.log.some((e) => e.kind === "move")) $("invites").open = true;  // nobody has moved yet
 }
 
-function linkItem(label, url) {
+/** One link to share: its text, a copy button and, for a seat (`seatName`), a QR code for a
+ * phone at the same table, drawn by the server for the seat token the link holds; the code
+ * is fetched when first shown, so the panel stays compact. */
+function linkItem(label, url, seatName = null) {
   const input = el("input", {type: "text", readonly: true, value: url, "aria-label": label});
-  return el("li", {}, el("span", {text: label + ": "}), input,
+  const item = el("li", {}, el("span", {text: label + ": "}), input,
     el("button", {type: "button", text: t("Copy"), onclick: () => {
       input.select();
       navigator.clipboard?.writeText(url).catch(() => {});
     }}));
+  const token = seatName === null ? null : new URL(url).searchParams.get("seat");
+  if (!token) return item;
+  const figure = el("figure", {class: "qr", id: `qr-${token.slice(0, 8)}`, hidden: true});
+  const toggle = el("button", {type: "button", class: "qr-toggle", "aria-expanded": "false",
+    "aria-controls": figure.id, text: t("QR code"),
+    "aria-label": t("QR code of {name}'s seat link", {name: seatName})});
+  toggle.addEventListener("click", () => {
+    const open = figure.hidden;
+    figure.hidden = !open;
+    toggle.setAttribute("aria-expanded", String(open));
+    if (open && !figure.firstChild) {
+      const src = `/api/matches/${encodeURIComponent(matchId)}/qr?token=${encodeURIComponent(token)}`;
+      figure.append(el("img", {src, width: 240, height: 240,
+        alt: t("QR code of {name}'s seat link: scan it with the phone of {name}", {name: seatName})}));
+      if (["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(location.hostname)) {
+        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: location.hostname})}));
+      }
+    }
+  });
+  item.append(toggle, figure);
+  return item;
 }
 
 function showEnd() {
@@ -212,12 +246,13 @@ function showEnd() {
 
 async function playAgain() {
   const setup = saved.setup;
-  const body = {game: setup.game, players: setup.players, options: setup.options, dice: setup.dice};
+  const body = {game: setup.game, players: setup.players, options: setup.options, dice: setup.dice,
+    open: Boolean(setup.open)};
   try {
     const match = await api("/api/matches", body);
     const local = match.seats.filter((s) => s.token && setup.local[s.seat]).map((s) => s.token);
     const invites = match.seats.filter((s) => s.token && !setup.local[s.seat])
-      .map((s) => ({name: s.name, link: s.link}));
+      .map((s) => ({seat: s.seat, name: s.name, link: s.link}));
     localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens: local, invites, setup}));
     location.href = `/m/${match.id}`;
   } catch (error) {
@@ -245,6 +280,7 @@ async function render() {
   drawEntry();
   $("undo").hidden = !state.can_undo;
   drawLog($("log"), state);
+  if (linkNames !== null && saved.invites.map(inviteName).join("\n") !== linkNames) drawLinks();
   showEnd();
 }
 

@@ -1,6 +1,7 @@
 // Home page: every game as a card with a picture of its own board in a sample position,
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
+import {startLobby} from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -95,7 +96,7 @@ async function launch(body, local, setup) {
   const match = await api("/api/matches", body);
   const tokens = match.seats.filter((s) => s.token && local[s.seat]).map((s) => s.token);
   const invites = match.seats.filter((s) => s.token && !local[s.seat])
-    .map((s) => ({name: s.name, link: s.link}));
+    .map((s) => ({seat: s.seat, name: s.name, link: s.link}));
   localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens, invites, setup}));
   location.href = `/m/${match.id}`;
 }
@@ -109,9 +110,14 @@ async function start(event) {
     const name = row.querySelector(".name").value.trim();
     const bot = kind.startsWith("bot:");
     return {name: name || t(bot ? "Bot {number}" : "Player {number}", {number: i + 1}),
-      kind: bot ? kind : "human",
+      kind: bot ? kind : "human", invited: kind === "invited",
       local: kind === "here"};
   });
+  const open = $("open-table").checked;
+  if (open && !players.some((p) => p.invited)) {
+    $("setup-error").textContent = t("An open table needs an invited player: choose “Invited (link)” for a seat someone may take.");
+    return;
+  }
   const options = {};
   for (const input of $("options").querySelectorAll("[data-option]")) {
     const kind = input.dataset.kind;
@@ -119,7 +125,8 @@ async function start(event) {
       : kind === "int" ? Number(input.value) : input.value;
   }
   const dice = document.querySelector("input[name=dice]:checked").value;
-  const body = {game: current.id, players: players.map(({name, kind}) => ({name, kind})), options, dice};
+  const body = {game: current.id, players: players.map(({name, kind, invited}) => ({name, kind, invited})),
+    options, dice, open};
   const position = $("position").value.trim();
   if (position) body.position = position;
   const local = players.map((p) => p.local);
@@ -202,6 +209,7 @@ async function main() {
     renumber();
   });
   $("setup-form").addEventListener("submit", start);
+  startLobby();
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.id === wanted);
   if (game) choose(game);

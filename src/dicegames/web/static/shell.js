@@ -316,7 +316,8 @@ export function statusLine(state, actingSeat) {
   return t("Waiting for {names}.", {names: who});
 }
 
-/** GET or POST JSON; throws Error(message) with the server's message on a 4xx. */
+/** GET or POST JSON; throws Error(message) with the server's message on a 4xx, its
+ *  `code` the server's error code (`table_full`...). */
 export async function api(path, body) {
   const init = body === undefined ? {} : {method: "POST",
     headers: {"content-type": "application/json"}, body: JSON.stringify(body)};
@@ -325,6 +326,6 @@ export async function api(path, body) {
   if (!address.searchParams.has("lang")) address.searchParams.set("lang", LANG);
   const answer = await fetch(address.pathname + address.search, init);
   const data = await answer.json().catch(() => ({message: answer.statusText}));
-  if (!answer.ok) throw new Error(data.message || answer.statusText);
+  if (!answer.ok) throw Object.assign(new Error(data.message || answer.statusText), {code: data.error});
   return data;
 }

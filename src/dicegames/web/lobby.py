@@ -1,0 +1,165 @@
+"""Open tables: the lobby of matches whose creator invited people by link and marked the
+match ``open``, so that anyone on this server may take one of its free invited seats.
+
+``GET /api/tables`` lists them (newest first, at most :data:`MAX_TABLES` of the last
+:data:`TABLE_HOURS` hours: the game, the
+options that differ from the defaults, each seat free or taken, the creator's name, the
+age; never a token). ``POST /api/tables/{id}/join`` with ``{"name"}`` hands out the token of
+one free invited seat, once: the store's transaction picks and marks it, under the match's
+lock, so of two people asking for the last seat one gets it and the other a 409. A private or
+unknown match answers the same 404, so the lobby tells nothing about private matches. A seat
+also stops being offered as soon as its holder connects with a private link.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from dicegames.core.record import MAX_NAME
+from dicegames.core.registry import game_class
+from dicegames.core.session import PlayerInfo
+from dicegames.i18n import translate
+from dicegames.web.errors import ApiError
+from dicegames.web.language import request_language
+from dicegames.web.store import Table
+
+if TYPE_CHECKING:
+    from dicegames.web.hub import Hub
+
+MAX_TABLES = 50
+"""The most tables the lobby lists (the newest ones)."""
+
+TABLE_HOURS = 24
+"""A table is listed for this many hours after it was set up (an open table nobody took by
+then was most likely left); it can still be joined by its id."""
+
+MAX_ID = 64
+"""A match id longer than this is unknown without asking the database."""
+
+
+def table_setup(body: dict[str, Any], players: list[PlayerInfo]) -> tuple[bool, frozenset[int]]:
+    """A new match's ``open`` flag and its invited seats (players marked ``"invited":
+    true``), checked: an open table needs an invited seat, and a bot is never invited.
+
+    Raises:
+        ApiError: 400 for a flag that is not true or false, 422 ``bad_open`` otherwise.
+    """
+    is_open = body.get("open", False)
+    if not isinstance(is_open, bool):
+        raise ApiError(400, "bad_request", "'open' must be true (listed in the lobby) or "
+                       "false (private)")
+    invited = set()
+    raw = body.get("players")
+    assert isinstance(raw, list)  # checked by the caller, as ``players``
+    for seat, (item, player) in enumerate(zip(raw, players, strict=True)):
+        flag = item.get("invited", False)
+        if not isinstance(flag, bool):
+            raise ApiError(400, "bad_request", f"player {seat + 1}'s 'invited' must be true "
+                           "or false")
+        if flag and player.is_bot:
+            raise ApiError(422, "bad_player", f"player {seat + 1} is a bot: only people are "
+                           "invited")
+        if flag:
+            invited.add(seat)
+    if is_open and not invited:
+        raise ApiError(422, "bad_open", "an open table needs at least one invited seat "
+                       "(a player with \"invited\": true) for someone from the lobby to take")
+    return is_open, frozenset(invited)
+
+
+def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
+    """One table as the lobby shows it: names and labels in ``lang``, no token."""
+    spec = game_class(table.game).spec
+    changed = []
+    for option in spec.options:
+        value = table.options.get(option.name, option.default)
+        if value == option.default:
+            continue
+        shown: object = value
+        if option.kind == "file":
+            shown = None  # a board's whole text: the page says "custom"
+        elif option.kind == "choice":
+            shown = translate(lang, option.choice_title(str(value)))
+        changed.append({"name": option.name, "label": translate(lang, option.title),
+                        "kind": option.kind, "value": shown})
+    hosts = [p["name"] for seat, p in enumerate(table.players)
+             if seat not in table.invited and p["kind"] == "human"]
+    return {
+        "id": table.id,
+        "game": {"id": spec.id, "name": spec.name},
+        "options": changed,
+        "seats": [{"seat": seat, "name": p["name"],
+                   "kind": "bot" if p["kind"].startswith("bot:") else "human",
+                   "free": seat in table.free}
+                  for seat, p in enumerate(table.players)],
+        "free": len(table.free),
+        "taken": len(table.players) - len(table.free),
+        "host": hosts[0] if hosts else None,
+        "created": table.created,
+        "age": max(0, round(now - table.created)),
+    }
+
+
+def _name(raw: object) -> str:
+    if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_NAME:
+        raise ApiError(422, "bad_player", f"'name' must be your name, 1 to {MAX_NAME} "
+                       "characters")
+    return raw.strip()
+
+
+def _no_table(match_id: str) -> ApiError:
+    """The one answer for a private match and for no match at all."""
+    return ApiError(404, "unknown_table", f"there is no open table {match_id[:MAX_ID]!r}")
+
+
+async def join_table(hub: Hub, match_id: str, raw_name: object) -> dict[str, Any]:
+    """Take a free invited seat of the open table ``match_id`` for ``raw_name``: the seat,
+    its token and its link (the joiner's own seat link from then on).
+
+    Raises:
+        ApiError: 404 ``unknown_table`` (private or unknown), 409 ``game_over`` or
+            ``table_full``, 422 for a bad name.
+    """
+    name = _name(raw_name)
+    if len(match_id) > MAX_ID or not hub.store.is_open(match_id):
+        raise _no_table(match_id)
+    match = await hub.get(match_id)
+    async with match.lock:
+        if match.state.is_terminal:
+            raise ApiError(409, "game_over", "this table's game is over: pick another table")
+        taken = hub.store.take_seat(match.id, name)
+        if taken is None:
+            raise ApiError(409, "table_full", "every invited seat of this table has been "
+                           "taken: pick another table, or start a game of your own")
+        seat, token = taken
+        match.rename(seat, name)
+    hub.changed(match)
+    return {"id": match.id, "seat": seat, "name": name, "token": token,
+            "link": f"/m/{match.id}?seat={token}"}
+
+
+def build_lobby_routes(hub: Hub, read_json: Callable[[Request], Awaitable[dict[str, Any]]]
+                       ) -> list[Route]:
+    """``GET /api/tables`` and ``POST /api/tables/{match_id}/join``, bound to ``hub``;
+    bodies are read by ``read_json`` (the API's rules: size limit, JSON media type)."""
+
+    async def tables(request: Request) -> Response:
+        lang = request_language(request)
+        now = time.time()
+        listed = hub.store.tables(MAX_TABLES, since=now - TABLE_HOURS * 3600)
+        return JSONResponse({"tables": [table_json(table, lang, now) for table in listed],
+                             "limit": MAX_TABLES})
+
+    async def join(request: Request) -> Response:
+        body = await read_json(request)
+        return JSONResponse(await join_table(hub, request.path_params["match_id"],
+                                             body.get("name")))
+
+    return [Route("/api/tables", tables),
+            Route("/api/tables/{match_id}/join", join, methods=["POST"])]
