@@ -21,7 +21,7 @@ from dicegames.core.model import Agent, Seat
 from dicegames.core.options import parse_option_pairs
 from dicegames.core.record import MAX_NAME
 from dicegames.core.session import PlayerInfo, Session
-from dicegames.i18n import _
+from dicegames.i18n import N_, _
 from dicegames.terminal.console import UsageError
 
 BOT_PREFIX = "bot:"
@@ -65,6 +65,12 @@ def bot_level_of(item: str) -> str | None:
     return level
 
 
+BOT_NAMES = {"easy": N_("Easy bot"), "medium": N_("Medium bot"), "hard": N_("Hard bot"),
+             "expert": N_("Expert bot")}
+"""The name of a bot of each usual level, translated where shown ("Bot moyen"); other
+levels are called "<Level> bot"."""
+
+
 def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
     """Display names and kinds for the seat entries, in seat order.
 
@@ -87,8 +93,7 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
                                  "characters")
             infos.append(PlayerInfo(name))
             continue
-        name = _("{level} bot", level=_(level))  # in the language in use: "Bot moyen"
-        name = name[:1].upper() + name[1:]
+        name = _(BOT_NAMES[level]) if level in BOT_NAMES else f"{level.capitalize()} bot"
         if repeated[level] > 1:
             counters[level] += 1
             name = f"{name} {counters[level]}"
