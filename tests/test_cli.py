@@ -584,7 +584,8 @@ def test_hint_screens_many_choices_and_names_the_seat(env: dict[str, str]) -> No
 def test_play_speaks_the_language_asked_or_the_one_of_lang(env: dict[str, str],
                                                            tmp_path: Path) -> None:
     """``dicegames play --lang fr``: prompts, move sentences, the log and the end in French,
-    the moves still typed in notation; without ``--lang``, ``LANG`` decides (issue 14)."""
+    the moves still typed in notation; ``replay --lang it`` shows the saved game in Italian;
+    without ``--lang``, ``LANG`` decides (issue 14)."""
     save = tmp_path / "partie.json"
     done = run(env, "play", "extra-meters", "--lang", "fr", "--players", "you,bot:medium",
                "--seed", "11", "--option", "track_length=10", "--save", str(save),
@@ -598,6 +599,10 @@ def test_play_speaks_the_language_asked_or_the_one_of_lang(env: dict[str, str],
     for english in ("You roll", "your choice", "Game over", "Game saved"):
         assert english not in out
     assert [p.name for p in dicegames.load(save).players] == ["Vous", "Bot moyen"]
+    shown = run(env, "replay", str(save), "--lang", "it")
+    assert shown.returncode == 0, shown.stderr
+    assert "replay di" in shown.stdout and "Partita finita." in shown.stdout
+    assert "Ti fermi e avanzi di" in shown.stdout  # "Vous" is the player at the keyboard
     german = run({**env, "LANG": "de_DE.UTF-8"}, "play", "extra-meters", "--players",
                  "you,bot:medium", "--seed", "11", "--option", "track_length=10",
                  stdin="stop\n" * 40)

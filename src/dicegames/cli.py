@@ -229,6 +229,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("file", metavar="FILE", type=Path, help="a saved game record (JSON)")
     replay.add_argument("--step", action="store_true",
                         help="wait for Enter before each move (at a terminal)")
+    replay.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                        help="the language of the moves and the log (default: from LANG, "
+                             "else English)")
 
     sim = commands.add_parser("simulate", help="play many bot-against-bot games",
                               formatter_class=_formatter, epilog=SIMULATE_EPILOG,
@@ -362,7 +365,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
             game=args.game, position=args.position, options=args.options, seat=args.seat,
             rollouts=args.rollouts, seed=args.seed, json=args.json))
     if args.command == "replay":
-        return run_replay(term, args.file, args.step)
+        with use(choose(args.lang, None, os.environ.get("LANG"))):
+            return run_replay(term, args.file, args.step)
     if args.command == "serve":
         if args.bot_delay < 0 or args.bot_delay > 60:
             raise UsageError("--bot-delay takes seconds from 0 to 60")

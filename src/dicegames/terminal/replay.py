@@ -2,7 +2,8 @@
 
 The record is loaded with :func:`dicegames.load` (which checks every move), then its moves are
 applied once more to a fresh session so that each one prints with the same event sentences
-the game showed while it was played, followed by the board after it.
+the game showed while it was played, followed by the board after it; everything is written
+in the language in use (``dicegames replay --lang``).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from rich.markup import escape
 
 from dicegames.core.record import load
 from dicegames.core.session import EventKind, Session
-from dicegames.core.text import count
+from dicegames.core.text import counted
+from dicegames.i18n import N_, _
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, Terminal
 from dicegames.terminal.play import board, seating
 
@@ -28,23 +30,27 @@ def run_replay(term: Terminal, path: Path, step: bool) -> ExitCode:
     game = stored.game
     replay = Session(game, stored.players, stored.seed, stored.dice, start=stored.states[0])
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    term.say(f"[bold]{escape(game.spec.name)}[/] · replay of {escape(str(path))}")
+    term.say(f"[bold]{escape(game.spec.name)}[/] · "
+             + escape(_("replay of {path}", path=str(path))))
     if options:
-        term.say(f"Options: {escape(options)}")
-    term.say(f"Players, in turn order: {seating(stored)}")
+        term.say(escape(_("Options: {options}", options=options)))
+    term.say(escape(_("Players, in turn order:")) + f" {seating(stored)}")
     if stored.dice == "manual":
-        dice = "physical dice typed in"
+        dice = _("physical dice typed in")
+    elif stored.seed is not None:
+        dice = _("dice rolled by the computer, seed {seed}", seed=stored.seed)
     else:
-        dice = "dice rolled by the computer" + (
-            f", seed {stored.seed}" if stored.seed is not None else "")
-    term.say(f"{count(len(stored.moves), 'move')} · {dice}")
+        dice = _("dice rolled by the computer")
+    moves = counted(len(stored.moves), N_("1 move"), N_("{count} moves"))
+    term.say(escape(f"{moves} · {dice}"))
     term.say(board(replay))
     waiting = step and term.keyboard
     total = len(stored.moves)
     for index, entry in enumerate(stored.moves, start=1):
         if waiting:
             try:
-                answer = term.ask(f"[dim]Enter: move {index} of {total}; q quits[/] › ")
+                ask = _("Enter: move {number} of {total}; q quits", number=index, total=total)
+                answer = term.ask(f"[dim]{escape(ask)}[/] › ")
             except EOFError:
                 break
             if answer.lower() in QUIT_WORDS | {"q"}:
@@ -52,13 +58,15 @@ def run_replay(term: Terminal, path: Path, step: bool) -> ExitCode:
         events = replay.apply(entry.text, entry.seat)
         for event in events:
             if event.kind is EventKind.TURN:
-                term.out.rule(f"Turn {event.turn} · {escape(replay.name(event.seat))}")
+                term.out.rule(escape(_("Turn {number} · {name}", number=event.turn,
+                                       name=replay.name(event.seat))))
             elif event.kind is EventKind.GAME_OVER:
-                term.say(f"[bold green]Game over.[/] [bold]{escape(event.description)}[/]")
+                over = _("Game over.")
+                term.say(f"[bold green]{escape(over)}[/] [bold]{escape(event.description)}[/]")
             else:
                 term.say(f"[bold]{index:>4}.[/] {escape(event.description)}")
                 term.say(board(replay))
     if len(replay.moves) == total and not replay.state.is_terminal:
-        term.say("[yellow]The game was not finished[/]: continue it with "
-                 f"dicegames play --resume {escape(str(path))}")
+        term.say("[yellow]" + escape(_("The game was not finished:")) + "[/] " + escape(_(
+            "continue it with {command}", command=f"dicegames play --resume {path}")))
     return ExitCode.OK
