@@ -103,6 +103,11 @@ def test_a_match_answers_in_the_language_asked(server: Server) -> None:
                             "S'arrêter : avancer de 3 jusqu'à la case 3"]
     hint = server.get(f"{path}/hint?token={token}&lang=fr")
     assert hint["label"] in labels["fr"] and hint["move"] in ("roll", "stop")
+    # The home page's sample boards carry their words in the page's language too.
+    cells = {lang: {cell["kind"]: cell["text"] for cell in server.get(
+        f"/api/games/shortcut/sample?lang={lang}")["view"]["board"]["cells"]}
+        for lang in ("en", "de")}
+    assert (cells["en"]["start"], cells["de"]["finish"]) == ("Start", "Ziel")
 
 
 # A message with placeholders matches text with anything in their place.

@@ -134,7 +134,8 @@ def build_routes(hub: Hub) -> list[Route]:
             spec = game_class(game_id).spec
         except OptionError as error:
             raise ApiError(404, "unknown_game", str(error)) from None
-        state = await asyncio.to_thread(sample_state, spec.id, hub.board_module(spec.id))
+        state = await asyncio.to_thread(sample_state, spec.id, hub.board_module(spec.id),
+                                        request_language(request))
         return JSONResponse(state)
 
     async def create_match(request: Request) -> Response:

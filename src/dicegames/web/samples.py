@@ -18,6 +18,7 @@ from dicegames.core.match import RandomDice, play
 from dicegames.core.model import Agent
 from dicegames.core.registry import make
 from dicegames.core.session import PlayerInfo, Session
+from dicegames.i18n import DEFAULT
 from dicegames.web.live import LiveMatch
 
 SEED = 2026
@@ -28,9 +29,11 @@ SHARE = 3
 
 
 @cache
-def sample_state(game_id: str, board_module: str | None) -> dict[str, Any]:
+def sample_state(game_id: str, board_module: str | None,
+                 lang: str = DEFAULT) -> dict[str, Any]:
     """The shared state JSON (as the replay page gets it) of ``game_id``'s sample position,
-    with the game's default player count (named Ann, Ben...)."""
+    with the game's default player count (named Ann, Ben...), the board's words in
+    ``lang`` (one of the offered languages: the cache stays small)."""
     game = make(game_id)
     names = ["Ann", "Ben", "Cleo", "Dan", "Eva", "Finn", "Gus", "Hana"][:game.players]
     session = Session(game, [PlayerInfo(name, "bot:random") for name in names], seed=SEED)
@@ -41,6 +44,6 @@ def sample_state(game_id: str, board_module: str | None) -> dict[str, Any]:
     while step < len(states) - 1 and (states[step].is_chance or states[step].is_terminal):
         step += 1
     live = LiveMatch("sample", session, "auto", {}, board_module)
-    shared = live.shared_state(step)
+    shared = live.shared_state(step, lang)
     # A picture, not a game: no log, no result, nobody to wait for.
     return {**shared, "log": [], "log_size": 0, "status": "sample"}
