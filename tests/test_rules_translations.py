@@ -94,3 +94,9 @@ def test_a_translated_page_is_served_without_the_english_only_notice(
     page = rules_page(game_id, lang)
     assert game_text(game_id, lang) in page
     assert translate(lang, "*This part of the rules is in English for now.*") not in page
+
+
+def test_every_game_has_its_rules_in_every_language() -> None:
+    missing = [f"{spec.id}: rules.{lang}.md" for spec in games() for lang in TRANSLATED
+               if not (_folder(spec.id) / f"rules.{lang}.md").is_file()]
+    assert not missing, f"rules pages not translated: {missing}"
