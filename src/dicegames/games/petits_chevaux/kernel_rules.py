@@ -15,7 +15,9 @@ from __future__ import annotations
 
 from dicegames.core.kernel import (
     IntArray,
+    borrow,
     copy,
+    float_array,
     float_zeros,
     limit_of,
     njit,
@@ -48,6 +50,22 @@ RISK_WEIGHT = 1.0
 
 MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
+
+
+def _chance(bits: int, six: bool) -> float:
+    """One seat's chance to capture in :func:`.heuristics.capture_chance` when its hits at
+    distances 1..12 are bits 0..11 of ``bits``: the engine's float operations, in order."""
+    hits = [False, *((bits >> (d - 1)) & 1 == 1 for d in range(1, 13))]
+    first = sum(hits[1:6]) / 6
+    if six:
+        return first + 1 / 6
+    again = sum(hits[d] or hits[d + 6] for d in range(1, 6)) / 6 + hits[12] / 6
+    return first + again / 6
+
+
+CHANCES = float_array([_chance(bits, six) for six in (False, True) for bits in range(4096)])
+"""One seat's capture chance by its hits (``six * 4096 + bits``): read, not recomputed, in
+the playout loop (a frozen constant array under numba)."""
 
 
 @njit_inline
@@ -244,11 +262,11 @@ def _blocked(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, start: int,
     return False
 
 
-@njit
+@njit_inline
 def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
                    square: int) -> float:
     """:func:`.heuristics.capture_chance`, with the same float operations (the hits are
-    bits of one integer here)."""
+    bits of one integer here, and each seat's chance is read from :data:`CHANCES`)."""
     survive = 1.0
     players = cfg[0]
     for step in range(1, players):
@@ -267,23 +285,12 @@ def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
                     v, cfg, paths, other, progress, progress + distance):
                 hits |= 1 << distance
         six = (hits >> 6) & 1 == 1 or (square == paths[other * STRIDE + 1] and waiting)
-        firsts = 0
-        for d in range(1, 6):
-            firsts += (hits >> d) & 1
-        first = firsts / 6
-        if six:
-            chance = first + 1 / 6
-        else:
-            agains = 0
-            for d in range(1, 6):
-                agains += ((hits >> d) | (hits >> (d + 6))) & 1
-            again = agains / 6 + ((hits >> 12) & 1) / 6
-            chance = first + again / 6
+        chance = CHANCES[(4096 if six else 0) + (hits >> 1)]
         survive *= 1.0 - chance
     return 1.0 - survive
 
 
-@njit
+@njit_inline
 def _threats(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> float:
     """:func:`.heuristics._threats`."""
     if target > ENTRANCE or target == 0:
@@ -406,9 +413,17 @@ def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: I
     a draw is :func:`~dicegames.core.kernel.below`'s: the die, the first player, a random
     policy's choice among the legal moves.
     """
-    codes = zeros(6)
-    targets = zeros(6)
-    scores = float_zeros(6)
+    return _run(borrow(v), borrow(cfg), borrow(paths), borrow(policies), borrow(dice),
+                borrow(whims),
+                borrow(scratch), zeros(6), zeros(6), float_zeros(6), stop_seat, stop_turns)
+
+
+@njit
+def _run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: IntArray,
+         whims: IntArray, scratch: IntArray, codes: IntArray, targets: IntArray,
+         scores: IntArray, stop_seat: int, stop_turns: int) -> int:
+    """:func:`run` over borrowed arrays (see :func:`~dicegames.core.kernel.borrow`) and
+    scratch lists for the legal moves, their targets and scores."""
     d0, d1, d2, d3 = dice[0], dice[1], dice[2], dice[3]
     w0, w1, w2, w3 = whims[0], whims[1], whims[2], whims[3]
     number = v[TURN] if v[PLAYER] == stop_seat else -1
@@ -463,12 +478,18 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
              turns: IntArray, moves: IntArray) -> None:
     """``games`` whole games from ``start``; results per game (see ``Playouts``)."""
     players = cfg[0]
-    v = copy(start)
-    scratch = copy(start)
+    owned = copy(start)
+    owned_scratch = copy(start)
+    owned_lists = zeros(12)
+    owned_scores = float_zeros(6)
+    v, scratch, cfg, paths = borrow(owned), borrow(owned_scratch), borrow(cfg), borrow(paths)
+    codes, targets = borrow(owned_lists[:6]), borrow(owned_lists[6:])
+    scores_of = borrow(owned_scores)
     for g in range(games):
         for j in range(len(start)):
             v[j] = start[j]
-        moves[g] = run(v, cfg, paths, policies, dice, whims, scratch, -1, 0)
+        moves[g] = _run(v, cfg, paths, borrow(policies), borrow(dice), borrow(whims), scratch,
+                        codes, targets, scores_of, -1, 0)
         turns[g] = v[TURN]
         for seat in range(players):
             winners[g * players + seat] = 1 if v[WINNER] == seat else 0
@@ -477,3 +498,5 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
                 if v[HORSES + 4 * seat + h] > ENTRANCE:
                     stabled += 1
             scores[g * players + seat] = stabled
+    # the owners of the borrowed views live to here
+    owned[0] = owned_scratch[0] + owned_lists[0] + int(owned_scores[0])
