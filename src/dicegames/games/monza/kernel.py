@@ -36,6 +36,7 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     below,
+    borrow,
     copy,
     njit,
     njit_inline,
@@ -491,8 +492,12 @@ def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntA
     """Play on in place until the game ends, or until ``stop_seat`` begins its
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
     legal, stamps, stack, found = work
-    return _play(s, tabs[0], policies, dice, whims, legal, stamps, stack, found, zeros(6),
-                 stop_seat, stop_turns)
+    roll = zeros(6)
+    played = _play(borrow(s), borrow(tabs[0]), borrow(policies), borrow(dice), borrow(whims),
+                   borrow(legal), borrow(stamps), borrow(stack), borrow(found), borrow(roll),
+                   stop_seat, stop_turns)
+    roll[0] = 0  # the owner of a borrowed view lives to here
+    return played
 
 
 @njit
@@ -509,13 +514,15 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(s, t, policies, dice, whims, legal, stamps, stack, found, roll,
-                            -1, 0)
+        moves[game] = _play(borrow(s), borrow(t), borrow(policies), borrow(dice),
+                            borrow(whims), borrow(legal), borrow(stamps), borrow(stack),
+                            borrow(found), borrow(roll), -1, 0)
         for seat in range(players):
             car = s[CARS + seat]
             winners[game * players + seat] = s[CARS + 2 * players + seat]
             scores[game * players + seat] = t[progress + (squares if car < 0 else car)]
         turns[game] = s[TURN]
+    roll[0] = legal[0] + stamps[0] + stack[0] + found[0]  # owners of borrowed views live on
 
 
 # ------------------------------------------------------------------------------ the protocol
