@@ -8,7 +8,8 @@ exactly what the engine's bots choose.
 
 ``cfg`` holds the configuration: ``[players, three_sixes_penalty, compulsory_move,
 barrage_blocks_own, barrage_landing_captures]``; ``paths[seat * 63 + progress]`` is the
-track square of that seat's horse at that progress (-1 off the track).
+track square of that seat's horse at that progress (-1 off the track), followed by the reach
+table of :func:`path_table`.
 """
 
 from __future__ import annotations
@@ -50,6 +51,27 @@ RISK_WEIGHT = 1.0
 
 MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
+
+
+REACH = 4 * STRIDE
+"""Where the reach table starts in ``paths`` (after four seats' paths): entry
+``REACH + (seat * STRIDE + progress) * TRACK + square`` is the distance (1..12) from that
+seat's horse at that progress forward to track square ``square`` on its own path, or 0 when
+the square is not within a die's reach before the entrance (:func:`capture_chance`'s test)."""
+
+
+def path_table(rows: list[list[int]]) -> list[int]:
+    """``paths`` for seats whose paths (track square by progress, -1 off the track) are
+    ``rows``: the paths, padded to four seats, then the reach table (see :data:`REACH`)."""
+    table = [value for row in rows for value in row] + [-1] * (STRIDE * (4 - len(rows)))
+    reach = [0] * (4 * STRIDE * TRACK)
+    for seat, row in enumerate(rows):
+        for progress in range(1, ENTRANCE):
+            for square in range(TRACK):
+                distance = (square - row[progress]) % TRACK
+                if 1 <= distance <= 12 and progress + distance <= ENTRANCE:
+                    reach[(seat * STRIDE + progress) * TRACK + square] = distance
+    return table + reach
 
 
 def _chance(bits: int, six: bool) -> float:
@@ -269,22 +291,29 @@ def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
     bits of one integer here, and each seat's chance is read from :data:`CHANCES`)."""
     survive = 1.0
     players = cfg[0]
+    own, cnt = owner_at(players), count_at(players)
+    everyone = cfg[3] == 1  # a barrage blocks its own seat too
     for step in range(1, players):
-        other = (seat + step) % players
+        other = seat + step
+        if other >= players:
+            other -= players
+        base = other * STRIDE
         hits = 0
         waiting = False
         for h in range(4):
             progress = v[HORSES + 4 * other + h]
-            if progress == 0:
-                waiting = True
-                continue
-            if progress >= ENTRANCE:
-                continue
-            distance = (square - paths[other * STRIDE + progress]) % TRACK
-            if 1 <= distance <= 12 and progress + distance <= ENTRANCE and not _blocked(
-                    v, cfg, paths, other, progress, progress + distance):
-                hits |= 1 << distance
-        six = (hits >> 6) & 1 == 1 or (square == paths[other * STRIDE + 1] and waiting)
+            waiting = waiting or progress == 0
+            distance = paths[REACH + (base + progress) * TRACK + square]
+            if distance > 0:
+                free = True  # _blocked, written out: no call in the innermost loop
+                for j in range(progress + 1, progress + distance):
+                    at = paths[base + j]
+                    if v[cnt + at] == 2 and (everyone or v[own + at] != other):
+                        free = False
+                        break
+                if free:
+                    hits |= 1 << distance
+        six = (hits >> 6) & 1 == 1 or (square == paths[base + 1] and waiting)
         chance = CHANCES[(4096 if six else 0) + (hits >> 1)]
         survive *= 1.0 - chance
     return 1.0 - survive
@@ -332,12 +361,17 @@ def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> fl
     return loss
 
 
-@njit
+@njit_inline
 def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes: IntArray,
                 targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> None:
     """The ``medium`` (:func:`.heuristics.heuristic_scores`) or ``hard``
-    (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``."""
+    (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``.
+
+    Each move is played on ``v`` itself and undone (``v`` is as it was on return):
+    ``scratch`` (at least 8 slots) keeps what the move overwrites, cheaper than a copy of
+    the whole state per move."""
     seat = v[PLAYER]
+    own, cnt = owner_at(cfg[0]), count_at(cfg[0])
     base = _expected_loss(v, cfg, paths, seat) if policy == HARD else 0.0
     for i in range(n):
         code = codes[i]
@@ -347,16 +381,25 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
         horse = _horse_of(v, seat, code)
         before = v[HORSES + 4 * seat + horse]
         victims = _victims(v, cfg, paths, seat, target)
-        for j in range(len(v)):
-            scratch[j] = v[j]
-        _place(scratch, cfg, paths, seat, horse, target)
+        old = paths[seat * STRIDE + before]
+        square = paths[seat * STRIDE + target]
+        victim = v[own + square] if square >= 0 else -1
+        if old >= 0:
+            scratch[0], scratch[1] = v[own + old], v[cnt + old]
+        if square >= 0:
+            scratch[2], scratch[3] = v[own + square], v[cnt + square]
+        if victim >= 0:
+            for h in range(4):
+                scratch[4 + h] = v[HORSES + 4 * victim + h]
+        exposed = _threats(v, cfg, paths, seat, before) if policy != HARD else 0.0
+        _place(v, cfg, paths, seat, horse, target)
         if policy == HARD:
             score = PROGRESS_WEIGHT * target
             if victims >= 0:
                 score += CAPTURE_BONUS + victims / 2
             if code == OUT:
                 score += OUT_BONUS
-            score += RISK_WEIGHT * (base - _expected_loss(scratch, cfg, paths, seat))
+            score += RISK_WEIGHT * (base - _expected_loss(v, cfg, paths, seat))
         else:
             score = target / 10
             if victims >= 0:
@@ -370,16 +413,24 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
             if target <= ENTRANCE:
                 same = 0
                 for h in range(4):
-                    if scratch[HORSES + 4 * seat + h] == target:
+                    if v[HORSES + 4 * seat + h] == target:
                         same += 1
                 if same == 2:
                     score += 25
-            score -= 80 * _threats(scratch, cfg, paths, seat, target)
-            score += 40 * _threats(v, cfg, paths, seat, before)
+            score -= 80 * _threats(v, cfg, paths, seat, target)
+            score += 40 * exposed
         scores[i] = score
+        if victim >= 0:  # undo the move
+            for h in range(4):
+                v[HORSES + 4 * victim + h] = scratch[4 + h]
+        if square >= 0:
+            v[own + square], v[cnt + square] = scratch[2], scratch[3]
+        if old >= 0:
+            v[own + old], v[cnt + old] = scratch[0], scratch[1]
+        v[HORSES + 4 * seat + horse] = before
 
 
-@njit
+@njit_inline
 def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntArray,
            codes: IntArray, targets: IntArray, n: int, scratch: IntArray,
            scores: IntArray) -> int:
