@@ -79,8 +79,8 @@ class PetitsChevauxKernel(GameKernel):
                           int(bool(options["compulsory_move"])),
                           int(bool(options["barrage_blocks_own"])),
                           int(bool(options["barrage_landing_captures"]))])
-        self.paths = array(rules.path_table([[PATHS[colour][p] for p in range(STRIDE)]
-                                             for colour in self.colours]))
+        self.paths = array([PATHS[colour][p] for colour in self.colours
+                            for p in range(STRIDE)])
 
     @classmethod
     def supports(cls, game: Any) -> bool:

@@ -8,14 +8,14 @@ exactly what the engine's bots choose.
 
 ``cfg`` holds the configuration: ``[players, three_sixes_penalty, compulsory_move,
 barrage_blocks_own, barrage_landing_captures]``; ``paths[seat * 63 + progress]`` is the
-track square of that seat's horse at that progress (-1 off the track), followed by the reach
-table of :func:`path_table`.
+track square of that seat's horse at that progress (-1 off the track).
 """
 
 from __future__ import annotations
 
 from dicegames.core.kernel import (
     IntArray,
+    array,
     borrow,
     copy,
     float_array,
@@ -53,27 +53,6 @@ MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
 
 
-REACH = 4 * STRIDE
-"""Where the reach table starts in ``paths`` (after four seats' paths): entry
-``REACH + (seat * STRIDE + progress) * TRACK + square`` is the distance (1..12) from that
-seat's horse at that progress forward to track square ``square`` on its own path, or 0 when
-the square is not within a die's reach before the entrance (:func:`capture_chance`'s test)."""
-
-
-def path_table(rows: list[list[int]]) -> list[int]:
-    """``paths`` for seats whose paths (track square by progress, -1 off the track) are
-    ``rows``: the paths, padded to four seats, then the reach table (see :data:`REACH`)."""
-    table = [value for row in rows for value in row] + [-1] * (STRIDE * (4 - len(rows)))
-    reach = [0] * (4 * STRIDE * TRACK)
-    for seat, row in enumerate(rows):
-        for progress in range(1, ENTRANCE):
-            for square in range(TRACK):
-                distance = (square - row[progress]) % TRACK
-                if 1 <= distance <= 12 and progress + distance <= ENTRANCE:
-                    reach[(seat * STRIDE + progress) * TRACK + square] = distance
-    return table + reach
-
-
 def _chance(bits: int, six: bool) -> float:
     """One seat's chance to capture in :func:`.heuristics.capture_chance` when its hits at
     distances 1..12 are bits 0..11 of ``bits``: the engine's float operations, in order."""
@@ -84,6 +63,11 @@ def _chance(bits: int, six: bool) -> float:
     again = sum(hits[d] or hits[d + 6] for d in range(1, 6)) / 6 + hits[12] / 6
     return first + again / 6
 
+
+REACHES = array([0, *(min(12, ENTRANCE - p) for p in range(1, ENTRANCE)),
+                *[0] * (STRIDE - ENTRANCE)])
+"""The farthest distance a horse at each progress can hit before the entrance (0 for a horse
+at home or past the entrance): the range :func:`capture_chance` tests."""
 
 CHANCES = float_array([_chance(bits, six) for six in (False, True) for bits in range(4096)])
 """One seat's capture chance by its hits (``six * 4096 + bits``): read, not recomputed, in
@@ -303,8 +287,10 @@ def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
         for h in range(4):
             progress = v[HORSES + 4 * other + h]
             waiting = waiting or progress == 0
-            distance = paths[REACH + (base + progress) * TRACK + square]
-            if distance > 0:
+            distance = square - paths[base + progress]  # (square - from) % TRACK
+            if distance < 0:
+                distance += TRACK
+            if 1 <= distance <= REACHES[progress]:
                 free = True  # _blocked, written out: no call in the innermost loop
                 for j in range(progress + 1, progress + distance):
                     at = paths[base + j]
@@ -444,6 +430,9 @@ def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntA
             whims[0], whims[1], whims[2], whims[3] = s0, s1, s2, s3
             if x < limit:
                 return int(codes[x % n])
+    moves = n - 1 if codes[n - 1] == PASS else n  # pass, when legal, is listed last
+    if moves <= 1:  # the bots play their one move (or pass) whatever its score
+        return int(codes[0])
     score_moves(v, cfg, paths, policy, codes, targets, n, scratch, scores)
     best = -1
     for i in range(n):
