@@ -15,6 +15,12 @@ allocators here (:func:`zeros`, :func:`float_zeros`, :func:`copy` inside kernels
 :func:`float_array`, :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy
 functions.
 
+**Reference counts.** numba counts references on every array a compiled function receives
+(an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
+out of a tuple; in a playout loop whose helpers take four or five arrays that was most of the
+time. Kernels therefore pass their tables as a few flat arrays (not tuples of many), and
+their playout loops run on :func:`borrow`-ed views, which carry no count.
+
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
 
