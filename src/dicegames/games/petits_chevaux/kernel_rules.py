@@ -256,19 +256,6 @@ def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
 
 
 @njit_inline
-def _blocked(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, start: int,
-             stop: int) -> bool:
-    """:func:`.heuristics._blocked`: a barrage strictly between two progress values."""
-    players = cfg[0]
-    own, cnt = owner_at(players), count_at(players)
-    for step in range(start + 1, stop):
-        square = paths[seat * STRIDE + step]
-        if v[cnt + square] == 2 and (cfg[3] == 1 or v[own + square] != seat):
-            return True
-    return False
-
-
-@njit_inline
 def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
                    square: int) -> float:
     """:func:`.heuristics.capture_chance`, with the same float operations (the hits are
@@ -291,7 +278,7 @@ def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
             if distance < 0:
                 distance += TRACK
             if 1 <= distance <= REACHES[progress]:
-                free = True  # _blocked, written out: no call in the innermost loop
+                free = True  # no barrage strictly between (:func:`.heuristics._blocked`)
                 for j in range(progress + 1, progress + distance):
                     at = paths[base + j]
                     if v[cnt + at] == 2 and (everyone or v[own + at] != other):
