@@ -88,7 +88,7 @@ bench-peers: $(VENV)/.dev-installed $(PEERS)/.installed
 
 # The bulk kernels' figures with the million-game runs on two processes (a minute or two).
 bench-kernels: $(VENV)/.dev-installed
-	$(BIN)/python scripts/bench_kernels.py --million
+	$(BIN)/python scripts/bench_kernels.py --projected --million
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py

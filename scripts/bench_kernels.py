@@ -10,14 +10,21 @@ the million-game runs). Nothing here asserts a speed.
   against OpenSpiel's maedn C++ figure measured on this machine (``make bench-peers``
   measures it side by side).
 * The ``medium`` bots in the kernel (and Extra Meters ``hard``), games per CPU second.
-* ``--million``: 10^6 games of each game with kernels through ``simulate(..., jobs=2)``,
-  wall-clock seconds on two processes (process start-up included).
+* ``--projected``: each of the five games at its largest table with the same bot in every
+  seat (``medium``, Petits Chevaux' ``hard``, ``random``), 10^5 kernel games in this
+  process: CPU seconds per 10^6 games, **projected** (measured CPU per game x 10^6; half of
+  it is the wall time on two idle cores).
+* ``--million``: the same eleven configurations, 10^6 games each through
+  ``simulate(..., jobs=2)`` (two worker processes, start-up included): measured wall-clock
+  seconds and CPU seconds (this process and its workers), with the machine's load average.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -98,17 +105,46 @@ def rounds(game_id: str, players: int, policies: list[str], games: int) -> float
                              for r in range(ROUNDS))
 
 
-def million(game_id: str, players: int, bots: list[str]) -> dict[str, Any]:
-    """10^6 games through simulate() on two processes: wall-clock seconds."""
+LARGEST = [("extra-meters", 8, ("medium", "random")), ("shortcut", 4, ("medium", "random")),
+           ("petits-chevaux", 4, ("medium", "hard", "random")),
+           ("monza", 6, ("medium", "random")), ("extra", 6, ("medium", "random"))]
+"""Each game at its most players with the bots its kernel plays (the same in every seat):
+``medium`` and ``random`` everywhere, and Petits Chevaux' ``hard``, its heaviest."""
+
+
+def _cpu_seconds() -> float:
+    """CPU seconds of this process and of its finished (waited-for) child processes."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def million(game_id: str, players: int, bot: str) -> dict[str, Any]:
+    """10^6 games through simulate() on two processes: wall and CPU seconds, load before."""
     game = dicegames.make(game_id, players=players)
-    began = time.perf_counter()
-    report = simulate(game, bots, 1_000_000, seed=1, jobs=2)
-    return {"game": game_id, "players": players, "bots": ",".join(bots),
-            "seconds": time.perf_counter() - began, "engine": report.engine,
-            "games_per_s": 1_000_000 / (time.perf_counter() - began)}
+    load = os.getloadavg()[0]
+    began, cpu = time.perf_counter(), _cpu_seconds()
+    report = simulate(game, [bot] * players, 1_000_000, seed=1, jobs=2)
+    wall = time.perf_counter() - began
+    return {"game": game_id, "players": players, "bot": bot, "seconds": wall,
+            "cpu_seconds": _cpu_seconds() - cpu, "load_before": load, "engine": report.engine,
+            "games_per_s": 1_000_000 / wall}
 
 
-def kernel_figures(with_million: bool = False, scale: float = 1.0) -> dict[str, Any]:
+def projected(game_id: str, players: int, bot: str, games: int) -> dict[str, Any]:
+    """CPU seconds per 10^6 games projected from ``games`` kernel games in this process."""
+    game = dicegames.make(game_id, players=players)
+    kernel = kernel_for(game)
+    assert kernel is not None
+    policy = kernel.policy_of(bot)
+    assert policy is not None
+    rate, _ = kernel_rate(game_id, players, [policy] * players, games, 3000)
+    return {"game": game_id, "players": players, "bot": bot, "games": games,
+            "cpu_seconds_per_million": 1_000_000 / rate}
+
+
+def kernel_figures(with_million: bool = False, scale: float = 1.0,
+                   with_projected: bool = False) -> dict[str, Any]:
     """Every kernel figure; ``scale`` shrinks the rounds (for a quick look)."""
     with tempfile.TemporaryDirectory() as folder:
         binary = compile_c_loop(Path(folder))
@@ -126,9 +162,12 @@ def kernel_figures(with_million: bool = False, scale: float = 1.0) -> dict[str, 
         {"game": "petits-chevaux", "players": 4, "policies": "medium x 4",
          "games_per_s": rounds("petits-chevaux", 4, ["medium"] * 4, int(2_000 * scale))},
     ]
+    if with_projected:
+        figures["projected"] = [projected(game_id, players, bot, int(100_000 * scale))
+                                for game_id, players, bots in LARGEST for bot in bots]
     if with_million:
-        figures["million"] = [million("extra-meters", 2, ["easy", "easy"]),
-                              million("petits-chevaux", 4, ["easy"] * 4)]
+        figures["million"] = [million(game_id, players, bot)
+                              for game_id, players, bots in LARGEST for bot in bots]
     return figures
 
 
@@ -151,19 +190,30 @@ def show(figures: dict[str, Any]) -> None:
     for row in figures["bots"]:
         print(f"  {row['game']} {row['players']} players, {row['policies']}: "
               f"{row['games_per_s']:,.0f}")
+    if figures.get("projected"):
+        print("10^6 games PROJECTED from 10^5 kernel games in one process (CPU s per 10^6; "
+              "wall on two idle cores is about half):")
+    for row in figures.get("projected", []):
+        print(f"  {row['game']}, {row['players']} players, {row['bot']} in every seat: "
+              f"{row['cpu_seconds_per_million']:.1f} CPU s (projected)")
+    if figures.get("million"):
+        print("10^6 games MEASURED through simulate(jobs=2), two worker processes:")
     for row in figures.get("million", []):
-        print(f"  10^6 games of {row['game']} ({row['players']} players, {row['bots']}) on 2 "
-              f"processes: {row['seconds']:.1f} s wall ({row['engine']})")
+        print(f"  {row['game']}, {row['players']} players, {row['bot']} in every seat: "
+              f"{row['seconds']:.1f} s wall, {row['cpu_seconds']:.1f} CPU s "
+              f"(load average before {row['load_before']:.1f}; {row['engine']})")
 
 
 def main(argv: list[str] | None = None) -> int:
     """Measure and print (``--json`` for JSON)."""
     parser = argparse.ArgumentParser(description="Speed of the compiled bulk kernels.")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--projected", action="store_true",
+                        help="also project 10^6 games of each game from 10^5 in one process")
     parser.add_argument("--million", action="store_true",
                         help="also play 10^6 games of each game on two processes")
     args = parser.parse_args(argv)
-    figures = kernel_figures(with_million=args.million)
+    figures = kernel_figures(with_million=args.million, with_projected=args.projected)
     if args.json:
         print(json.dumps(figures, indent=2))
     else:

@@ -15,6 +15,12 @@ allocators here (:func:`zeros`, :func:`float_zeros`, :func:`copy` inside kernels
 :func:`float_array`, :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy
 functions.
 
+**Reference counts.** numba counts references on every array a compiled function receives
+(an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
+out of a tuple; in a playout loop whose helpers take four or five arrays that was most of the
+time. Kernels therefore pass their tables as a few flat arrays (not tuples of many), and
+their playout loops run on :func:`borrow`-ed views, which carry no count.
+
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
 
@@ -51,7 +57,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -97,12 +103,55 @@ def njit(fn: F) -> F:
 
 
 def njit_inline(fn: F) -> F:
-    """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops
-    (inlined before numba adds reference counting, so array arguments cost nothing)."""
+    """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops.
+
+    Inlined in numba's own IR, so LLVM sees one function; the inlined body still counts
+    references on its array arguments (see :func:`borrow` for that)."""
     if HAVE_NUMBA:
         compiled: F = _numba.njit(cache=True, nogil=True, inline="always")(fn)
         return compiled
     return fn
+
+
+def _load_borrow() -> Callable[[Any], Any]:
+    """The compiled :func:`borrow` (an intrinsic writing the array struct itself)."""
+    from numba.core import cgutils as found_cgutils
+    from numba.extending import intrinsic
+
+    cgutils: Any = found_cgutils
+
+    @intrinsic
+    def borrowed(typingctx: Any, values: Any) -> Any:
+        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
+            view = context.make_array(signature.return_type)(context, builder, args[0])
+            view.meminfo = cgutils.get_null_value(view.meminfo.type)
+            view.parent = cgutils.get_null_value(view.parent.type)
+            return view._getvalue()
+
+        return values(values), codegen
+
+    found: Any = borrowed
+    return cast(Callable[[Any], Any], found)
+
+
+if HAVE_NUMBA:
+    borrow = _load_borrow()
+else:
+
+    def borrow(values: Any) -> Any:
+        """The array itself (see the compiled version)."""
+        return values
+
+
+borrow.__doc__ = """The same array without a reference count, for hot loops (inside kernel code).
+
+numba counts references on every array passed to a compiled function, with an atomic
+increment on entry and decrement on exit, even when the call is inlined: in a playout loop
+whose helpers take four or five arrays that is most of the time. A borrowed view carries no
+reference count (its meminfo is null, like a constant array's), so passing it costs nothing.
+The caller must keep the owner alive while the view is used: borrow only arguments of the
+current call (owned by its caller) or arrays the function still uses after the loop, and
+never return or store a borrowed view. Without numba it is the identity."""
 
 
 def why_not_compiled() -> str:
@@ -490,6 +539,7 @@ __all__ = [
     "Playouts",
     "array",
     "below",
+    "borrow",
     "byte_zeros",
     "copy",
     "float_array",

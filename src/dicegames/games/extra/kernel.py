@@ -5,12 +5,13 @@ re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): 1-6 playe
 ``extra_columns``, the children's variant for any seats under either ``children_rule``, from
 any state.
 
-**Tables** (:func:`tables`, one tuple of arrays per configured game): ``meta`` (players and
-the three column sizes), per-seat children's flags (``extra`` and ``rows`` readings), the
-sheet constants (k, boxes and value per row) and, for each of the 252 rolls, what
-:func:`.sheet.legal_decisions` builds its lists from: the distinct faces, the pairings of the
-four dice left by each face (as their two sums), and the distinct pairings of a free ride;
-last, the medium rule's smoothed row scores (:func:`.heuristics.progress`, the very floats).
+**Tables** (:func:`tables`, per configured game): one flat int array at fixed offsets
+(``T_...``): ``meta`` (players and the three column sizes), per-seat children's flags
+(``extra`` and ``rows`` readings), the sheet constants (k, boxes and value per row) and, for
+each of the 252 rolls, what :func:`.sheet.legal_decisions` builds its lists from: the distinct
+faces, the pairings of the four dice left by each face (as their two sums), and the distinct
+pairings of a free ride; and one float array, the medium rule's smoothed row scores
+(:func:`.heuristics.progress`, the very floats).
 
 **The state array**: ``[roll, roller, turn, players]`` then one block of :data:`SEAT` slots
 per seat: 11 rows, 3 EXTRA numbers, 3 column marks, ``noted``, ``done`` and the seat's pending
@@ -35,9 +36,11 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     below,
+    borrow,
     copy,
     float_array,
     njit,
+    njit_inline,
     to_list,
     zeros,
 )
@@ -80,8 +83,27 @@ ROLL_INDEX = {tuple(faces): index for index, (faces, _) in enumerate(ROLLS)}
 """The index in :data:`.rules.ROLLS` of each sorted roll."""
 
 
-def _roll_tables() -> list[IntArray]:
-    """Per roll: its faces, each face's pairings (as sums), its free-ride pairings."""
+NROLLS = len(ROLLS)
+"""The 252 sorted rolls of five dice."""
+
+MAX_SEATS = 6
+"""Seats the per-seat slots of the table hold."""
+
+(T_COLUMNS, T_CHILD_EXTRA, T_CHILD_ROWS, T_CONSTS, T_FACES, T_NFACES, T_PAIRS, T_NPAIRS,
+ T_FREE, T_NFREE, T_LOOKUP, T_SIZE) = (
+    1, 4, 4 + MAX_SEATS, 4 + 2 * MAX_SEATS, 49, 49 + NROLLS * 5, 49 + NROLLS * 6,
+    49 + NROLLS * 36, 49 + NROLLS * 41, 49 + NROLLS * (41 + 2 * FREE),
+    49 + NROLLS * (42 + 2 * FREE), 49 + NROLLS * (42 + 2 * FREE) + (1 << 18))
+"""Where each table starts in the one flat table array (fixed offsets: compile-time
+constants): ``[players, the three column sizes]``, the children's ``extra`` and ``rows``
+flags per seat, the sheet constants (k, boxes, value per row), then per roll its faces, their
+number, each face's pairings as sums and their number, the free-ride pairings as sums and
+their number, and last the lookup from five dice (counts per face, 3 bits a face) to a roll."""
+
+
+def _roll_tables() -> list[int]:
+    """Per roll: its faces, each face's pairings (as sums), its free-ride pairings; then the
+    lookup from dice to roll (the flat table from :data:`T_FACES` on)."""
     faces_of, nfaces, pair_sums, npairs, free_sums, nfree = [], [], [], [], [], []
     for faces, _ in ROLLS:
         distinct = sorted(set(faces))
@@ -106,104 +128,106 @@ def _roll_tables() -> list[IntArray]:
     lookup = [0] * (1 << 18)  # five dice as counts per face, 3 bits a face
     for index, (faces, _) in enumerate(ROLLS):
         lookup[sum(1 << 3 * (face - 1) for face in faces)] = index
-    return [array(faces_of), array(nfaces), array(pair_sums), array(npairs), array(free_sums),
-            array(nfree), array(lookup)]
+    return [*faces_of, *nfaces, *pair_sums, *npairs, *free_sums, *nfree, *lookup]
 
 
-def tables(game: Extra) -> tuple[IntArray, ...]:
-    """The kernel tables of a configured game (see the module docstring)."""
-    seats = range(game.players)
+def tables(game: Extra) -> tuple[IntArray, IntArray]:
+    """The kernel tables of a configured game: the flat int table (offsets ``T_...``) and
+    the medium rule's smoothed row scores (floats, ``row * SMOOTH + crosses``)."""
+    seats = range(MAX_SEATS)
     smooth = [progress(row, crosses) if crosses <= BOXES[row] else 0.0
               for row in range(len(BOXES)) for crosses in range(SMOOTH)]
-    return (array([game.players, *game.columns]),
-            array([int(game.child_extra(s)) for s in seats]),
-            array([int(game._child_rows[s]) for s in seats]),
-            array([*NEGATIVE_BOXES, *BOXES, *ROW_VALUES]),
-            *_roll_tables(), float_array(smooth))
+    flat = [game.players, *game.columns,
+            *(int(s < game.players and game.child_extra(s)) for s in seats),
+            *(int(s < game.players and game._child_rows[s]) for s in seats),
+            *NEGATIVE_BOXES, *BOXES, *ROW_VALUES, *_roll_tables()]
+    assert len(flat) == T_SIZE
+    return array(flat), float_array(smooth)
 
 
 # ------------------------------------------------------------------------------ the sheet
+#
+# The compiled functions take the flat table ``t`` (and ``f``, the floats) as plain array
+# arguments, never the tuple: numba increments and decrements the reference count of every
+# array of a tuple argument at each call, which cost more than the rules themselves.
 
 
-@njit
-def _row_score(consts: IntArray, index: int, crosses: int) -> int:
+@njit_inline
+def _row_score(t: IntArray, index: int, crosses: int) -> int:
     """:func:`.data.row_score`."""
-    k = consts[index]
+    k = t[T_CONSTS + index]
     if crosses == 0:
         return 0
     if crosses <= k:
         return PENALTY
     if crosses == k + 1:
         return 0
-    step = min(crosses, consts[11 + index]) - k - 2
+    step = min(crosses, t[T_CONSTS + 11 + index]) - k - 2
     factor = 1 if step == 0 else 2 if step == 1 else 3 if step == 2 else 5 if step == 3 else 7
-    return int(consts[22 + index] * factor)
+    return int(t[T_CONSTS + 22 + index] * factor)
 
 
 @njit
-def _decisions(s: IntArray, tabs: Any, seat: int, out: IntArray) -> int:
+def _decisions(s: IntArray, t: IntArray, seat: int, out: IntArray) -> int:
     """The seat's legal decisions for the roll as ``(sum, sum, extra, column)`` rows of
     ``out``, in :func:`.sheet.legal_decisions` order; their number."""
-    faces, nfaces, pair_sums, npairs = tabs[4], tabs[5], tabs[6], tabs[7]
     roll = s[ROLL]
     base = HEAD + seat * SEAT + NUMBERS
-    free = 0
-    for j in range(3):
-        if s[base + j] == 0:
-            free += 1
+    n0, n1, n2 = s[base], s[base + 1], s[base + 2]
     found = 0
-    if free == 0:
-        for slot in range(nfaces[roll]):
-            face = faces[roll * 5 + slot]
-            if face in (s[base], s[base + 1], s[base + 2]):
-                for k in range(npairs[roll * 5 + slot]):
-                    at = (roll * 5 + slot) * 6 + k * 2
-                    out[found * 4] = pair_sums[at]
-                    out[found * 4 + 1] = pair_sums[at + 1]
+    if n0 != 0 and n1 != 0 and n2 != 0:
+        for slot in range(t[T_NFACES + roll]):
+            face = t[T_FACES + roll * 5 + slot]
+            if face in (n0, n1, n2):
+                at = T_PAIRS + (roll * 5 + slot) * 6
+                for k in range(t[T_NPAIRS + roll * 5 + slot]):
+                    out[found * 4] = t[at + k * 2]
+                    out[found * 4 + 1] = t[at + k * 2 + 1]
                     out[found * 4 + 2] = face
                     out[found * 4 + 3] = -1
                     found += 1
         if found == 0:  # a free ride
-            free_sums, nfree = tabs[8], tabs[9]
-            for k in range(nfree[roll]):
-                out[found * 4] = free_sums[roll * FREE * 2 + k * 2]
-                out[found * 4 + 1] = free_sums[roll * FREE * 2 + k * 2 + 1]
+            at = T_FREE + roll * FREE * 2
+            for k in range(t[T_NFREE + roll]):
+                out[found * 4] = t[at + k * 2]
+                out[found * 4 + 1] = t[at + k * 2 + 1]
                 out[found * 4 + 2] = 0
                 out[found * 4 + 3] = -1
                 found += 1
         return found
-    for slot in range(nfaces[roll]):
-        face = faces[roll * 5 + slot]
-        known = face in (s[base], s[base + 1], s[base + 2])
+    for slot in range(t[T_NFACES + roll]):
+        face = t[T_FACES + roll * 5 + slot]
+        known = face in (n0, n1, n2)
+        at = T_PAIRS + (roll * 5 + slot) * 6
+        pairs = t[T_NPAIRS + roll * 5 + slot]
         for column in range(-1, 3):
             if (column == -1) != known or (column >= 0 and s[base + column] != 0):
                 continue
-            for k in range(npairs[roll * 5 + slot]):
-                at = (roll * 5 + slot) * 6 + k * 2
-                out[found * 4] = pair_sums[at]
-                out[found * 4 + 1] = pair_sums[at + 1]
+            for k in range(pairs):
+                out[found * 4] = t[at + k * 2]
+                out[found * 4 + 1] = t[at + k * 2 + 1]
                 out[found * 4 + 2] = face
                 out[found * 4 + 3] = column
                 found += 1
     return found
 
 
-@njit
-def _crossed(tabs: Any, seat: int, row: int, noted: int, rows_first: int) -> int:
+@njit_inline
+def _crossed(t: IntArray, seat: int, row: int, noted: int, rows_first: int) -> int:
     """What one pair does to row ``row``: 1 a cross, 0 lost on a full row, -1 only noted
     (children's ``rows`` reading); ``rows_first`` is the row's crosses before the pair."""
-    if tabs[2][seat] == 1 and rows_first == 0 and (noted >> row) & 1 == 0:
+    if t[T_CHILD_ROWS + seat] == 1 and rows_first == 0 and (noted >> row) & 1 == 0:
         return -1
-    return 1 if rows_first < tabs[3][11 + row] else 0
+    return 1 if rows_first < t[T_CONSTS + 11 + row] else 0
 
 
 @njit
-def _record(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> None:
+def _record(s: IntArray, t: IntArray, seat: int, dec: IntArray, at: int) -> None:
     """Record decision row ``at`` of ``dec`` on the seat's sheet (:func:`.sheet.record`)."""
     base = HEAD + seat * SEAT
     for p in range(2):
         row = dec[at * 4 + p] - 2
-        effect = _crossed(tabs, seat, row, s[base + NOTED], s[base + ROWS + row])
+        effect = _crossed(t, seat, row, s[base + NOTED], s[base + ROWS + row])
         if effect == -1:
             s[base + NOTED] |= 1 << row
         elif effect == 1:
@@ -212,44 +236,43 @@ def _record(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> None:
     if extra != 0:
         if column >= 0:
             s[base + NUMBERS + column] = extra
-            s[base + MARKS + column] = 0 if tabs[1][seat] == 1 else 1
+            s[base + MARKS + column] = 0 if t[T_CHILD_EXTRA + seat] == 1 else 1
         else:
             for j in range(3):
                 if s[base + NUMBERS + j] == extra:
                     s[base + MARKS + j] += 1
     done = 0
     for j in range(3):
-        if s[base + MARKS + j] >= tabs[0][1 + j]:
+        if s[base + MARKS + j] >= t[T_COLUMNS + j]:
             done = 1
     s[base + DONE] = done
 
 
-@njit
-def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> float:
-    """:func:`.heuristics.medium_value` of decision row ``at`` for the seat's sheet."""
-    smooth = tabs[11]  # progress(row, crosses) at row * SMOOTH + crosses
+@njit_inline
+def _medium_value(s: IntArray, t: IntArray, f: IntArray, seat: int, dec: IntArray,
+                  at: int) -> float:
+    """:func:`.heuristics.medium_value` of decision row ``at`` for the seat's sheet
+    (``f[row * SMOOTH + crosses]`` is :func:`.heuristics.progress`)."""
     base = HEAD + seat * SEAT
     first, second = dec[at * 4] - 2, dec[at * 4 + 1] - 2
     noted = s[base + NOTED]
     old_first = s[base + ROWS + first]
-    effect = _crossed(tabs, seat, first, noted, old_first)
+    effect = _crossed(t, seat, first, noted, old_first)
     added = max(effect, 0)
     if effect == -1:
         noted |= 1 << first
     new_first = old_first + added
     value = 0.0
     if first == second:  # sums in order: a double touches one row twice
-        again = _crossed(tabs, seat, first, noted, new_first)
+        again = _crossed(t, seat, first, noted, new_first)
         added += max(again, 0)
-        value += (smooth[first * SMOOTH + old_first + added]
-                  - smooth[first * SMOOTH + old_first])
+        value += f[first * SMOOTH + old_first + added] - f[first * SMOOTH + old_first]
     else:
-        value += smooth[first * SMOOTH + new_first] - smooth[first * SMOOTH + old_first]
+        value += f[first * SMOOTH + new_first] - f[first * SMOOTH + old_first]
         old_second = s[base + ROWS + second]
-        more = max(_crossed(tabs, seat, second, noted, old_second), 0)
+        more = max(_crossed(t, seat, second, noted, old_second), 0)
         added += more
-        value += (smooth[second * SMOOTH + old_second + more]
-                  - smooth[second * SMOOTH + old_second])
+        value += f[second * SMOOTH + old_second + more] - f[second * SMOOTH + old_second]
     value -= 10.0 * (2 - added)
     extra, column = dec[at * 4 + 2], dec[at * 4 + 3]
     if extra != 0:
@@ -259,9 +282,9 @@ def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> 
                     column = j
             marks = s[base + MARKS + column] + 1
         else:
-            marks = 0 if tabs[1][seat] == 1 else 1
+            marks = 0 if t[T_CHILD_EXTRA + seat] == 1 else 1
         if marks > s[base + MARKS + column]:
-            left = tabs[0][1 + column] - marks
+            left = t[T_COLUMNS + column] - marks
             value -= 1000.0 if left <= 0 else 40.0 / left
     return float(value)
 
@@ -269,7 +292,7 @@ def _medium_value(s: IntArray, tabs: Any, seat: int, dec: IntArray, at: int) -> 
 # ------------------------------------------------------------------------------ the turn
 
 
-@njit
+@njit_inline
 def _decider(s: IntArray) -> int:
     """The first seat still to decide on the roll (-1 when none)."""
     for seat in range(s[PLAYERS]):
@@ -280,18 +303,14 @@ def _decider(s: IntArray) -> int:
 
 
 @njit
-def _apply_action(s: IntArray, tabs: Any, code: int, dec: IntArray) -> None:
-    """The deciding seat takes decision ``code``; the last one records all of them."""
+def _end_roll(s: IntArray, t: IntArray, picked: IntArray) -> None:
+    """Every seat has decided: record the decisions (seat ``k``'s is row ``k`` of
+    ``picked``) and pass the dice to the next seat still playing."""
     players = s[PLAYERS]
-    s[HEAD + _decider(s) * SEAT + PENDING] = code
-    if _decider(s) >= 0:
-        return
     for seat in range(players):
         base = HEAD + seat * SEAT
-        pending = s[base + PENDING]
-        if pending >= 0:
-            _decisions(s, tabs, seat, dec)
-            _record(s, tabs, seat, dec, pending)
+        if s[base + PENDING] >= 0:
+            _record(s, t, seat, picked, seat)
             s[base + PENDING] = -1
     roller = s[ROLLER]
     for step in range(1, players + 1):
@@ -304,6 +323,22 @@ def _apply_action(s: IntArray, tabs: Any, code: int, dec: IntArray) -> None:
 
 
 @njit
+def _apply_action(s: IntArray, t: IntArray, code: int, dec: IntArray) -> None:
+    """The deciding seat takes decision ``code``; the last one records all of them."""
+    s[HEAD + _decider(s) * SEAT + PENDING] = code
+    if _decider(s) >= 0:
+        return
+    picked = zeros(MAX_SEATS * 4)
+    for seat in range(s[PLAYERS]):
+        pending = s[HEAD + seat * SEAT + PENDING]
+        if pending >= 0:
+            _decisions(s, t, seat, dec)
+            for k in range(4):
+                picked[seat * 4 + k] = dec[pending * 4 + k]
+    _end_roll(s, t, picked)
+
+
+@njit_inline
 def _over(s: IntArray) -> bool:
     """True once every player has stopped (and no roll is pending)."""
     over = bool(s[ROLL] < 0)
@@ -313,43 +348,52 @@ def _over(s: IntArray) -> bool:
     return over
 
 
-@njit
-def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, dec: IntArray) -> int:
-    """The decision index ``policy`` picks for the deciding seat."""
-    seat = _decider(s)
-    count = _decisions(s, tabs, seat, dec)
+@njit_inline
+def _pick(s: IntArray, t: IntArray, f: IntArray, seat: int, policy: int, rng: IntArray,
+          dec: IntArray) -> int:
+    """The decision index ``policy`` picks for ``seat`` (its decisions left in ``dec``)."""
+    count = _decisions(s, t, seat, dec)
     if policy == RANDOM:
         return below(rng, count) if count > 1 else 0
     best, best_value = 0, -math.inf
     for at in range(count):
-        value = _medium_value(s, tabs, seat, dec, at)
+        value = _medium_value(s, t, f, seat, dec, at)
         if value > best_value:
             best, best_value = at, value
     return best
 
 
 @njit
-def _roll(rng: IntArray, lookup: IntArray) -> int:
+def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, dec: IntArray) -> int:
+    """The decision index ``policy`` picks for the deciding seat."""
+    t, f = tabs
+    return _pick(s, t, f, _decider(s), policy, rng, dec)
+
+
+@njit_inline
+def _roll(rng: IntArray, t: IntArray) -> int:
     """Five dice rolled and sorted: the roll's index in ROLLS."""
-    a = below(rng, 6)
-    b = below(rng, 6)
-    c = below(rng, 6)
-    d = below(rng, 6)
-    e = below(rng, 6)
     code = 0  # counts per face, 3 bits a face: the same for every order of the dice
-    for face in (a, b, c, d, e):
-        code += 1 << (3 * face)
-    return int(lookup[code])
+    for _ in range(5):
+        code += 1 << (3 * below(rng, 6))
+    return int(t[T_LOOKUP + code])
 
 
 @njit
-def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
-         dec: IntArray, stop_seat: int, stop_turns: int) -> int:
-    """Play on in place until the game ends, or until ``stop_seat`` begins its
-    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+def _play(s: IntArray, t: IntArray, f: IntArray, policies: IntArray, dice: IntArray,
+          whims: IntArray, dec: IntArray, picked: IntArray, stop_seat: int,
+          stop_turns: int) -> int:
+    """:func:`_run` over the unpacked tables. Each seat's decision is kept in ``picked``
+    as it is taken, so the last one records them without listing decisions again."""
     number = s[TURN] if s[ROLLER] == stop_seat else -1
     starts = stop_turns + 1
     played = 0
+    for seat in range(s[PLAYERS]):  # decisions already pending in a state played from
+        pending = s[HEAD + seat * SEAT + PENDING]
+        if pending >= 0 and s[ROLL] >= 0:
+            _decisions(s, t, seat, dec)
+            for k in range(4):
+                picked[seat * 4 + k] = dec[pending * 4 + k]
     while not _over(s) and played < MAX_MOVES:
         if s[ROLLER] == stop_seat and s[TURN] != number:
             number = s[TURN]
@@ -357,11 +401,29 @@ def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntA
             if starts == 0:
                 break
         if s[ROLL] < 0:
-            s[ROLL] = _roll(dice, tabs[10])
+            s[ROLL] = _roll(dice, t)
         else:
-            code = _choose(s, tabs, policies[_decider(s)], whims, dec)
-            _apply_action(s, tabs, code, dec)
+            seat = _decider(s)
+            code = _pick(s, t, f, seat, policies[seat], whims, dec)
+            for k in range(4):
+                picked[seat * 4 + k] = dec[code * 4 + k]
+            s[HEAD + seat * SEAT + PENDING] = code
+            if _decider(s) < 0:
+                _end_roll(s, t, picked)
         played += 1
+    return played
+
+
+@njit
+def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
+         dec: IntArray, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends, or until ``stop_seat`` begins its
+    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+    t, f = tabs
+    picked = zeros(MAX_SEATS * 4)
+    played = _play(borrow(s), borrow(t), borrow(f), borrow(policies), borrow(dice),
+                   borrow(whims), borrow(dec), borrow(picked), stop_seat, stop_turns)
+    picked[0] = 0  # the owner of a borrowed view lives to here
     return played
 
 
@@ -370,25 +432,28 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
               whims: IntArray, out: Any) -> None:
     """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
     winners, scores, turns, moves = out
+    t, f = tabs
     players = start[PLAYERS]
-    consts = tabs[3]
     s = copy(start)
     dec = zeros(MAX_DECISIONS * 4)
+    picked = zeros(MAX_SEATS * 4)
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _run(s, tabs, policies, dice, whims, dec, -1, 0)
+        moves[game] = _play(borrow(s), borrow(t), borrow(f), borrow(policies), borrow(dice),
+                            borrow(whims), borrow(dec), borrow(picked), -1, 0)
         best = -1 << 40
         for seat in range(players):
             total = 0
             for row in range(11):
-                total += _row_score(consts, row, s[HEAD + seat * SEAT + ROWS + row])
+                total += _row_score(t, row, s[HEAD + seat * SEAT + ROWS + row])
             scores[game * players + seat] = total
             best = max(best, total)
         for seat in range(players):
             won = scores[game * players + seat] == best and (players > 1 or best >= 0)
             winners[game * players + seat] = int(won)
         turns[game] = s[TURN]
+    dec[0] = picked[0]  # the owners of borrowed views live to here
 
 
 # ------------------------------------------------------------------------------ the protocol
@@ -486,10 +551,10 @@ class ExtraKernel(ArrayKernel):
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal codes: ``0 .. n - 1`` for the deciding seat's n decisions."""
-        return list(range(_decisions(values, self.tabs, _decider(values), self.work)))
+        return list(range(_decisions(values, self.tabs[0], _decider(values), self.work)))
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after the deciding seat's decision ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs, code, self.work)
+        _apply_action(after, self.tabs[0], code, self.work)
         return after

@@ -5,11 +5,12 @@ never pushed, a target holds any number of cars) and the ``medium`` rule of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
 any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
 
-**Tables** (:func:`tables`): ``meta`` (squares, players, compulsion, variant, successor
-width), per square its colour, target and tyre flags and the first square of its lane; per
-position (the start zone is position ``squares``) its next squares, steps to a target and
-progress; and the length of the longest legal sequence of dice from every position with
-every multiset of at most six dice (dice as a base-7 code of their colour counts, ranked).
+**Tables** (:func:`tables`): one flat int array, a header (squares, players, compulsion,
+variant, successor width, and where each table below starts) then per square its colour,
+target and tyre flags and the first square of its lane; per position (the start zone is
+position ``squares``) its next squares, steps to a target and progress; and the length of
+the longest legal sequence of dice from every position with every multiset of at most six
+dice (dice as a base-7 code of their colour counts, ranked).
 
 **The state array**: ``[phase, player, turn, used, last, finishing, rolled, players,
 dice x6, roll x6, cars..., round_used..., winner flags...]``: the engine's
@@ -35,8 +36,10 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     below,
+    borrow,
     copy,
     njit,
+    njit_inline,
     to_list,
     zeros,
 )
@@ -68,19 +71,30 @@ ROLL_INDEX = {roll.counts: index for index, (roll, _) in enumerate(ROLLS)}
 """The index in :data:`.rules.ROLLS` of each roll's colour counts."""
 
 
-def _ranks() -> IntArray:
+(SQUARES, NPLAYERS, COMPULSION, VARIANT_ON, WIDTH, O_COLOUR, O_TARGET, O_TYRE, O_LANE,
+ O_NSUCC, O_SUCC, O_STF, O_PROGRESS, O_RANK, O_POW7, O_CODES, O_LONGEST, HEADER) = range(18)
+"""The header of the flat table: squares, players, compulsion, variant, successor width,
+then where each table starts in the same array."""
+
+
+def _ranks() -> list[int]:
     """The rank (0..923, by number of dice) of every base-7 dice code, -1 for none."""
     counts = sorted((c for c in product(range(DICE + 1), repeat=DICE) if sum(c) <= DICE),
                     key=lambda c: (sum(c), c))
     rank = [-1] * POW7[DICE]
     for index, c in enumerate(counts):
         rank[sum(n * POW7[i] for i, n in enumerate(c))] = index
-    return array(rank)
+    return rank
 
 
 @cache
-def circuit_tables(circuit: Circuit) -> tuple[IntArray, ...]:
-    """The tables that depend on the circuit only (built once per circuit)."""
+def circuit_tables(circuit: Circuit) -> IntArray:
+    """The flat table of a circuit (the game's header slots left 0; built once a circuit).
+
+    The compiled functions take this one int array (offsets in its header) rather than a
+    tuple of arrays: numba counts references on every array of a tuple argument at each
+    call, which cost more than Monza's rules.
+    """
     squares = len(circuit.squares)
     positions = [*range(squares), START]
     nexts = [circuit.next_squares(p) for p in positions]
@@ -88,55 +102,61 @@ def circuit_tables(circuit: Circuit) -> tuple[IntArray, ...]:
     succ = [0] * (len(positions) * width)
     for index, found in enumerate(nexts):
         succ[index * width:index * width + len(found)] = found
-    lane_first = [circuit.lanes[s.lane][0] for s in circuit.squares]
     codes = sorted(((c, sum(n * POW7[i] for i, n in enumerate(c)))
                     for c in product(range(DICE + 1), repeat=DICE) if sum(c) <= DICE),
                    key=lambda item: (sum(item[0]), item[0]))
-    base = (array([squares, width, len(codes)]),
-            array([max(c, 0) for c in circuit.colour_of]),
-            array([int(j in circuit.targets) for j in range(squares)]),
-            array([int(s.is_tyre) for s in circuit.squares]),
-            array(lane_first), array([len(n) for n in nexts]), array(succ),
-            array([circuit.steps_to_finish(p) for p in positions]),
-            array([circuit.progress(p) for p in positions]),
-            _ranks(), array(POW7), array([code for _, code in codes]))
-    longest = zeros(len(positions) * MULTISETS)
-    _fill_longest(base, longest)
-    return (*base, longest)
+    parts = [[max(c, 0) for c in circuit.colour_of],
+             [int(j in circuit.targets) for j in range(squares)],
+             [int(s.is_tyre) for s in circuit.squares],
+             [circuit.lanes[s.lane][0] for s in circuit.squares],
+             [len(n) for n in nexts], succ,
+             [circuit.steps_to_finish(p) for p in positions],
+             [circuit.progress(p) for p in positions],
+             _ranks(), list(POW7), [code for _, code in codes],
+             [0] * (len(positions) * MULTISETS)]
+    header = [0] * HEADER
+    header[SQUARES], header[WIDTH] = squares, width
+    at = HEADER
+    for slot, part in zip(range(O_COLOUR, HEADER), parts, strict=True):
+        header[slot] = at
+        at += len(part)
+    t = array([value for part in (header, *parts) for value in part])
+    _fill_longest(t)
+    return t
 
 
-def tables(game: Monza) -> tuple[IntArray, ...]:
-    """The kernel tables of a configured game: ``meta`` then :func:`circuit_tables`."""
-    shape = circuit_tables(game.circuit)
-    meta = array([len(game.circuit.squares), game.players, int(game.longest_rule),
-                  int(game.variant), int(shape[0][1])])
-    return (meta, *shape[1:])
+def tables(game: Monza) -> tuple[IntArray]:
+    """The kernel tables of a configured game: :func:`circuit_tables` with its header."""
+    t = copy(circuit_tables(game.circuit))
+    t[NPLAYERS], t[COMPULSION], t[VARIANT_ON] = (game.players, int(game.longest_rule),
+                                                 int(game.variant))
+    return (t,)
 
 
 @njit
-def _fill_longest(tabs: Any, longest: IntArray) -> None:
+def _fill_longest(t: IntArray) -> None:
     """The longest usable sequence from each position with each multiset (by size, so each
     entry's shorter multisets are known when it is filled)."""
-    squares, width = tabs[0][0], tabs[0][1]
-    colour, nsucc, succ, rank, pow7, codes = (tabs[1], tabs[5], tabs[6], tabs[9], tabs[10],
-                                              tabs[11])
-    for index in range(len(codes)):
-        code = codes[index]
+    squares, width = t[SQUARES], t[WIDTH]
+    colour, nsucc, succ, rank, pow7 = t[O_COLOUR], t[O_NSUCC], t[O_SUCC], t[O_RANK], t[O_POW7]
+    codes, longest = t[O_CODES], t[O_LONGEST]
+    for index in range(MULTISETS):
+        code = t[codes + index]
         for p in range(squares + 1):
             best = 0
-            for k in range(nsucc[p]):
-                j = succ[p * width + k]
-                c = colour[j]
-                if (code // pow7[c]) % 7 > 0:
-                    length = 1 + longest[j * MULTISETS + rank[code - pow7[c]]]
+            for k in range(t[nsucc + p]):
+                j = t[succ + p * width + k]
+                c = t[colour + j]
+                if (code // t[pow7 + c]) % 7 > 0:
+                    length = 1 + t[longest + j * MULTISETS + t[rank + code - t[pow7 + c]]]
                     best = max(best, length)
-            longest[p * MULTISETS + index] = best
+            t[longest + p * MULTISETS + index] = best
 
 
 # ------------------------------------------------------------------------------ the rules
 
 
-@njit
+@njit_inline
 def _dice_code(s: IntArray) -> int:
     """The base-7 code of the unused dice."""
     code = 0
@@ -145,28 +165,28 @@ def _dice_code(s: IntArray) -> int:
     return code
 
 
-@njit
-def _steps(tabs: Any, position: int, code: int, out: IntArray, at: int) -> int:
+@njit_inline
+def _steps(t: IntArray, position: int, code: int, out: IntArray, at: int) -> int:
     """Legal steps from ``position`` (-1: the start zone) with dice ``code`` into
     ``out[at:]``, in the engine's order (:meth:`.circuit.Circuit.steps`); their number."""
-    meta, colour, nsucc, succ, rank, pow7 = (tabs[0], tabs[1], tabs[5], tabs[6], tabs[9],
-                                             tabs[10])
-    longest = tabs[12]
-    squares, width = meta[0], meta[4]
-    p = squares if position < 0 else position
-    need = longest[p * MULTISETS + rank[code]] - 1
+    colour, succ, rank, pow7, longest = (t[O_COLOUR], t[O_SUCC], t[O_RANK], t[O_POW7],
+                                         t[O_LONGEST])
+    p = t[SQUARES] if position < 0 else position
+    need = t[longest + p * MULTISETS + t[rank + code]] - 1
+    compulsion = t[COMPULSION]
+    first = succ + p * t[WIDTH]
     found = 0
-    for k in range(nsucc[p]):
-        j = succ[p * width + k]
-        weight = pow7[colour[j]]
+    for k in range(t[t[O_NSUCC] + p]):
+        j = t[first + k]
+        weight = t[pow7 + t[colour + j]]
         if (code // weight) % 7 > 0 and (
-                meta[2] == 0 or longest[j * MULTISETS + rank[code - weight]] == need):
+                compulsion == 0 or t[longest + j * MULTISETS + t[rank + code - weight]] == need):
             out[at + found] = j
             found += 1
     return found
 
 
-@njit
+@njit_inline
 def _occupied(s: IntArray, square: int) -> bool:
     """True when some car stands on ``square``."""
     held = False
@@ -176,41 +196,44 @@ def _occupied(s: IntArray, square: int) -> bool:
     return held
 
 
-@njit
-def _free_next(s: IntArray, tabs: Any, seat: int, out: IntArray) -> int:
+@njit_inline
+def _free_next(s: IntArray, t: IntArray, seat: int, out: IntArray) -> int:
     """The variant's free next squares of ``seat``'s car into ``out``; their number."""
-    meta, target, nsucc, succ = tabs[0], tabs[2], tabs[5], tabs[6]
     car = s[CARS + seat]
-    if car >= 0 and target[car] == 1:
+    if car >= 0 and t[t[O_TARGET] + car] == 1:
         return 0
-    p = meta[0] if car < 0 else car
+    p = t[SQUARES] if car < 0 else car
+    first = t[O_SUCC] + p * t[WIDTH]
     found = 0
-    for k in range(nsucc[p]):
-        j = succ[p * meta[4] + k]
+    for k in range(t[t[O_NSUCC] + p]):
+        j = t[first + k]
         if not _occupied(s, j):
             out[found] = j
             found += 1
     return found
 
 
+@njit_inline
+def _on_target(t: IntArray, car: int) -> bool:
+    """True when ``car`` (a position, -1 the start zone) is a target."""
+    return bool(car >= 0 and t[t[O_TARGET] + car] == 1)
+
+
 @njit
-def _end_turn(s: IntArray, tabs: Any) -> None:
+def _end_turn(s: IntArray, t: IntArray) -> None:
     """Pass the turn, or end the game when the finishing round is complete."""
-    target = tabs[2]
     players = s[PLAYERS]
     player = s[PLAYER]
     rounds = CARS + players
     if s[FINISHING] == 1 and player == players - 1:
         fewest = 1 << 20
         for seat in range(players):
-            car = s[CARS + seat]
-            if car >= 0 and target[car] == 1:
+            if _on_target(t, s[CARS + seat]):
                 fewest = min(fewest, s[rounds + seat])
         if fewest < 1 << 20:
             for seat in range(players):
-                car = s[CARS + seat]
                 s[rounds + players + seat] = int(
-                    car >= 0 and target[car] == 1 and s[rounds + seat] == fewest)
+                    _on_target(t, s[CARS + seat]) and s[rounds + seat] == fewest)
             s[PHASE] = OVER
             return
     player = (player + 1) % players
@@ -218,8 +241,7 @@ def _end_turn(s: IntArray, tabs: Any) -> None:
         for seat in range(players):
             s[rounds + seat] = 0
         s[FINISHING] = 0
-    car = s[CARS + player]
-    s[PHASE] = STUCK if car >= 0 and target[car] == 1 else ROLL
+    s[PHASE] = STUCK if _on_target(t, s[CARS + player]) else ROLL
     s[PLAYER] = player
     s[TURN] += 1
     for c in range(12):
@@ -230,41 +252,42 @@ def _end_turn(s: IntArray, tabs: Any) -> None:
 
 
 @njit
-def _finish_move(s: IntArray, tabs: Any, scratch: IntArray) -> None:
+def _finish_move(s: IntArray, t: IntArray, scratch: IntArray) -> None:
     """The move is over: push back, note the dice, trigger the last round, the variant."""
-    meta, target, tyre, lane_first = tabs[0], tabs[2], tabs[3], tabs[4]
+    tyre, lane_first = t[O_TYRE], t[O_LANE]
     players = s[PLAYERS]
     seat = s[PLAYER]
     square = s[CARS + seat]
-    if square >= 0 and target[square] == 0:
+    if square >= 0 and not _on_target(t, square):
         for other in range(players):
             if other != seat and s[CARS + other] == square:
                 behind = -1
-                for j in range(square - 1, lane_first[square] - 1, -1):
-                    if tyre[j] == 0 and not _occupied(s, j):
+                for j in range(square - 1, t[lane_first + square] - 1, -1):
+                    if t[tyre + j] == 0 and not _occupied(s, j):
                         behind = j
                         break
                 s[CARS + other] = behind
                 break
     s[CARS + players + seat] = s[USED]
-    if square >= 0 and target[square] == 1:
+    if _on_target(t, square):
         s[FINISHING] = 1
     s[PHASE] = VARIANT
     owner = s[LAST]
-    if meta[3] == 1 and 0 <= owner < players and _free_next(s, tabs, owner, scratch) > 0:
+    if t[VARIANT_ON] == 1 and 0 <= owner < players and _free_next(s, t, owner, scratch) > 0:
         return
-    _end_turn(s, tabs)
+    _end_turn(s, t)
 
 
-@njit
-def _apply_outcome(s: IntArray, tabs: Any, roll: IntArray, at: int) -> None:
+@njit_inline
+def _apply_outcome(s: IntArray, t: IntArray, roll: IntArray, at: int) -> None:
     """Apply the roll ``roll[at:at + 6]`` (colour counts) in place."""
-    meta, colour, nsucc, succ = tabs[0], tabs[1], tabs[5], tabs[6]
+    colour = t[O_COLOUR]
     car = s[CARS + s[PLAYER]]
-    p = meta[0] if car < 0 else car
+    p = t[SQUARES] if car < 0 else car
+    first = t[O_SUCC] + p * t[WIDTH]
     moves = False
-    for k in range(nsucc[p]):
-        if roll[at + colour[succ[p * meta[4] + k]]] > 0:
+    for k in range(t[t[O_NSUCC] + p]):
+        if roll[at + t[colour + t[first + k]]] > 0:
             moves = True
     for c in range(6):
         s[DICE_AT + c] = roll[at + c]
@@ -275,21 +298,21 @@ def _apply_outcome(s: IntArray, tabs: Any, roll: IntArray, at: int) -> None:
     s[LAST] = -1
 
 
-@njit
+@njit_inline
 def _decider(s: IntArray) -> int:
     """The deciding seat: the owner of the last die's colour in the variant, else the mover."""
     return int(s[LAST] if s[PHASE] == VARIANT else s[PLAYER])
 
 
 @njit
-def _legal(s: IntArray, tabs: Any, out: IntArray) -> int:
+def _legal(s: IntArray, t: IntArray, out: IntArray) -> int:
     """The legal action codes into ``out`` in the engine's order; their number."""
-    squares = tabs[0][0]
+    squares = t[SQUARES]
     phase = s[PHASE]
     if phase == STEP:
-        return _steps(tabs, s[CARS + s[PLAYER]], _dice_code(s), out, 0)
+        return _steps(t, s[CARS + s[PLAYER]], _dice_code(s), out, 0)
     if phase == VARIANT:
-        found = _free_next(s, tabs, s[LAST], out)
+        found = _free_next(s, t, s[LAST], out)
         for k in range(found):
             out[k] += squares
         out[found] = 2 * squares
@@ -299,27 +322,26 @@ def _legal(s: IntArray, tabs: Any, out: IntArray) -> int:
 
 
 @njit
-def _apply_action(s: IntArray, tabs: Any, code: int, scratch: IntArray) -> None:
+def _apply_action(s: IntArray, t: IntArray, code: int, scratch: IntArray) -> None:
     """Play action ``code`` in place."""
-    meta, colour, target = tabs[0], tabs[1], tabs[2]
-    squares = meta[0]
+    squares = t[SQUARES]
     if code < squares:
-        c = colour[code]
+        c = t[t[O_COLOUR] + code]
         s[CARS + s[PLAYER]] = code
         s[DICE_AT + c] -= 1
         s[USED] += 1
         s[LAST] = c
-        if _steps(tabs, code, _dice_code(s), scratch, 0) == 0:
-            _finish_move(s, tabs, scratch)
+        if _steps(t, code, _dice_code(s), scratch, 0) == 0:
+            _finish_move(s, t, scratch)
     elif code < 2 * squares:
         s[CARS + s[LAST]] = code - squares
-        if target[code - squares] == 1:
+        if _on_target(t, code - squares):
             s[FINISHING] = 1
-        _end_turn(s, tabs)
+        _end_turn(s, t)
     elif s[PHASE] == STUCK:
-        _finish_move(s, tabs, scratch)
+        _finish_move(s, t, scratch)
     else:
-        _end_turn(s, tabs)
+        _end_turn(s, t)
 
 
 # ------------------------------------------------------------------------------ the policies
@@ -332,13 +354,14 @@ DEPTH = DICE + 1
 def _work(tabs: Any) -> Any:
     """Scratch arrays for :func:`_choose`: the legal list, the search's stamps (visited
     nodes, then ends met, then the generation), its stack and the ends it found."""
-    squares, width = tabs[0][0], tabs[0][4]
+    t = tabs[0]
+    squares, width = t[SQUARES], t[WIDTH]
     return (zeros(max(width, 2) + 1), zeros((squares + 1) * MULTISETS + squares * DEPTH + 1),
             zeros(3 * DEPTH + DEPTH * width), zeros(3 * squares * DEPTH))
 
 
 @njit
-def _medium_step(s: IntArray, tabs: Any, stamps: IntArray, stack: IntArray,
+def _medium_step(s: IntArray, t: IntArray, stamps: IntArray, stack: IntArray,
                  found: IntArray) -> int:
     """The medium rule's step (:func:`.heuristics.medium_end` then ``step_towards``).
 
@@ -348,9 +371,9 @@ def _medium_step(s: IntArray, tabs: Any, stamps: IntArray, stack: IntArray,
     an end is met first under the first step that leads to it). The best end by the medium
     key, the smallest (end, used) on a tie as ``max(sorted(ends))`` picks, gives the step.
     """
-    meta, colour, target, stf, progress, rank, pow7 = (tabs[0], tabs[1], tabs[2], tabs[7],
-                                                       tabs[8], tabs[9], tabs[10])
-    squares, width = meta[0], meta[4]
+    colour, target, stf, progress, rank, pow7 = (t[O_COLOUR], t[O_TARGET], t[O_STF],
+                                                 t[O_PROGRESS], t[O_RANK], t[O_POW7])
+    squares, width = t[SQUARES], t[WIDTH]
     seat = s[PLAYER]
     seen = (squares + 1) * MULTISETS
     gen = stamps[len(stamps) - 1] + 1
@@ -358,7 +381,7 @@ def _medium_step(s: IntArray, tabs: Any, stamps: IntArray, stack: IntArray,
     lists = 3 * DEPTH
     stack[0] = _dice_code(s)  # per level: dice code, next step index, steps
     stack[DEPTH] = 0
-    stack[2 * DEPTH] = _steps(tabs, s[CARS + seat], stack[0], stack, lists)
+    stack[2 * DEPTH] = _steps(t, s[CARS + seat], stack[0], stack, lists)
     depth, first, count = 0, 0, 0
     while depth >= 0:
         k = stack[DEPTH + depth]
@@ -369,13 +392,13 @@ def _medium_step(s: IntArray, tabs: Any, stamps: IntArray, stack: IntArray,
         if depth == 0:
             first = k
         j = stack[lists + depth * width + k]
-        code = stack[depth] - pow7[colour[j]]
-        node = j * MULTISETS + rank[code]
+        code = stack[depth] - t[pow7 + t[colour + j]]
+        node = j * MULTISETS + t[rank + code]
         if stamps[node] == gen:
             continue
         stamps[node] = gen
         level = depth + 1
-        steps = _steps(tabs, j, code, stack, lists + level * width)
+        steps = _steps(t, j, code, stack, lists + level * width)
         if steps > 0:
             stack[level] = code
             stack[DEPTH + level] = 0
@@ -391,17 +414,41 @@ def _medium_step(s: IntArray, tabs: Any, stamps: IntArray, stack: IntArray,
     best_key = (0, 0, 0, 0)
     for index in range(count):
         end, used = found[3 * index], found[3 * index + 1]
-        on_target = target[end] == 1
+        on_target = t[target + end] == 1
         pushes = 0
         if not on_target:
             for other in range(s[PLAYERS]):
                 if other != seat and s[CARS + other] == end:
                     pushes = 1
-        key = (-stf[end], -used if on_target else 0, pushes, progress[end])
+        key = (-t[stf + end], -used if on_target else 0, pushes, t[progress + end])
         if index == 0 or key > best_key or (key == best_key and (
                 end < found[3 * best] or (end == found[3 * best] and used < found[3 * best + 1]))):
             best, best_key = index, key
     return int(stack[lists + found[3 * best + 2]])
+
+
+@njit_inline
+def _pick(s: IntArray, t: IntArray, policy: int, rng: IntArray, legal: IntArray,
+          stamps: IntArray, stack: IntArray, found: IntArray) -> int:
+    """The action code ``policy`` picks for the deciding seat (see :func:`_choose`)."""
+    squares, stf = t[SQUARES], t[O_STF]
+    phase = s[PHASE]
+    if phase == STUCK:
+        return int(2 * squares + 1)
+    if policy == MEDIUM:
+        if phase == STEP:
+            return _medium_step(s, t, stamps, stack, found)
+        seat = s[LAST]  # the variant's free step: the free square closest to a target
+        car = s[CARS + seat]
+        here = t[stf + (squares if car < 0 else car)]
+        best = 2 * squares
+        for k in range(_free_next(s, t, seat, legal)):
+            if t[stf + legal[k]] < here:
+                here = t[stf + legal[k]]
+                best = squares + legal[k]
+        return int(best)
+    count = _legal(s, t, legal)
+    return int(legal[below(rng, count)] if count > 1 else legal[0])
 
 
 @njit
@@ -409,35 +456,17 @@ def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> in
     """The action code ``policy`` picks for the deciding seat; ``work`` is the scratch
     arrays ``(legal, stamps, stack, found)`` (see :func:`_work`)."""
     legal, stamps, stack, found = work
-    squares, stf = tabs[0][0], tabs[7]
-    phase = s[PHASE]
-    if phase == STUCK:
-        return int(2 * squares + 1)
-    if policy == MEDIUM:
-        if phase == STEP:
-            return _medium_step(s, tabs, stamps, stack, found)
-        seat = s[LAST]  # the variant's free step: the free square closest to a target
-        car = s[CARS + seat]
-        here = stf[squares if car < 0 else car]
-        best = 2 * squares
-        for k in range(_free_next(s, tabs, seat, legal)):
-            if stf[legal[k]] < here:
-                here = stf[legal[k]]
-                best = squares + legal[k]
-        return int(best)
-    count = _legal(s, tabs, legal)
-    return int(legal[below(rng, count)] if count > 1 else legal[0])
+    return _pick(s, tabs[0], policy, rng, legal, stamps, stack, found)
 
 
 @njit
-def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
-         work: Any, stop_seat: int, stop_turns: int) -> int:
-    """Play on in place until the game ends, or until ``stop_seat`` begins its
-    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+def _play(s: IntArray, t: IntArray, policies: IntArray, dice: IntArray, whims: IntArray,
+          legal: IntArray, stamps: IntArray, stack: IntArray, found: IntArray, roll: IntArray,
+          stop_seat: int, stop_turns: int) -> int:
+    """:func:`_run` over the unpacked table and scratch arrays."""
     number = s[TURN] if s[PLAYER] == stop_seat else -1
     starts = stop_turns + 1
     played = 0
-    roll = zeros(6)
     while s[PHASE] != OVER and played < MAX_MOVES:
         if s[PLAYER] == stop_seat and s[TURN] != number:
             number = s[TURN]
@@ -449,11 +478,25 @@ def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntA
                 roll[c] = 0
             for _ in range(DICE):
                 roll[below(dice, 6)] += 1
-            _apply_outcome(s, tabs, roll, 0)
+            _apply_outcome(s, t, roll, 0)
         else:
-            code = _choose(s, tabs, policies[_decider(s)], whims, work)
-            _apply_action(s, tabs, code, work[0])
+            code = _pick(s, t, policies[_decider(s)], whims, legal, stamps, stack, found)
+            _apply_action(s, t, code, legal)
         played += 1
+    return played
+
+
+@njit
+def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
+         work: Any, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends, or until ``stop_seat`` begins its
+    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+    legal, stamps, stack, found = work
+    roll = zeros(6)
+    played = _play(borrow(s), borrow(tabs[0]), borrow(policies), borrow(dice), borrow(whims),
+                   borrow(legal), borrow(stamps), borrow(stack), borrow(found), borrow(roll),
+                   stop_seat, stop_turns)
+    roll[0] = 0  # the owner of a borrowed view lives to here
     return played
 
 
@@ -462,19 +505,24 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
               whims: IntArray, out: Any) -> None:
     """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
     winners, scores, turns, moves = out
-    work = _work(tabs)
-    squares, progress = tabs[0][0], tabs[8]
+    legal, stamps, stack, found = _work(tabs)
+    t = tabs[0]
+    squares, progress = t[SQUARES], t[O_PROGRESS]
     players = start[PLAYERS]
+    roll = zeros(6)
     s = copy(start)
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _run(s, tabs, policies, dice, whims, work, -1, 0)
+        moves[game] = _play(borrow(s), borrow(t), borrow(policies), borrow(dice),
+                            borrow(whims), borrow(legal), borrow(stamps), borrow(stack),
+                            borrow(found), borrow(roll), -1, 0)
         for seat in range(players):
             car = s[CARS + seat]
             winners[game * players + seat] = s[CARS + 2 * players + seat]
-            scores[game * players + seat] = progress[squares if car < 0 else car]
+            scores[game * players + seat] = t[progress + (squares if car < 0 else car)]
         turns[game] = s[TURN]
+    roll[0] = legal[0] + stamps[0] + stack[0] + found[0]  # owners of borrowed views live on
 
 
 # ------------------------------------------------------------------------------ the protocol
@@ -561,17 +609,17 @@ class MonzaKernel(ArrayKernel):
     def apply_outcome(self, values: IntArray, code: int) -> IntArray:
         """The state after the roll of code ``code``."""
         after = copy(values)
-        _apply_outcome(after, self.tabs, array(ROLLS[code][0].counts), 0)
+        _apply_outcome(after, self.tabs[0], array(ROLLS[code][0].counts), 0)
         return after
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal action codes, in the engine's order."""
         legal = self.work[0]
-        count = _legal(values, self.tabs, legal)
+        count = _legal(values, self.tabs[0], legal)
         return to_list(legal)[:count]
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after action ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs, code, self.work[0])
+        _apply_action(after, self.tabs[0], code, self.work[0])
         return after

@@ -182,16 +182,18 @@ class PetitsChevauxKernel(GameKernel):
         """The policy's move here."""
         code = self.check_policies([policy] * self.players)[0]
         codes, targets, n = self._legal(values)
-        return int(rules.choose(values, self.cfg, self.paths, code, rng, codes, targets, n,
-                                copy(values), float_zeros(6)))
+        # the bots score each move on the state and undo it: on a copy, as another thread
+        # may read ``values`` meanwhile
+        return int(rules.choose(copy(values), self.cfg, self.paths, code, rng, codes, targets,
+                                n, zeros(8), float_zeros(6)))
 
     def scores(self, values: IntArray, policy: str) -> dict[int, float]:
         """The ``medium`` or ``hard`` score of each legal move but pass, by code."""
         code = self.check_policies([policy] * self.players)[0]
         codes, targets, n = self._legal(values)
         scores = float_zeros(6)
-        rules.score_moves(values, self.cfg, self.paths, code, codes, targets, n,
-                          copy(values), scores)
+        rules.score_moves(copy(values), self.cfg, self.paths, code, codes, targets, n,
+                          zeros(8), scores)
         return {int(codes[i]): float(scores[i]) for i in range(n) if codes[i] != PASS}
 
     # ---------------------------------------------------------------- bulk

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 from dicegames.core.kernel import (
     IntArray,
+    array,
+    borrow,
     copy,
+    float_array,
     float_zeros,
     limit_of,
     njit,
@@ -48,6 +51,27 @@ RISK_WEIGHT = 1.0
 
 MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
+
+
+def _chance(bits: int, six: bool) -> float:
+    """One seat's chance to capture in :func:`.heuristics.capture_chance` when its hits at
+    distances 1..12 are bits 0..11 of ``bits``: the engine's float operations, in order."""
+    hits = [False, *((bits >> (d - 1)) & 1 == 1 for d in range(1, 13))]
+    first = sum(hits[1:6]) / 6
+    if six:
+        return first + 1 / 6
+    again = sum(hits[d] or hits[d + 6] for d in range(1, 6)) / 6 + hits[12] / 6
+    return first + again / 6
+
+
+REACHES = array([0, *(min(12, ENTRANCE - p) for p in range(1, ENTRANCE)),
+                *[0] * (STRIDE - ENTRANCE)])
+"""The farthest distance a horse at each progress can hit before the entrance (0 for a horse
+at home or past the entrance): the range :func:`capture_chance` tests."""
+
+CHANCES = float_array([_chance(bits, six) for six in (False, True) for bits in range(4096)])
+"""One seat's capture chance by its hits (``six * 4096 + bits``): read, not recomputed, in
+the playout loop (a frozen constant array under numba)."""
 
 
 @njit_inline
@@ -232,58 +256,43 @@ def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
 
 
 @njit_inline
-def _blocked(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, start: int,
-             stop: int) -> bool:
-    """:func:`.heuristics._blocked`: a barrage strictly between two progress values."""
-    players = cfg[0]
-    own, cnt = owner_at(players), count_at(players)
-    for step in range(start + 1, stop):
-        square = paths[seat * STRIDE + step]
-        if v[cnt + square] == 2 and (cfg[3] == 1 or v[own + square] != seat):
-            return True
-    return False
-
-
-@njit
 def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
                    square: int) -> float:
     """:func:`.heuristics.capture_chance`, with the same float operations (the hits are
-    bits of one integer here)."""
+    bits of one integer here, and each seat's chance is read from :data:`CHANCES`)."""
     survive = 1.0
     players = cfg[0]
+    own, cnt = owner_at(players), count_at(players)
+    everyone = cfg[3] == 1  # a barrage blocks its own seat too
     for step in range(1, players):
-        other = (seat + step) % players
+        other = seat + step
+        if other >= players:
+            other -= players
+        base = other * STRIDE
         hits = 0
         waiting = False
         for h in range(4):
             progress = v[HORSES + 4 * other + h]
-            if progress == 0:
-                waiting = True
-                continue
-            if progress >= ENTRANCE:
-                continue
-            distance = (square - paths[other * STRIDE + progress]) % TRACK
-            if 1 <= distance <= 12 and progress + distance <= ENTRANCE and not _blocked(
-                    v, cfg, paths, other, progress, progress + distance):
-                hits |= 1 << distance
-        six = (hits >> 6) & 1 == 1 or (square == paths[other * STRIDE + 1] and waiting)
-        firsts = 0
-        for d in range(1, 6):
-            firsts += (hits >> d) & 1
-        first = firsts / 6
-        if six:
-            chance = first + 1 / 6
-        else:
-            agains = 0
-            for d in range(1, 6):
-                agains += ((hits >> d) | (hits >> (d + 6))) & 1
-            again = agains / 6 + ((hits >> 12) & 1) / 6
-            chance = first + again / 6
+            waiting = waiting or progress == 0
+            distance = square - paths[base + progress]  # (square - from) % TRACK
+            if distance < 0:
+                distance += TRACK
+            if 1 <= distance <= REACHES[progress]:
+                free = True  # no barrage strictly between (:func:`.heuristics._blocked`)
+                for j in range(progress + 1, progress + distance):
+                    at = paths[base + j]
+                    if v[cnt + at] == 2 and (everyone or v[own + at] != other):
+                        free = False
+                        break
+                if free:
+                    hits |= 1 << distance
+        six = (hits >> 6) & 1 == 1 or (square == paths[base + 1] and waiting)
+        chance = CHANCES[(4096 if six else 0) + (hits >> 1)]
         survive *= 1.0 - chance
     return 1.0 - survive
 
 
-@njit
+@njit_inline
 def _threats(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> float:
     """:func:`.heuristics._threats`."""
     if target > ENTRANCE or target == 0:
@@ -325,12 +334,17 @@ def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> fl
     return loss
 
 
-@njit
+@njit_inline
 def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes: IntArray,
                 targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> None:
     """The ``medium`` (:func:`.heuristics.heuristic_scores`) or ``hard``
-    (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``."""
+    (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``.
+
+    Each move is played on ``v`` itself and undone (``v`` is as it was on return):
+    ``scratch`` (at least 8 slots) keeps what the move overwrites, cheaper than a copy of
+    the whole state per move."""
     seat = v[PLAYER]
+    own, cnt = owner_at(cfg[0]), count_at(cfg[0])
     base = _expected_loss(v, cfg, paths, seat) if policy == HARD else 0.0
     for i in range(n):
         code = codes[i]
@@ -340,16 +354,25 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
         horse = _horse_of(v, seat, code)
         before = v[HORSES + 4 * seat + horse]
         victims = _victims(v, cfg, paths, seat, target)
-        for j in range(len(v)):
-            scratch[j] = v[j]
-        _place(scratch, cfg, paths, seat, horse, target)
+        old = paths[seat * STRIDE + before]
+        square = paths[seat * STRIDE + target]
+        victim = v[own + square] if square >= 0 else -1
+        if old >= 0:
+            scratch[0], scratch[1] = v[own + old], v[cnt + old]
+        if square >= 0:
+            scratch[2], scratch[3] = v[own + square], v[cnt + square]
+        if victim >= 0:
+            for h in range(4):
+                scratch[4 + h] = v[HORSES + 4 * victim + h]
+        exposed = _threats(v, cfg, paths, seat, before) if policy != HARD else 0.0
+        _place(v, cfg, paths, seat, horse, target)
         if policy == HARD:
             score = PROGRESS_WEIGHT * target
             if victims >= 0:
                 score += CAPTURE_BONUS + victims / 2
             if code == OUT:
                 score += OUT_BONUS
-            score += RISK_WEIGHT * (base - _expected_loss(scratch, cfg, paths, seat))
+            score += RISK_WEIGHT * (base - _expected_loss(v, cfg, paths, seat))
         else:
             score = target / 10
             if victims >= 0:
@@ -363,16 +386,24 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
             if target <= ENTRANCE:
                 same = 0
                 for h in range(4):
-                    if scratch[HORSES + 4 * seat + h] == target:
+                    if v[HORSES + 4 * seat + h] == target:
                         same += 1
                 if same == 2:
                     score += 25
-            score -= 80 * _threats(scratch, cfg, paths, seat, target)
-            score += 40 * _threats(v, cfg, paths, seat, before)
+            score -= 80 * _threats(v, cfg, paths, seat, target)
+            score += 40 * exposed
         scores[i] = score
+        if victim >= 0:  # undo the move
+            for h in range(4):
+                v[HORSES + 4 * victim + h] = scratch[4 + h]
+        if square >= 0:
+            v[own + square], v[cnt + square] = scratch[2], scratch[3]
+        if old >= 0:
+            v[own + old], v[cnt + old] = scratch[0], scratch[1]
+        v[HORSES + 4 * seat + horse] = before
 
 
-@njit
+@njit_inline
 def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntArray,
            codes: IntArray, targets: IntArray, n: int, scratch: IntArray,
            scores: IntArray) -> int:
@@ -386,6 +417,9 @@ def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntA
             whims[0], whims[1], whims[2], whims[3] = s0, s1, s2, s3
             if x < limit:
                 return int(codes[x % n])
+    moves = n - 1 if codes[n - 1] == PASS else n  # pass, when legal, is listed last
+    if moves <= 1:  # the bots play their one move (or pass) whatever its score
+        return int(codes[0])
     score_moves(v, cfg, paths, policy, codes, targets, n, scratch, scores)
     best = -1
     for i in range(n):
@@ -406,9 +440,17 @@ def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: I
     a draw is :func:`~dicegames.core.kernel.below`'s: the die, the first player, a random
     policy's choice among the legal moves.
     """
-    codes = zeros(6)
-    targets = zeros(6)
-    scores = float_zeros(6)
+    return _run(borrow(v), borrow(cfg), borrow(paths), borrow(policies), borrow(dice),
+                borrow(whims),
+                borrow(scratch), zeros(6), zeros(6), float_zeros(6), stop_seat, stop_turns)
+
+
+@njit
+def _run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: IntArray,
+         whims: IntArray, scratch: IntArray, codes: IntArray, targets: IntArray,
+         scores: IntArray, stop_seat: int, stop_turns: int) -> int:
+    """:func:`run` over borrowed arrays (see :func:`~dicegames.core.kernel.borrow`) and
+    scratch lists for the legal moves, their targets and scores."""
     d0, d1, d2, d3 = dice[0], dice[1], dice[2], dice[3]
     w0, w1, w2, w3 = whims[0], whims[1], whims[2], whims[3]
     number = v[TURN] if v[PLAYER] == stop_seat else -1
@@ -463,12 +505,18 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
              turns: IntArray, moves: IntArray) -> None:
     """``games`` whole games from ``start``; results per game (see ``Playouts``)."""
     players = cfg[0]
-    v = copy(start)
-    scratch = copy(start)
+    owned = copy(start)
+    owned_scratch = copy(start)
+    owned_lists = zeros(12)
+    owned_scores = float_zeros(6)
+    v, scratch, cfg, paths = borrow(owned), borrow(owned_scratch), borrow(cfg), borrow(paths)
+    codes, targets = borrow(owned_lists[:6]), borrow(owned_lists[6:])
+    scores_of = borrow(owned_scores)
     for g in range(games):
         for j in range(len(start)):
             v[j] = start[j]
-        moves[g] = run(v, cfg, paths, policies, dice, whims, scratch, -1, 0)
+        moves[g] = _run(v, cfg, paths, borrow(policies), borrow(dice), borrow(whims), scratch,
+                        codes, targets, scores_of, -1, 0)
         turns[g] = v[TURN]
         for seat in range(players):
             winners[g * players + seat] = 1 if v[WINNER] == seat else 0
@@ -477,3 +525,5 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
                 if v[HORSES + 4 * seat + h] > ENTRANCE:
                     stabled += 1
             scores[g * players + seat] = stabled
+    # the owners of the borrowed views live to here
+    owned[0] = owned_scratch[0] + owned_lists[0] + int(owned_scores[0])
