@@ -13,7 +13,8 @@ plain Python lists of ints (numpy is not needed at all); with numba they are ``i
 arrays. Kernel code must therefore use arrays only through indexing, ``len`` and the
 allocators here (:func:`zeros`, :func:`float_zeros`, :func:`copy` inside kernels; :func:`array`,
 :func:`float_array`, :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy
-functions.
+functions. Compiled code is cached on disk in a folder named after a hash of all the kernel
+sources (see :func:`_key_the_cache`), so an edit to any of them recompiles.
 
 **Reference counts.** numba counts references on every array a compiled function receives
 (an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
@@ -52,11 +53,13 @@ bots find it with :func:`kernel_for`.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, ClassVar, TypeVar, cast
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -84,7 +87,35 @@ def _load_numba() -> tuple[bool, Any, Any]:
         import numpy
     except ImportError:
         return False, None, None
+    _key_the_cache(numba)
     return True, numba, numpy
+
+
+def _key_the_cache(numba: Any) -> None:
+    """Keep compiled kernels in a cache folder named after the kernels' own sources.
+
+    numba's on-disk cache (``cache=True``) is invalidated only by a change to the file of the
+    function it compiled, not by a change to a helper it inlined from another file (this
+    module's generator, for one): an edited helper would silently run stale machine code.
+    Naming the folder after a hash of every kernel source (this module, the array-kernel
+    base and each game's ``kernel*.py``) makes any edit start a fresh cache. An explicit
+    ``NUMBA_CACHE_DIR`` is left alone; an unwritable folder makes numba fall back to its
+    usual places.
+    """
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    package = Path(__file__).resolve().parent.parent
+    sources = sorted([*package.joinpath("core").glob("*kernel.py"),
+                      *package.joinpath("games").glob("*/kernel*.py")])
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.name.encode())
+        digest.update(source.read_bytes())
+    try:
+        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
+    except RuntimeError:  # no home folder: numba's own places
+        return
+    numba.config.CACHE_DIR = os.path.join(base, "dicegames", "numba-" + digest.hexdigest()[:16])
 
 
 HAVE_NUMBA, _numba, _np = _load_numba()
