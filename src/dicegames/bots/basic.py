@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from dicegames.core.chance import below
 from dicegames.core.game import State
 from dicegames.core.model import Seat
 
@@ -14,8 +15,9 @@ Policy = Callable[[State[Any, Any, Any], Seat, random.Random], Hashable]
 
 
 def random_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
-    """A uniformly random legal action."""
-    action: Hashable = rng.choice(state.legal_actions(seat))
+    """A uniformly random legal action (the action ``rng.choice`` would pick)."""
+    legal = state.legal_actions(seat)
+    action: Hashable = legal[below(rng, len(legal))]
     return action
 
 

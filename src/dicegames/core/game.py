@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import ClassVar, Generic, TypeVar, cast, final
+from typing import ClassVar, Generic, TypeVar, final
 
 from dicegames.core.errors import (
     GameNotOver,
@@ -301,17 +301,16 @@ class State(Generic[D, A, Out]):
     state by state. ``apply`` never changes a state: it returns a new one.
     """
 
-    __slots__ = ("_legal", "_legal_seat", "_node", "data", "game")
+    __slots__ = ("_legal", "_node", "data", "game")
 
     def __init__(self, game: Game[D, A, Out], data: D) -> None:
         self.game = game
         self.data = data
         # Computed on first use and kept: the state is immutable, so the node and the legal
-        # actions (of a single deciding seat) are computed once however many callers (the
-        # runner, the bot, the checked apply) ask.
+        # actions (of a single deciding seat, ``node.players[0]``) are computed once however
+        # many callers (the runner, the bot, the checked apply) ask.
         self._node: Node | None = None
         self._legal: tuple[A, ...] | None = None
-        self._legal_seat: Seat = -1
 
     # ------------------------------------------------------------------ inspection
 
@@ -378,12 +377,15 @@ class State(Generic[D, A, Out]):
     def legal_actions(self, seat: Seat | None = None) -> tuple[A, ...]:
         """The legal actions of ``seat``, or of the only deciding seat when None."""
         legal = self._legal
-        if legal is not None and (seat is None or seat == self._legal_seat):
-            return legal
+        if legal is not None:
+            node = self._node
+            assert node is not None  # _legal is kept only for a known single-seat node
+            if seat is None or seat == node.players[0]:
+                return legal
         acting = self.deciding_seat(seat)
         legal = self.game._legal_actions(self.data, acting)
         if len(self.node.players) == 1:
-            self._legal, self._legal_seat = legal, acting
+            self._legal = legal
         return legal
 
     # ------------------------------------------------------------------ moving on
@@ -424,14 +426,14 @@ class State(Generic[D, A, Out]):
         The caller guarantees ``move`` came from ``legal_actions`` or ``chance_outcomes``
         of this very state; anything else gives undefined results.
         """
+        game = self.game
         node = self._node
         if node is None:
-            node = self._node = self.game._node(self.data)
-        game = self.game
+            node = self._node = game._node(self.data)
         if node.kind is _CHANCE:
-            return State(game, game._apply_outcome(self.data, cast("Out", move)))
-        return State(game, game._apply_action(self.data, node.players[0] if seat is None
-                                              else seat, cast("A", move)))
+            return State(game, game._apply_outcome(self.data, move))  # type: ignore[arg-type]
+        return State(game, game._apply_action(
+            self.data, node.players[0] if seat is None else seat, move))  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ dunder
 
