@@ -290,6 +290,7 @@ class Game(ABC, Generic[D, A, Out]):
 
 
 _CHANCE = NodeKind.CHANCE
+_DECISION = NodeKind.DECISION
 _TERMINAL = NodeKind.TERMINAL
 
 
@@ -382,11 +383,12 @@ class State(Generic[D, A, Out]):
             assert node is not None  # _legal is kept only for a known single-seat node
             if seat is None or seat == node.players[0]:
                 return legal
-        acting = self.deciding_seat(seat)
-        legal = self.game._legal_actions(self.data, acting)
-        if len(self.node.players) == 1:
-            self._legal = legal
-        return legal
+        node = self._node or self.node
+        players = node.players
+        if node.kind is _DECISION and len(players) == 1 and (seat is None or seat == players[0]):
+            legal = self._legal = self.game._legal_actions(self.data, players[0])
+            return legal
+        return self.game._legal_actions(self.data, self.deciding_seat(seat))
 
     # ------------------------------------------------------------------ moving on
 
