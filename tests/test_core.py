@@ -333,3 +333,40 @@ def test_notation_is_normalized_and_pass_reads_pass() -> None:
 def test_the_result_of_an_unfinished_game_is_refused() -> None:
     with pytest.raises(GameNotOver, match="not over yet"):
         dicegames.make("extra-meters").new_state().result  # noqa: B018
+
+
+# ----------------------------------------------------------------------- frozen data
+
+
+def test_builder_makes_the_same_frozen_object_as_the_class() -> None:
+    from dataclasses import FrozenInstanceError, dataclass, field
+
+    from dicegames.core.frozen import builder
+
+    @dataclass(frozen=True, slots=True)
+    class Data:
+        cells: tuple[int, ...]
+        turn: int = 1
+        cache: object = field(default=None, compare=False)
+
+    build = builder(Data)
+    built = build((1, 2), 7, "kept")
+    assert type(built) is Data
+    assert built == Data((1, 2), 7) and hash(built) == hash(Data((1, 2), 7))
+    assert (built.cells, built.turn, built.cache) == ((1, 2), 7, "kept")
+    assert built != Data((1, 2), 8)
+    with pytest.raises(FrozenInstanceError):
+        built.turn = 8  # type: ignore[misc]
+
+
+def test_builder_refuses_classes_without_slots() -> None:
+    from dataclasses import dataclass
+
+    from dicegames.core.frozen import builder
+
+    @dataclass(frozen=True)
+    class Loose:
+        turn: int
+
+    with pytest.raises(TypeError, match="Loose is not a dataclass with slots"):
+        builder(Loose)
