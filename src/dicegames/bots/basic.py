@@ -28,8 +28,10 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
-        """A uniformly random legal action of ``seat``."""
-        return random_policy(state, seat, self.rng)
+        """A uniformly random legal action of ``seat`` (what :func:`random_policy` picks,
+        without its call: this bot plays the random playouts)."""
+        legal = state.legal_actions(seat)
+        return legal[below(self.rng, len(legal))]
 
 
 class PolicyBot:
