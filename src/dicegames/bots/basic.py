@@ -31,7 +31,8 @@ class RandomBot:
         """A uniformly random legal action of ``seat`` (what :func:`random_policy` picks,
         without its call: this bot plays the random playouts)."""
         legal = state.legal_actions(seat)
-        return legal[below(self.rng, len(legal))]
+        action: Hashable = legal[below(self.rng, len(legal))]
+        return action
 
 
 class PolicyBot:
