@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 import random
 from collections import Counter
 from fractions import Fraction
@@ -26,7 +27,7 @@ from dicegames import (
     Result,
 )
 from dicegames.core import registry
-from dicegames.core.chance import multisets, sample, uniform
+from dicegames.core.chance import below, multisets, sample, uniform
 from dicegames.core.game import normalize
 from dicegames.core.options import parse_option_pairs, resolve_options
 
@@ -190,6 +191,23 @@ def test_sample_is_reproducible_and_close_to_the_distribution() -> None:
         assert abs(counts[outcome] / draws - float(probability)) < 0.01, outcome
 
 
+def test_sample_and_below_draw_exactly_what_randrange_draws() -> None:
+    """The fast draw for a plain ``random.Random`` repeats ``randrange``'s rejection loop,
+    so seeded games are the same as when every draw went through ``randrange``."""
+    fast, reference = random.Random(7), random.Random(7)
+    for n in (*range(1, 70), 216, 462, 1000, 2**20 + 1):
+        assert [below(fast, n) for _ in range(20)] == [reference.randrange(n) for _ in range(20)]
+    for distribution in (uniform(range(1, 7)), uniform(range(1, 6)), multisets((1, 2, 3), 2),
+                         multisets(tuple(range(1, 7)), 3)):
+        outcomes = [outcome for outcome, _ in distribution]
+        denominator = math.lcm(*(p.denominator for _, p in distribution))
+        bounds = list(itertools.accumulate(p * denominator for _, p in distribution))
+        for _ in range(200):
+            ticket = reference.randrange(denominator)
+            expected = outcomes[next(i for i, bound in enumerate(bounds) if ticket < bound)]
+            assert sample(distribution, fast) == expected
+
+
 def test_sample_refuses_probabilities_that_do_not_sum_to_one() -> None:
     with pytest.raises(ValueError, match="sum to 5/6, not 1"):
         sample(tuple((face, Fraction(1, 6)) for face in range(5)), random.Random(0))
@@ -315,3 +333,40 @@ def test_notation_is_normalized_and_pass_reads_pass() -> None:
 def test_the_result_of_an_unfinished_game_is_refused() -> None:
     with pytest.raises(GameNotOver, match="not over yet"):
         dicegames.make("extra-meters").new_state().result  # noqa: B018
+
+
+# ----------------------------------------------------------------------- frozen data
+
+
+def test_builder_makes_the_same_frozen_object_as_the_class() -> None:
+    from dataclasses import FrozenInstanceError, dataclass, field
+
+    from dicegames.core.frozen import builder
+
+    @dataclass(frozen=True, slots=True)
+    class Data:
+        cells: tuple[int, ...]
+        turn: int = 1
+        cache: object = field(default=None, compare=False)
+
+    build = builder(Data)
+    built = build((1, 2), 7, "kept")
+    assert type(built) is Data
+    assert built == Data((1, 2), 7) and hash(built) == hash(Data((1, 2), 7))
+    assert (built.cells, built.turn, built.cache) == ((1, 2), 7, "kept")
+    assert built != Data((1, 2), 8)
+    with pytest.raises(FrozenInstanceError):
+        built.turn = 8  # type: ignore[misc]
+
+
+def test_builder_refuses_classes_without_slots() -> None:
+    from dataclasses import dataclass
+
+    from dicegames.core.frozen import builder
+
+    @dataclass(frozen=True)
+    class Loose:
+        turn: int
+
+    with pytest.raises(TypeError, match="Loose is not a dataclass with slots"):
+        builder(Loose)

@@ -246,12 +246,13 @@ def play_one(
             an action that is not legal.
     """
     state = game.new_state()
+    chance, decision = NodeKind.CHANCE, NodeKind.DECISION
     for moves in range(max_moves + 1):
         node = state.node
         kind = node.kind
-        if kind is NodeKind.CHANCE:
+        if kind is chance:
             state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
-        elif kind is NodeKind.DECISION:
+        elif kind is decision:
             seat = node.players[0]
             legal = state.legal_actions(seat)
             action: Hashable

@@ -6,6 +6,7 @@ import random
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from dicegames.core.chance import below
 from dicegames.core.game import State
 from dicegames.core.model import Seat
 
@@ -14,8 +15,9 @@ Policy = Callable[[State[Any, Any, Any], Seat, random.Random], Hashable]
 
 
 def random_policy(state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> Hashable:
-    """A uniformly random legal action."""
-    action: Hashable = rng.choice(state.legal_actions(seat))
+    """A uniformly random legal action (the action ``rng.choice`` would pick)."""
+    legal = state.legal_actions(seat)
+    action: Hashable = legal[below(rng, len(legal))]
     return action
 
 
@@ -26,8 +28,11 @@ class RandomBot:
         self.rng = rng
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
-        """A uniformly random legal action of ``seat``."""
-        return random_policy(state, seat, self.rng)
+        """A uniformly random legal action of ``seat`` (what :func:`random_policy` picks,
+        without its call: this bot plays the random playouts)."""
+        legal = state.legal_actions(seat)
+        action: Hashable = legal[below(self.rng, len(legal))]
+        return action
 
 
 class PolicyBot:

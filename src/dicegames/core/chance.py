@@ -64,28 +64,66 @@ def _cumulative(probabilities: tuple[Fraction, ...]) -> tuple[int, tuple[int, ..
     return denominator, tuple(bounds)
 
 
-_PREPARED: dict[int, tuple[object, int, tuple[int, ...]]] = {}
-"""Cumulative weights per distribution object, keyed by identity (games reuse constants).
+_PREPARED: dict[int, tuple[object, tuple[Hashable, ...], int, int, tuple[int, ...] | None]] = {}
+"""Per distribution object, keyed by identity (games reuse constants): the distribution
+(kept alive so its id cannot be reused while cached), its outcomes, the common denominator,
+the denominator's bit length, and the cumulative integer weights (None when the outcomes are
+equally likely, so the ticket is the index). Emptied when it grows past a bound (games that
+build distributions on the fly)."""
 
-The entry keeps the distribution alive so its id cannot be reused while cached; the cache
-is emptied when it grows past a bound (games that build distributions on the fly).
-"""
+_Random = random.Random
+
+
+def _prepare(
+    distribution: Distribution[T],
+) -> tuple[object, tuple[Hashable, ...], int, int, tuple[int, ...] | None]:
+    """The cached sampling entry of ``distribution`` (see :data:`_PREPARED`)."""
+    if len(_PREPARED) > 4096:
+        _PREPARED.clear()
+    denominator, bounds = _cumulative(tuple(p for _, p in distribution))
+    entry = (distribution, tuple(o for o, _ in distribution), denominator,
+             denominator.bit_length(), None if denominator == len(bounds) else bounds)
+    _PREPARED[id(distribution)] = entry
+    return entry
+
+
+def below(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` (``n`` > 0), drawn the same way for a plain ``random.Random``.
+
+    CPython draws ``randrange(n)`` by rejection: ``getrandbits(n.bit_length())`` until the
+    draw is below ``n``. That loop is repeated here without ``randrange``'s argument checks
+    and method layers, so the numbers (and every seeded game) are the same, only cheaper. A
+    subclass of ``Random`` (which may draw differently) gets its own ``randrange``.
+    """
+    if type(rng) is not _Random:
+        return rng.randrange(n)
+    bits = n.bit_length()
+    getrandbits = rng.getrandbits
+    ticket = getrandbits(bits)
+    while ticket >= n:
+        ticket = getrandbits(bits)
+    return ticket
 
 
 def sample(distribution: Distribution[T], rng: random.Random) -> T:
     """Draw one outcome exactly by its probability, using only ``rng``.
 
-    Uses one ``randrange`` over the common denominator, so the draw is exact (no float
-    rounding) and the same seed always gives the same outcome.
+    Draws what one ``rng.randrange`` over the common denominator draws (see :func:`below`),
+    so the draw is exact (no float rounding) and the same seed always gives the same
+    outcome: equally likely outcomes are indexed by the ticket, others found by bisection
+    of the cumulative integer weights.
     """
     entry = _PREPARED.get(id(distribution))
     if entry is None or entry[0] is not distribution:
-        if len(_PREPARED) > 4096:
-            _PREPARED.clear()
-        entry = (distribution, *_cumulative(tuple(p for _, p in distribution)))
-        _PREPARED[id(distribution)] = entry
-    _, denominator, bounds = entry
-    ticket = rng.randrange(denominator)
-    if denominator == len(bounds):  # equally likely outcomes: the ticket is the index
-        return distribution[ticket][0]
-    return distribution[bisect_right(bounds, ticket)][0]
+        entry = _prepare(distribution)
+    _, outcomes, denominator, bits, bounds = entry
+    if type(rng) is _Random:
+        getrandbits = rng.getrandbits
+        ticket = getrandbits(bits)
+        while ticket >= denominator:
+            ticket = getrandbits(bits)
+    else:
+        ticket = rng.randrange(denominator)
+    if bounds is None:
+        return outcomes[ticket]  # type: ignore[return-value]
+    return outcomes[bisect_right(bounds, ticket)]  # type: ignore[return-value]

@@ -16,7 +16,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Mapping, Sequence
 from fractions import Fraction
-from typing import ClassVar, Generic, TypeVar, cast, final
+from typing import ClassVar, Generic, TypeVar, final
 
 from dicegames.core.errors import (
     GameNotOver,
@@ -300,6 +300,7 @@ class Game(ABC, Generic[D, A, Out]):
 
 
 _CHANCE = NodeKind.CHANCE
+_DECISION = NodeKind.DECISION
 _TERMINAL = NodeKind.TERMINAL
 
 
@@ -311,37 +312,34 @@ class State(Generic[D, A, Out]):
     state by state. ``apply`` never changes a state: it returns a new one.
     """
 
-    __slots__ = ("_legal", "_legal_seat", "_node", "data", "game")
+    __slots__ = {
+        "_legal": "The legal actions of the single deciding seat, once computed.",
+        "data": "The game's own immutable data of this position.",
+        "game": "The configured game this state belongs to.",
+        "node": "The kind of this state and the seats deciding now (read it, never set it).",
+    }
 
     def __init__(self, game: Game[D, A, Out], data: D) -> None:
         self.game = game
         self.data = data
-        # Computed on first use and kept: the state is immutable, so the node and the legal
-        # actions (of a single deciding seat) are computed once however many callers (the
-        # runner, the bot, the checked apply) ask.
-        self._node: Node | None = None
+        # Every state is asked its node (who acts next) before anything else, so it is
+        # computed here, once. The legal actions (of a single deciding seat,
+        # ``node.players[0]``) are computed on first use and kept: the state is immutable,
+        # so however many callers ask (the runner, the bot, the checked apply), once.
+        self.node: Node = game._node(data)
         self._legal: tuple[A, ...] | None = None
-        self._legal_seat: Seat = -1
 
     # ------------------------------------------------------------------ inspection
 
     @property
-    def node(self) -> Node:
-        """The kind of this state and the seats deciding now."""
-        node = self._node
-        if node is None:
-            node = self._node = self.game._node(self.data)
-        return node
-
-    @property
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return (self._node or self.node).kind is _TERMINAL
+        return self.node.kind is _TERMINAL
 
     @property
     def is_chance(self) -> bool:
         """True when the dice decide next."""
-        return (self._node or self.node).kind is _CHANCE
+        return self.node.kind is _CHANCE
 
     @property
     def current_players(self) -> tuple[Seat, ...]:
@@ -362,7 +360,7 @@ class State(Generic[D, A, Out]):
 
     def chance_outcomes(self) -> tuple[tuple[Out, Fraction], ...]:
         """The outcomes of the dice with their exact probabilities (chance nodes only)."""
-        if (self._node or self.node).kind is not _CHANCE:
+        if self.node.kind is not _CHANCE:
             raise IllegalAction("no dice are rolled in this state: it is not a chance node")
         return self.game._chance_outcomes(self.data)
 
@@ -388,13 +386,14 @@ class State(Generic[D, A, Out]):
     def legal_actions(self, seat: Seat | None = None) -> tuple[A, ...]:
         """The legal actions of ``seat``, or of the only deciding seat when None."""
         legal = self._legal
-        if legal is not None and (seat is None or seat == self._legal_seat):
+        node = self.node
+        players = node.players
+        if legal is not None and (seat is None or seat == players[0]):
+            return legal  # kept only for a node of a single deciding seat
+        if node.kind is _DECISION and len(players) == 1 and (seat is None or seat == players[0]):
+            legal = self._legal = self.game._legal_actions(self.data, players[0])
             return legal
-        acting = self.deciding_seat(seat)
-        legal = self.game._legal_actions(self.data, acting)
-        if len(self.node.players) == 1:
-            self._legal, self._legal_seat = legal, acting
-        return legal
+        return self.game._legal_actions(self.data, self.deciding_seat(seat))
 
     # ------------------------------------------------------------------ moving on
 
@@ -434,14 +433,12 @@ class State(Generic[D, A, Out]):
         The caller guarantees ``move`` came from ``legal_actions`` or ``chance_outcomes``
         of this very state; anything else gives undefined results.
         """
-        node = self._node
-        if node is None:
-            node = self._node = self.game._node(self.data)
         game = self.game
+        node = self.node
         if node.kind is _CHANCE:
-            return State(game, game._apply_outcome(self.data, cast("Out", move)))
-        return State(game, game._apply_action(self.data, node.players[0] if seat is None
-                                              else seat, cast("A", move)))
+            return State(game, game._apply_outcome(self.data, move))  # type: ignore[arg-type]
+        return State(game, game._apply_action(
+            self.data, node.players[0] if seat is None else seat, move))  # type: ignore[arg-type]
 
     # ------------------------------------------------------------------ dunder
 

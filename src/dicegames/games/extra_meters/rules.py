@@ -14,11 +14,13 @@ the round (seat 0 starts each round) and every runner past N by then shares the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
 from dicegames.core.errors import Reroll
+from dicegames.core.frozen import builder
 from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
@@ -29,10 +31,12 @@ from dicegames.core.model import (
     Seat,
     TurnInfo,
 )
-from dicegames.core.options import OptionSpec
+from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.games.binding import forward
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.position import ExtraMetersFacts, facts, from_position, position
+
+_OPENING, _DECIDE, _ROLLING, _OVER = Phase.OPENING, Phase.DECIDE, Phase.ROLLING, Phase.OVER
 
 OPENING_ROLL = uniform(range(1, 6))
 """The opening die: a 6 is rolled again, so 1..5 each with probability 1/5."""
@@ -68,10 +72,27 @@ SPEC = GameSpec(
 )
 
 
+_data = builder(ExtraMetersData)
+"""``ExtraMetersData`` from all six fields, built fast (see :mod:`dicegames.core.frozen`)."""
+
+DECISIONS = (Decision.ROLL, Decision.STOP)
+"""Every decision, in legal order: both are always legal."""
+
+
 class ExtraMetersRules(Game[ExtraMetersData, Decision, int]):
     """The rules of For a Few Extra Meters (see the module docstring)."""
 
     spec = SPEC
+
+    def __init__(self, players: int, options: Mapping[str, OptionValue]) -> None:
+        super().__init__(players, options)
+        self._end = self.track_length
+        self._first = self.options["finish"] == "first"
+        # The node of each phase and seat: CHANCE, the seat's decision, CHANCE, TERMINAL.
+        self._nodes = tuple(
+            tuple(Node.decision(seat) if phase is Phase.DECIDE else
+                  TERMINAL if phase is Phase.OVER else CHANCE for seat in range(players))
+            for phase in Phase)
 
     @property
     def track_length(self) -> int:
@@ -84,32 +105,26 @@ class ExtraMetersRules(Game[ExtraMetersData, Decision, int]):
         return ExtraMetersData(positions=(0,) * self.players)
 
     def _node(self, data: ExtraMetersData) -> Node:
-        if data.phase is Phase.DECIDE:
-            return Node.decision(data.player)
-        if data.phase is Phase.OVER:
-            return TERMINAL
-        return CHANCE
+        return self._nodes[data.phase][data.player]
 
     def _turn(self, data: ExtraMetersData) -> TurnInfo:
         return TurnInfo(data.player, data.turn)
 
     def _legal_actions(self, data: ExtraMetersData, seat: Seat) -> tuple[Decision, ...]:
-        return (Decision.ROLL, Decision.STOP)
+        return DECISIONS
 
     def _apply_action(self, data: ExtraMetersData, seat: Seat, action: Decision) -> ExtraMetersData:
         if action is Decision.ROLL:
-            return ExtraMetersData(data.positions, data.player, data.turn, Phase.ROLLING,
-                                   data.dice)
+            return _data(data.positions, data.player, data.turn, _ROLLING, data.dice, ())
         return self._end_turn(data, sum(data.dice))
 
     def _chance_outcomes(self, data: ExtraMetersData) -> tuple[tuple[int, Fraction], ...]:
-        return OPENING_ROLL if data.phase is Phase.OPENING else FURTHER_ROLL
+        return OPENING_ROLL if data.phase is _OPENING else FURTHER_ROLL
 
     def _apply_outcome(self, data: ExtraMetersData, outcome: int) -> ExtraMetersData:
         if outcome == 6:
             return self._end_turn(data, len(data.dice) + 1)
-        return ExtraMetersData(data.positions, data.player, data.turn, Phase.DECIDE,
-                               (*data.dice, outcome))
+        return _data(data.positions, data.player, data.turn, _DECIDE, (*data.dice, outcome), ())
 
     def _end_turn(self, data: ExtraMetersData, distance: int) -> ExtraMetersData:
         """Move the current runner, decide whether the game is over, or pass the turn."""
@@ -117,15 +132,17 @@ class ExtraMetersRules(Game[ExtraMetersData, Decision, int]):
         positions = list(data.positions)
         positions[player] += distance
         moved = tuple(positions)
-        end = self.track_length
-        if self.options["finish"] == "first":
+        end = self._end
+        if self._first:
             if moved[player] > end:
-                return ExtraMetersData(moved, player, data.turn, Phase.OVER, (), (player,))
+                return _data(moved, player, data.turn, _OVER, (), (player,))
         elif player == self.players - 1:
             winners = tuple(s for s, p in enumerate(moved) if p > end)
             if winners:
-                return ExtraMetersData(moved, player, data.turn, Phase.OVER, (), winners)
-        return ExtraMetersData(moved, (player + 1) % self.players, data.turn + 1)
+                return _data(moved, player, data.turn, _OVER, (), winners)
+        following = player + 1
+        return _data(moved, 0 if following == self.players else following, data.turn + 1,
+                     _OPENING, (), ())
 
     def _result(self, data: ExtraMetersData) -> Result:
         rounds = (data.turn + self.players - 1) // self.players

@@ -43,9 +43,13 @@ Horses = tuple[tuple[int, ...], ...]
 
 
 class Board:
-    """Who stands on each track square: the owning seat (-1 for none) and how many horses."""
+    """Who stands on each track square: the owning seat (-1 for none) and how many horses.
 
-    __slots__ = ("count", "owner")
+    ``barrages`` counts the squares holding two horses: while it is 0 (most of a game),
+    nothing blocks a move on the track and the move generator skips its square checks.
+    """
+
+    __slots__ = ("barrages", "count", "owner")
 
     def __init__(self, colours: tuple[Colour, ...], horses: tuple[tuple[int, ...], ...]) -> None:
         owner = [-1] * TRACK_LENGTH
@@ -59,22 +63,33 @@ class Board:
                     count[square] += 1
         self.owner = owner
         self.count = count
+        self.barrages = count.count(2)
 
     def moved(self, seat: int, origin: int, target: int) -> Board:
         """The board after a horse of ``seat`` goes from track square ``origin`` to
         ``target`` (-1: off the track), every opposing horse on ``target`` going home
         (as :func:`moved` does to the horses). This board is left as it was."""
         owner, count = self.owner[:], self.count[:]
+        barrages = self.barrages
         if origin >= 0:
-            count[origin] -= 1
-            if not count[origin]:
+            left = count[origin]
+            if left == 2:
+                barrages -= 1
+            count[origin] = left - 1
+            if left == 1:
                 owner[origin] = -1
         if target >= 0:
-            count[target] = count[target] + 1 if owner[target] == seat else 1
+            there = count[target]
+            now = there + 1 if owner[target] == seat else 1
+            barrages += (now == 2) - (there == 2)
+            count[target] = now
             owner[target] = seat
-        board = Board.__new__(Board)
-        board.owner, board.count = owner, count
+        board = _new_board(Board)
+        board.owner, board.count, board.barrages = owner, count, barrages
         return board
+
+
+_new_board = object.__new__
 
 
 def destination(board: Board, colour: Colour, seat: int, row: tuple[int, ...], progress: int,
@@ -88,17 +103,19 @@ def destination(board: Board, colour: Colour, seat: int, row: tuple[int, ...], p
     target = progress + die
     if target > FINAL:
         return -1  # overshooting stable square 6
-    path = PATHS[colour]
-    count, owner = board.count, board.owner
-    last_passed = target - 1 if target <= ENTRANCE else ENTRANCE
-    for step in range(progress + 1, last_passed + 1):
-        square = path[step]
-        if count[square] == 2 and (blocking.blocks_own or owner[square] != seat):
-            return -1
+    if board.barrages:  # else no barrage anywhere: nothing on the track blocks
+        path = PATHS[colour]
+        count, owner = board.count, board.owner
+        last_passed = target - 1 if target <= ENTRANCE else ENTRANCE
+        for step in range(progress + 1, last_passed + 1):
+            square = path[step]
+            if count[square] == 2 and (blocking.blocks_own or owner[square] != seat):
+                return -1
+        if target <= ENTRANCE:
+            square = path[target]
+            if count[square] == 2 and (owner[square] == seat or not blocking.landing_captures):
+                return -1
     if target <= ENTRANCE:
-        square = path[target]
-        if count[square] == 2 and (owner[square] == seat or not blocking.landing_captures):
-            return -1
         return target
     for other in row:
         if progress < other <= target and other > ENTRANCE:

@@ -21,6 +21,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
+from dicegames.core.frozen import builder
 from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
@@ -44,6 +45,7 @@ from dicegames.games.petits_chevaux.data import (
     Phase,
 )
 from dicegames.games.petits_chevaux.moves import (
+    WINNING,
     Blocking,
     Board,
     can_come_out,
@@ -63,6 +65,14 @@ Move = Action | Special
 
 Outcome = int | str
 """A chance outcome: a die face, or the colour drawn to play first."""
+
+_ROLL, _MOVE, _OVER = Phase.ROLL, Phase.MOVE, Phase.OVER
+
+_data = builder(ChevauxData)
+"""``ChevauxData`` from all eight fields, built fast (see :mod:`dicegames.core.frozen`)."""
+
+PASS_ONLY: tuple[Special] = (PASS,)
+"""The legal actions of a player without a move."""
 
 DIE = uniform(range(1, 7))
 """One fair die."""
@@ -120,6 +130,12 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
                                  bool(self.options["barrage_landing_captures"]))
         self.three_sixes = bool(self.options["three_sixes_penalty"])
         self.compulsory = bool(self.options["compulsory_move"])
+        # The node of each phase and seat: the draw and the rolls are chance, a move is the
+        # seat's decision.
+        self._nodes = tuple(
+            tuple(Node.decision(seat) if phase is Phase.MOVE else
+                  TERMINAL if phase is Phase.OVER else CHANCE for seat in range(players))
+            for phase in Phase)
 
     # ----------------------------------------------------------------- template methods
 
@@ -127,11 +143,7 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
         return ChevauxData(horses=((HOME,) * 4,) * self.players)
 
     def _node(self, data: ChevauxData) -> Node:
-        if data.phase is Phase.MOVE:
-            return Node.decision(data.player)
-        if data.phase is Phase.OVER:
-            return TERMINAL
-        return CHANCE
+        return self._nodes[data.phase][data.player]
 
     def _turn(self, data: ChevauxData) -> TurnInfo:
         return TurnInfo(data.player, data.turn)
@@ -141,20 +153,33 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
 
         ``out`` comes first (target 1), then horses 1 to 4; ``pass`` is not included.
         """
+        actions, targets = self._scan(data, die)
+        return tuple(zip(actions, targets, strict=True))
+
+    def _scan(self, data: ChevauxData, die: int) -> tuple[list[Action], list[int]]:
+        """The legal horse moves with ``die`` as :meth:`moves` lists them, as two lists:
+        the actions and their target progress."""
         seat = data.player
         colour = self.colours[seat]
         row = data.horses[seat]
-        board = self.board(data)
-        found: list[tuple[Action, int]] = []
-        if die == 6 and can_come_out(board, colour, seat, row, self.blocking):
-            found.append((Action.OUT, 1))
-        actions = HORSE_ACTIONS[colour]
-        for horse, progress in enumerate(row):
+        board = data.occupancy or self.board(data)
+        blocking = self.blocking
+        actions: list[Action] = []
+        targets: list[int] = []
+        if die == 6 and can_come_out(board, colour, seat, row, blocking):
+            actions.append(Action.OUT)
+            targets.append(1)
+        horse_actions = HORSE_ACTIONS[colour]
+        for horse in range(4):
+            progress = row[horse]
+            if progress == HOME:
+                continue  # waits in its corner: only ``out`` moves it
             target = destination(board, colour, seat, row, progress, die=die,
-                                 blocking=self.blocking)
+                                 blocking=blocking)
             if target >= 0:
-                found.append((actions[horse], target))
-        return tuple(found)
+                actions.append(horse_actions[horse])
+                targets.append(target)
+        return actions, targets
 
     def board(self, data: ChevauxData) -> Board:
         """Who stands on each track square: the data's occupancy, built on first use."""
@@ -166,40 +191,43 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
         return board
 
     def _legal_actions(self, data: ChevauxData, seat: Seat) -> tuple[Move, ...]:
-        found: tuple[Move, ...] = tuple(action for action, _ in self.moves(data, data.roll))
-        if not found:
-            return (PASS,)
-        return found if self.compulsory else (*found, PASS)
+        actions: list[Move] = self._scan(data, data.roll)[0]  # type: ignore[assignment]
+        if not actions:
+            return PASS_ONLY
+        if not self.compulsory:
+            actions.append(PASS)
+        return tuple(actions)
 
     def _apply_action(self, data: ChevauxData, seat: Seat, action: Move) -> ChevauxData:
         if action is PASS:
             return self._after_move(data, data.horses, data.occupancy)
+        row = data.horses[seat]
         if action is Action.OUT:
-            horse, target = data.horses[seat].index(HOME), 1
+            horse, target = row.index(HOME), 1
         else:
-            assert isinstance(action, Action)
             horse = HORSE_OF[action]
-            target = data.horses[seat][horse] + data.roll
-        before = self.board(data)
-        horses, _ = moved(self.colours, data.horses, seat, horse, target, board=before)
-        path = PATHS[self.colours[seat]]
-        board = before.moved(seat, path[data.horses[seat][horse]], path[target])
-        if has_won(horses[seat]):
-            return ChevauxData(horses, seat, data.turn, Phase.OVER, 0, 0, seat, board)
+            target = row[horse] + data.roll
+        before = data.occupancy or self.board(data)
+        colours = self.colours
+        horses, _ = moved(colours, data.horses, seat, horse, target, board=before)
+        path = PATHS[colours[seat]]
+        board = before.moved(seat, path[row[horse]], path[target])
+        if target >= WINNING[0] and has_won(horses[seat]):
+            return _data(horses, seat, data.turn, _OVER, 0, 0, seat, board)
         return self._after_move(data, horses, board)
 
     def _after_move(self, data: ChevauxData, horses: tuple[tuple[int, ...], ...],
                     board: Board | None) -> ChevauxData:
         """A 6 rolls again in the same turn; anything else passes the turn clockwise."""
         if data.roll == 6:
-            return ChevauxData(horses, data.player, data.turn, Phase.ROLL, 0, data.sixes,
-                               occupancy=board)
+            return _data(horses, data.player, data.turn, _ROLL, 0, data.sixes, -1, board)
         return self._next_turn(horses, data, board)
 
     def _next_turn(self, horses: tuple[tuple[int, ...], ...], data: ChevauxData,
                    board: Board | None) -> ChevauxData:
-        return ChevauxData(horses, (data.player + 1) % self.players, data.turn + 1, Phase.ROLL,
-                           occupancy=board)
+        following = data.player + 1
+        return _data(horses, 0 if following == self.players else following, data.turn + 1,
+                     _ROLL, 0, 0, -1, board)
 
     def _chance_outcomes(self, data: ChevauxData) -> tuple[tuple[Outcome, Fraction], ...]:
         if data.phase is Phase.DRAW:
@@ -210,12 +238,11 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
         if data.phase is Phase.DRAW:
             first = next(s for s, c in enumerate(self.colours) if c.label == outcome)
             return ChevauxData(data.horses, first, 1, Phase.ROLL, occupancy=data.occupancy)
-        assert isinstance(outcome, int)
         sixes = data.sixes + 1 if outcome == 6 else 0
-        if self.three_sixes and sixes == 3:
+        if sixes == 3 and self.three_sixes:
             return self._next_turn(data.horses, data, data.occupancy)
-        return ChevauxData(data.horses, data.player, data.turn, Phase.MOVE, outcome, sixes,
-                           occupancy=data.occupancy)
+        return _data(data.horses, data.player, data.turn, _MOVE, outcome, sixes, -1,
+                     data.occupancy)
 
     def _result(self, data: ChevauxData) -> Result:
         scores = [sum(p > ENTRANCE for p in row) for row in data.horses]
