@@ -223,3 +223,31 @@ def test_presence_is_pushed_and_names_no_token(server: Server) -> None:
             state = presence_now(watcher, {"0": "connected", "1": "invited"})
             assert ann not in json.dumps(state) and ben not in json.dumps(state)
         presence_now(watcher, {"0": "away", "1": "invited"})
+
+
+def test_a_refusal_is_told_in_the_players_language(server: Server) -> None:
+    """The code stays the same; the message is the player's sentence in the socket's or
+    request's language, the precise English sentence in ``detail`` (issue 14)."""
+    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+                                         "dice": "manual"})
+    ann, ben = (seat["token"] for seat in match["seats"])
+    url = f"{server.ws_url}/ws/matches/{match['id']}?token={ann}&lang=fr"
+    with connect(url, open_timeout=10) as mine:
+        receive(mine, "state")
+        mine.send(json.dumps({"type": "dice", "dice": "4", "id": 1}))
+        receive(mine, "ack")
+        mine.send(json.dumps({"type": "act", "move": "fly", "id": 2}))
+        error = receive(mine, "error")
+        assert (error["status"], error["error"]) == (422, "illegal_move")
+        assert error["message"] == ("Ce coup n'est pas permis maintenant : choisissez l'un "
+                                    "des coups proposés.")
+        assert "fly" in error["detail"]
+    actions = f"/api/matches/{match['id']}/actions"
+    for lang, expected in (("de", "Du bist nicht an der Reihe."),
+                           ("it", "Non è il tuo turno.")):
+        status, body = server.call("POST", f"{actions}?lang={lang}",
+                                   {"token": ben, "move": "stop"})
+        assert (status, body["error"], body["message"]) == (409, "not_your_turn", expected)
+        assert "Ben" in body["detail"]
+    status, body = server.call("POST", actions, {"token": ben, "move": "stop"})
+    assert status == 409 and "detail" not in body and "Ben" in body["message"]

@@ -127,7 +127,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
 async def _api_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ApiError)
-    return JSONResponse(error.to_json(), status_code=error.status)
+    return JSONResponse(error.to_json(request_language(request)), status_code=error.status)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -163,7 +163,7 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
         seats = hub.seats_of(match, ws.query_params.get("token"))
     except ApiError as error:
         await ws.send_json({"type": "error", "id": None, "status": error.status,
-                            **error.to_json()})
+                            **error.to_json(request_language(ws))})
         await ws.close(code=4000 + error.status)
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
@@ -248,7 +248,8 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
         else:
             raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
     except ApiError as error:
-        return {"type": "error", "id": ident, "status": error.status, **error.to_json()}
+        return {"type": "error", "id": ident, "status": error.status,
+                **error.to_json(lang)}
     return {"type": "ack", "id": ident, "version": version}
 
 

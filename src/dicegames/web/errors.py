@@ -4,11 +4,37 @@ Every refusal is ``{"error": code, "message": text}`` with a 4xx status: 400 mal
 or fields, 403 a wrong seat token, 404 an unknown match or game, 409 acting out of turn or
 on a stale version, 413 a body over the limit, 422 an unknown option or an illegal move.
 The game is never changed by a refused request.
+
+The codes are stable (clients match on them). The message is a precise English sentence for
+the developer; for the refusals a player can meet while playing, a request in another
+language gets that code's sentence in its language as ``message`` and the precise English
+one as ``detail``.
 """
 
 from __future__ import annotations
 
 from dicegames.core.errors import GameOver, IllegalAction, NotYourTurn, Reroll
+from dicegames.i18n import DEFAULT, N_, translate
+
+PLAYER_MESSAGES: dict[str, str] = {
+    "not_your_turn": N_("It is not your turn."),
+    "illegal_move": N_("That move is not allowed now: choose one of the moves offered."),
+    "game_over": N_("The game is over: nothing more can be played."),
+    "stale": N_("The game has moved on: look at the board again and choose."),
+    "roll_again": N_("Roll again: this roll does not count."),
+    "bad_dice": N_("Those dice cannot be entered now: enter the faces shown on the dice."),
+    "not_dice_time": N_("No dice are to be rolled now."),
+    "auto_dice": N_("The computer rolls the dice in this game."),
+    "cannot_undo": N_("There is no move you can take back now."),
+    "read_only": N_("This is a saved game: it can only be replayed."),
+    "bad_token": N_("Only a player with a seat link can do that; you are watching."),
+    "unknown_match": N_("There is no such game on this server."),
+    "unknown_table": N_("There is no such open table on this server."),
+    "table_full": N_("Someone was quicker: this table has no free seat left."),
+    "not_finished": N_("Only a finished game can be reviewed."),
+    "too_large": N_("That is too much at once for this server."),
+}
+"""The refusals a player can meet while playing, each as a sentence for the player."""
 
 
 class ApiError(Exception):
@@ -20,9 +46,14 @@ class ApiError(Exception):
         self.code = code
         self.message = message
 
-    def to_json(self) -> dict[str, str]:
-        """The error body sent to clients."""
-        return {"error": self.code, "message": self.message}
+    def to_json(self, lang: str = DEFAULT) -> dict[str, str]:
+        """The error body sent to clients: in ``lang`` for a refusal a player can meet (the
+        precise English sentence then goes in ``detail``)."""
+        sentence = PLAYER_MESSAGES.get(self.code)
+        if lang == DEFAULT or sentence is None:
+            return {"error": self.code, "message": self.message}
+        return {"error": self.code, "message": translate(lang, sentence),
+                "detail": self.message}
 
 
 def from_engine(error: IllegalAction) -> ApiError:

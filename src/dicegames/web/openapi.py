@@ -170,7 +170,8 @@ OPENAPI: dict[str, Any] = {
     },
     "components": {"schemas": {
         "Error": {"type": "object", "required": ["error", "message"],
-                  "properties": {"error": {"type": "string"}, "message": {"type": "string"}}},
+                  "properties": {"error": {"type": "string"}, "message": {"type": "string"},
+                                 "detail": {"type": "string"}}},
         "Ack": {"type": "object", "properties": {"ok": {"type": "boolean"},
                                                  "version": {"type": "integer"}}},
         "Hint": {"type": "object", "properties": {
