@@ -589,14 +589,15 @@ def test_play_speaks_the_language_asked_or_the_one_of_lang(env: dict[str, str],
     save = tmp_path / "partie.json"
     done = run(env, "play", "extra-meters", "--lang", "fr", "--players", "you,bot:medium",
                "--seed", "11", "--option", "track_length=10", "--save", str(save),
-               stdin="stop\n" * 40)
+               stdin="fly\n" + "stop\n" * 40)
     assert done.returncode == 0, done.stderr
     out = done.stdout
+    assert "'fly' n'est pas un coup possible ici ; les coups : roll, stop" in out
     assert "Vous, à vous de choisir" in out and "Vous ›" in out
     assert "Vous vous arrêtez et avancez" in out and "Vous lancez" in out
     assert "Partie terminée." in out and f"Partie enregistrée dans {save}" in out
     assert "Joueurs, dans l'ordre du jeu" in out
-    for english in ("You roll", "your choice", "Game over", "Game saved"):
+    for english in ("You roll", "your choice", "Game over", "Game saved", "legal"):
         assert english not in out
     assert [p.name for p in dicegames.load(save).players] == ["Vous", "Bot moyen"]
     shown = run(env, "replay", str(save), "--lang", "it")

@@ -33,7 +33,7 @@ from dicegames.core.record import load, save
 from dicegames.core.registry import game_class
 from dicegames.core.session import DiceMode, Event, EventKind, Session
 from dicegames.core.text import count, counted
-from dicegames.i18n import N_, _
+from dicegames.i18n import DEFAULT, N_, _, current
 from dicegames.scores import record_score
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal, UsageError
 from dicegames.terminal.seats import (
@@ -171,10 +171,14 @@ class HumanAgent:
                     return legal[int(text) - 1]
                 raise IllegalAction(_("{text} is not one of the choices: type {numbers} or "
                                       "a move's notation", text=text, numbers=numbers)) from None
+            if current() != DEFAULT:  # the engine's precise reason is English
+                moves = ", ".join(str(move) for move in legal[:30])
+                error = IllegalAction(_("{text} is not a move here; the moves: {moves}",
+                                        text=repr(text), moves=moves))
             if numbered:
                 raise IllegalAction(_("{error} (or {numbers})", error=error,
                                       numbers=numbers)) from None
-            raise
+            raise error from None
         if action not in legal:
             raise IllegalAction(_("{move} is not a legal move here", move=action))
         return action
