@@ -171,14 +171,15 @@ class HumanAgent:
                     return legal[int(text) - 1]
                 raise IllegalAction(_("{text} is not one of the choices: type {numbers} or "
                                       "a move's notation", text=text, numbers=numbers)) from None
+            reason = error
             if current() != DEFAULT:  # the engine's precise reason is English
                 moves = ", ".join(str(move) for move in legal[:30])
-                error = IllegalAction(_("{text} is not a move here; the moves: {moves}",
-                                        text=repr(text), moves=moves))
+                reason = IllegalAction(_("{text} is not a move here; the moves: {moves}",
+                                         text=repr(text), moves=moves))
             if numbered:
-                raise IllegalAction(_("{error} (or {numbers})", error=error,
+                raise IllegalAction(_("{error} (or {numbers})", error=reason,
                                       numbers=numbers)) from None
-            raise error from None
+            raise reason from None
         if action not in legal:
             raise IllegalAction(_("{move} is not a legal move here", move=action))
         return action
