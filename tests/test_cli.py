@@ -473,6 +473,22 @@ def test_launcher_sets_up_and_plays_a_bot_game(env: dict[str, str]) -> None:
     assert "Game over." in out
 
 
+def test_launcher_speaks_the_language_of_lang(env: dict[str, str]) -> None:
+    """The menu, its refusals and the game it starts follow ``LANG`` (issue 14)."""
+    answers = ["7", "extra-meters", "9", "", "easy", "bot:medium", "5", "10", "", "x", "1"]
+    done = run({**env, "LANG": "it_IT.UTF-8"}, stdin="\n".join(answers) + "\n", script=True)
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "giochi di dadi per la famiglia" in out and "7 non è nell'elenco" in out
+    assert "è per 2-8 giocatori: scrivi un numero da 2 a 8" in out
+    assert "'5' non è permesso qui: un numero intero da 10 a 200" in out
+    assert "scrivi 1 se i dadi li tira il computer" in out
+    assert "Opzioni (Invio tiene il valore predefinito):" in out
+    assert "Partita finita." in out
+    for english in ("not on the list", "type a number", "Options", "Game over"):
+        assert english not in out
+
+
 def test_launcher_offers_the_listed_bots_in_plain_words(env: dict[str, str]) -> None:
     """Petits Chevaux has nine bots; the menu shows the five listed ones, and an unlisted
     one (random) is still seated by name."""

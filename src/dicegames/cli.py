@@ -350,7 +350,8 @@ def _add_scheduler(parser: argparse.ArgumentParser) -> None:
 def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     """Run the command ``args`` names (the launcher when none) and return its exit code."""
     if args.command is None:
-        return run_launcher(term)
+        with use(choose(None, None, os.environ.get("LANG"))):
+            return run_launcher(term)
     if args.command == "list":
         return run_list(term)
     if args.command == "rules":

@@ -4,7 +4,8 @@ It asks, one question at a time and with a default for each: the game, the numbe
 players, who sits in each seat (a person's name or a bot level), the game's options, and
 whether the computer rolls the dice or people type in physical dice. Then it plays. Every
 answer is checked as the command line would check it, and a wrong one is asked again with the
-reason. End of input or ``quit`` leaves quietly.
+reason. End of input or ``quit`` leaves quietly. It speaks the language of ``LANG`` (English,
+French, German or Italian).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from dicegames.core.model import BotLevel, GameSpec
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
-from dicegames.core.text import plural
+from dicegames.i18n import DEFAULT, _, current
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal
 from dicegames.terminal.info import first_sentence, player_range
 from dicegames.terminal.play import new_seed, play_session
@@ -39,7 +40,8 @@ def ask_until_valid(term: Terminal, prompt: str, default: str,
         QuitRequested: the person typed quit.
     """
     while True:
-        text = term.ask(f"{prompt} [dim]\\[Enter = {escape(default)}][/] › ") or default
+        enter = escape(_("Enter = {default}", default=default))
+        text = term.ask(f"{prompt} [dim]\\[{enter}][/] › ") or default
         if text.lower() in QUIT_WORDS:
             raise QuitRequested
         try:
@@ -54,8 +56,8 @@ def pick_game(text: str) -> GameSpec:
     if text.isdecimal():
         if 1 <= int(text) <= len(specs):
             return specs[int(text) - 1]
-        raise ValueError(f"{text} is not on the list: type a number from the list or a "
-                         "game's id")
+        raise ValueError(_("{text} is not on the list: type a number from the list or a "
+                           "game's id", text=text))
     return game_class(text).spec
 
 
@@ -63,9 +65,9 @@ def pick_count(spec: GameSpec) -> Callable[[str], int]:
     """A parser for the number of players ``spec`` allows."""
     def parse(text: str) -> int:
         if not text.isdecimal() or not spec.min_players <= int(text) <= spec.max_players:
-            raise ValueError(f"{spec.name} is for {player_range(spec)} "
-                             f"{plural(spec.max_players, 'player')}: "
-                             f"type a number from {spec.min_players} to {spec.max_players}")
+            raise ValueError(_("{game} is for {players} players: type a number from {low} "
+                               "to {high}", game=spec.name, players=player_range(spec),
+                               low=spec.min_players, high=spec.max_players))
         return int(text)
     return parse
 
@@ -79,7 +81,8 @@ def pick_seat(levels: tuple[str, ...]) -> Callable[[str], str]:
         if level is None:
             return text
         if level not in levels:
-            raise ValueError(f"there is no bot {level!r}; the bots are: {', '.join(levels)}")
+            raise ValueError(_("there is no bot {level}; the bots are: {levels}",
+                               level=repr(level), levels=", ".join(levels)))
         return BOT_PREFIX + level
     return parse
 
@@ -107,9 +110,10 @@ def plain_levels(levels: Sequence[BotLevel]) -> list[tuple[str, str]]:
     for level in levels:
         if not level.listed:
             continue
-        plain = PLAIN_LEVELS.get(level.name) or re.split(r":|;| \(", level.doc)[0]
+        known = PLAIN_LEVELS.get(level.name)
+        plain = _(known) if known else re.split(r":|;| \(", level.doc)[0]
         if level.doc in seen:
-            plain = f"the same player as {seen[level.doc]}"
+            plain = _("the same player as {level}", level=seen[level.doc])
         seen.setdefault(level.doc, level.name)
         shown.append((level.name, plain))
     return shown
@@ -122,18 +126,19 @@ def ask_seats(term: Terminal, game: Game[Any, Any, Any]) -> list[str]:
     e.g. ``random``) are still accepted by name.
     """
     levels = bot_levels(game)
-    term.say("Computer players (type the level to seat one):")
+    term.say(_("Computer players (type the level to seat one):"))
     for name, plain in plain_levels(levels):
         term.say(f"  [bold cyan]{escape(name)}[/]: {escape(plain)}")
-    term.say(f"[dim]How each one plays: dicegames rules {escape(game.spec.id)}.[/]")
+    term.say("[dim]" + escape(_("How each one plays: dicegames rules {game}.",
+                                 game=game.spec.id)) + "[/]")
     names = tuple(level.name for level in levels)
     default_bot = default_bot_level(game)
     items: list[str] = []
     for seat in range(game.players):
-        default = "You" if seat == 0 else default_bot
+        default = _("You") if seat == 0 else default_bot
         while True:
-            item = ask_until_valid(term, f"Player {seat + 1}: a person's name or a bot level",
-                                   default, pick_seat(names))
+            item = ask_until_valid(term, _("Player {number}: a person's name or a bot level",
+                                             number=seat + 1), default, pick_seat(names))
             try:
                 player_infos([*items, item])
             except DiceGamesError as error:
@@ -155,17 +160,43 @@ def ask_options(term: Terminal, spec: GameSpec) -> dict[str, OptionValue]:
     """Ask each option in turn; Enter keeps the default, a value is checked by its spec."""
     values: dict[str, OptionValue] = {}
     if spec.options:
-        term.say("Options (Enter keeps the default):")
+        term.say(_("Options (Enter keeps the default):"))
     for option in spec.options:
-        term.say(f"  [bold]{escape(option.title)}[/]: {escape(option.doc)}")
+        title = _(option.title)
+        term.say(f"  [bold]{escape(title)}[/]: {escape(_(option.doc))}")
         if option.choice_labels:
             term.say("    [dim]" + escape("; ".join(
-                f"{choice} = {option.choice_title(choice)}" for choice in option.choices))
+                f"{choice} = {_(option.choice_title(choice))}" for choice in option.choices))
                 + "[/]")
-        term.say(f"    [dim]({escape(option.allowed())})[/]")
-        values[option.name] = ask_until_valid(term, f"  {escape(option.title)}",
-                                              show_default(option), option.validate_local)
+        term.say(f"    [dim]({escape(allowed(option))})[/]")
+        values[option.name] = ask_until_valid(term, f"  {escape(title)}",
+                                              show_default(option), validator(option))
     return values
+
+
+def allowed(option: OptionSpec) -> str:
+    """The values ``option`` allows, in a few words of the language in use."""
+    if option.kind == "int":
+        return _("a whole number from {low} to {high}", low=option.minimum,
+                 high=option.maximum)
+    if option.kind == "bool":
+        return _("true or false")
+    if option.kind == "choice":
+        return _("one of {choices}", choices=", ".join(option.choices))
+    return option.allowed()
+
+
+def validator(option: OptionSpec) -> Callable[[str], OptionValue]:
+    """``option``'s check of a typed value; its refusal in the language in use."""
+    def parse(text: str) -> OptionValue:
+        try:
+            return option.validate_local(text)
+        except DiceGamesError:
+            if current() == DEFAULT:
+                raise
+            raise ValueError(_("{value} is not allowed here: {allowed}", value=repr(text),
+                               allowed=allowed(option))) from None
+    return parse
 
 
 def pick_dice(text: str) -> bool:
@@ -175,7 +206,7 @@ def pick_dice(text: str) -> bool:
         return False
     if answer in ("2", "manual", "physical"):
         return True
-    raise ValueError("type 1 for dice rolled by the computer, 2 for physical dice")
+    raise ValueError(_("type 1 for dice rolled by the computer, 2 for physical dice"))
 
 
 def run_launcher(term: Terminal) -> ExitCode:
@@ -184,26 +215,28 @@ def run_launcher(term: Terminal) -> ExitCode:
         return _launch(term)
     except (EOFError, QuitRequested):
         term.say("")
-        term.say("Bye.")
+        term.say(_("Bye."))
         return ExitCode.OK
 
 
 def _launch(term: Terminal) -> ExitCode:
     specs = games()
-    term.say("[bold]dicegames[/]: family dice games. Pick a game (quit leaves).")
+    term.say("[bold]dicegames[/]: " + escape(_("family dice games. Pick a game (quit "
+                                                "leaves).")))
     for number, spec in enumerate(specs, start=1):
+        players = _("{players} players", players=player_range(spec))
         term.say(f"  [bold cyan]{number})[/] [bold]{escape(spec.name)}[/] "
-                 f"({escape(spec.id)}, {player_range(spec)} "
-                 f"{plural(spec.max_players, 'player')}): "
-                 f"{escape(first_sentence(spec.pitch))}")
-    spec = ask_until_valid(term, "Game: a number or an id", "1", pick_game)
-    count = ask_until_valid(term, f"Number of players ({player_range(spec)})",
+                 f"({escape(spec.id)}, {escape(players)}): "
+                 f"{escape(first_sentence(_(spec.pitch)))}")
+    spec = ask_until_valid(term, _("Game: a number or an id"), "1", pick_game)
+    count = ask_until_valid(term, _("Number of players ({players})",
+                                    players=player_range(spec)),
                             str(spec.default_players), pick_count(spec))
     items = ask_seats(term, make(spec.id, players=count))
     options = ask_options(term, spec)
-    term.say("Dice: [bold cyan]1)[/] rolled by the computer   "
-             "[bold cyan]2)[/] physical dice, typed in")
-    manual = ask_until_valid(term, "Dice", "1", pick_dice)
+    term.say(escape(_("Dice:")) + " [bold cyan]1)[/] " + escape(_("rolled by the computer"))
+             + "   [bold cyan]2)[/] " + escape(_("physical dice, typed in")))
+    manual = ask_until_valid(term, _("Dice"), "1", pick_dice)
     game = configure(spec.id, count, options, files=True)
     seed = new_seed()
     session = Session(game, player_infos(items), None if manual else seed,
