@@ -57,7 +57,8 @@ def html_messages(text: str) -> Iterator[str]:
 
 def spec_messages() -> Iterator[str]:
     """Option labels, explanations and choice labels, pitches, the listed bot levels' names
-    and plain descriptions (the technical ones stay on the English rules pages)."""
+    and plain descriptions, and every bot's description of how it plays (for every player
+    count: some change with it)."""
     yield from PLAIN_LEVELS.values()
     yield "the same player as {level}"
     for spec in games():
@@ -69,6 +70,9 @@ def spec_messages() -> Iterator[str]:
         for level in bot_levels(make(spec.id)):
             if level.listed:
                 yield level.name
+        for players in range(spec.min_players, spec.max_players + 1):
+            for level in bot_levels(make(spec.id, players=players)):
+                yield level.doc  # how each bot plays, on the rules pages
 
 
 def template() -> Catalog:

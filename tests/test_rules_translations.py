@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-import dicegames  # noqa: F401  (registers the games)
+import dicegames
+from dicegames.bots import bot_levels
 from dicegames.core.registry import game_class, games
 from dicegames.docs import game_text, rules_page
 from dicegames.i18n import LANGUAGES, translate
@@ -100,3 +101,13 @@ def test_every_game_has_its_rules_in_every_language() -> None:
     missing = [f"{spec.id}: rules.{lang}.md" for spec in games() for lang in TRANSLATED
                if not (_folder(spec.id) / f"rules.{lang}.md").is_file()]
     assert not missing, f"rules pages not translated: {missing}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_bots_are_described_in_the_pages_language(lang: str) -> None:
+    for spec in games():
+        page = rules_page(spec.id, lang)
+        for level in bot_levels(dicegames.make(spec.id)):
+            described = translate(lang, level.doc)
+            assert described != level.doc, f"{spec.id} {level.name}: not translated"
+            assert f"| `{level.name}` | {described} |" in page

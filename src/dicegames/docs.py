@@ -99,10 +99,8 @@ def _rules_page(game_id: str, lang: str) -> str:
         lines.append(_("This game has no options."))
     lines += ["", "## " + _("Computer players"), "",
               _("Use them as `bot:<name>`, e.g. `--players you,bot:medium`."), ""]
-    if lang != DEFAULT:
-        lines += [_("*How each bot plays is described in English.*"), ""]
     lines += ["| " + _("bot | how it plays") + " |", "|---|---|"]
-    lines += [f"| `{level.name}` | {level.doc} |" for level in bot_levels(game)]
+    lines += [f"| `{level.name}` | {_(level.doc)} |" for level in bot_levels(game)]
     lines += ["", "## " + _("Try it"), "", "```sh",
               f"dicegames play {spec.id} --players you,bot:medium",
               f"dicegames simulate {spec.id} --players bot:easy,bot:medium --games 10000",
