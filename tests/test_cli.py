@@ -597,6 +597,16 @@ def test_hint_screens_many_choices_and_names_the_seat(env: dict[str, str]) -> No
     assert "other choices scored lower in a first screening of 1 rollouts each" in done.stdout
 
 
+def test_hint_explains_in_the_language_asked(env: dict[str, str]) -> None:
+    done = run(env, "hint", "extra-meters", "0/0 1 decide 1 1", "--lang", "fr")
+    assert done.returncode == 0, done.stderr
+    assert "Place 1 décide. Le bot hard joue roll." in done.stdout
+    assert "Comment il décide : joue parfaitement" in done.stdout
+    assert "(exact : le jeu résolu)" in done.stdout and "le choix du bot" in done.stdout
+    for english in ("decides", "How it decides", "the bot's choice", "exact: the solved"):
+        assert english not in done.stdout
+
+
 def test_play_speaks_the_language_asked_or_the_one_of_lang(env: dict[str, str],
                                                            tmp_path: Path) -> None:
     """``dicegames play --lang fr``: prompts, move sentences, the log and the end in French,

@@ -219,6 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     hint.add_argument("--seed", metavar="S", type=int, default=0,
                       help="seed of the rollouts (default 0)")
     hint.add_argument("--json", action="store_true", help="print one JSON document")
+    hint.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                      help="the language of the explanation (default: from LANG, else "
+                           "English)")
 
     replay = commands.add_parser("replay", help="show a saved game move by move",
                                  formatter_class=_formatter,
@@ -362,9 +365,10 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
                 game=args.game, players=args.players, options=args.options, seed=args.seed,
                 dice=args.dice, save=args.save, resume=args.resume, position=args.position))
     if args.command == "hint":
-        return run_hint(term, HintRequest(
-            game=args.game, position=args.position, options=args.options, seat=args.seat,
-            rollouts=args.rollouts, seed=args.seed, json=args.json))
+        with use(choose(args.lang, None, os.environ.get("LANG"))):
+            return run_hint(term, HintRequest(
+                game=args.game, position=args.position, options=args.options, seat=args.seat,
+                rollouts=args.rollouts, seed=args.seed, json=args.json))
     if args.command == "replay":
         with use(choose(args.lang, None, os.environ.get("LANG"))):
             return run_replay(term, args.file, args.step)

@@ -30,6 +30,7 @@ from dicegames.core.chance import sample
 from dicegames.core.errors import GameOver, NotYourTurn
 from dicegames.core.game import Game, State
 from dicegames.core.model import Agent, Seat
+from dicegames.i18n import _
 
 ROLLOUT_LEVEL = "medium"
 """The bot that plays every seat in the rollouts (fast; ``random`` when a game lacks it)."""
@@ -116,14 +117,14 @@ def hint(state: State[Any, Any, Any], seat: Seat | None = None, *, rollouts: int
     game = state.game
     rng = random.Random(seed)
     level, bot = adviser(game, rng)
-    reason = next(lv.doc for lv in bot_levels(game) if lv.name == level)
+    reason = _(next(lv.doc for lv in bot_levels(game) if lv.name == level))
     move = bot.choose(state, seat)
     legal = state.legal_actions(seat)
     estimator = estimator_of(game)
     exact = estimator(state, seat) if estimator is not None else None
     if exact is not None:
         choices = [ChoiceEstimate(str(a), exact[a], exact[a], exact[a], 0) for a in legal]
-        return Hint(seat, level, reason, str(move), True, "exact: the solved game",
+        return Hint(seat, level, reason, str(move), True, _("exact: the solved game"),
                     tuple(sorted(choices, key=lambda c: -c.win_chance)), 0)
     runner = _Rollouts(state, seat, rng)
     screen = max(1, rollouts // 5) if len(legal) > shown else 0
@@ -137,8 +138,9 @@ def hint(state: State[Any, Any, Any], seat: Seat | None = None, *, rollouts: int
     for action in kept:
         runner.run(action, rollouts - runner.count.get(action, 0))
     choices = [runner.estimate(action) for action in kept]
-    method = (f"{rollouts} rollouts a choice: games played to the end by the "
-              f"{runner.level} bot in every seat with random dice; 95% intervals")
+    method = _("{rollouts} rollouts a choice: games played to the end by the {level} bot in "
+               "every seat with random dice; 95% intervals", rollouts=rollouts,
+               level=runner.level)
     return Hint(seat, level, reason, str(move), False, method,
                 tuple(sorted(choices, key=lambda c: -c.win_chance)), len(legal) - len(kept))
 
@@ -159,7 +161,7 @@ class _Rollouts:
         """Play ``games`` more games after ``action``."""
         start = self.state.apply_unchecked(action, self.seat)
         total = 0.0
-        for _ in range(games):
+        for _game in range(games):
             state = start
             while not state.is_terminal:
                 if state.is_chance:

@@ -17,6 +17,7 @@ from rich.markup import escape
 from dicegames.analysis.hint import hint
 from dicegames.core.errors import GameOver, NotYourTurn, PositionError
 from dicegames.core.registry import from_position
+from dicegames.i18n import _
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.seats import parse_options
 
@@ -67,25 +68,29 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
         data["position"] = game.position(state)
         term.out.file.write(json.dumps(data, indent=1) + "\n")
         return ExitCode.OK
-    names = [f"Seat {s + 1}" for s in range(game.players)]
+    names = [_("Seat {number}", number=s + 1) for s in range(game.players)]
     term.say(f"[bold]{escape(game.spec.name)}[/] · {escape(game.position(state))}")
     term.say(game.render(state, names))
-    who = f"Seat {answer.seat + 1}"
+    who = names[answer.seat]
     if several:
-        deciding = " and ".join(str(s + 1) for s in state.current_players)
-        term.say(f"[dim]Seats {deciding} decide on this roll; --seat N asks for another.[/]")
-    term.say(f"[bold]{who} decides. The {escape(answer.bot)} bot plays "
-             f"[green]{escape(answer.move)}[/].[/] How it decides: "
-             f"{escape(answer.reason.rstrip('.'))}.")
-    term.say(f"{who}'s chance to win after each choice ({escape(answer.method)}):")
+        deciding = ", ".join(str(s + 1) for s in state.current_players)
+        term.say("[dim]" + escape(_("Seats {seats} decide on this roll; --seat N asks for "
+                                    "another.", seats=deciding)) + "[/]")
+    term.say("[bold]" + escape(_("{seat} decides. The {level} bot plays {move}.", seat=who,
+                                 level=answer.bot, move=answer.move)) + "[/] "
+             + escape(_("How it decides: {reason}.", reason=answer.reason.rstrip("."))))
+    term.say(escape(_("{seat}'s chance to win after each choice ({method}):", seat=who,
+                      method=answer.method)))
     width = max(len(choice.move) for choice in answer.choices)
     for choice in answer.choices:
-        mark = " ◀ the bot's choice" if choice.move == answer.move else ""
-        interval = ("" if answer.exact else
-                    f"  [dim][{choice.low:.1%} to {choice.high:.1%}][/]")
+        mark = " ◀ " + _("the bot's choice") if choice.move == answer.move else ""
+        interval = ("" if answer.exact else "  [dim]" + escape(_(
+            "[{low} to {high}]", low=f"{choice.low:.1%}", high=f"{choice.high:.1%}")) + "[/]")
         term.say(f"  {escape(choice.move.ljust(width))}  {choice.win_chance:6.1%}"
                  f"{interval}{mark}")
     if answer.screened_out:
-        term.say(f"[dim]{answer.screened_out} other choices scored lower in a first "
-                 f"screening of {max(1, request.rollouts // 5)} rollouts each.[/]")
+        term.say("[dim]" + escape(_(
+            "{count} other choices scored lower in a first screening of {rollouts} rollouts "
+            "each.", count=answer.screened_out, rollouts=max(1, request.rollouts // 5)))
+            + "[/]")
     return ExitCode.OK
