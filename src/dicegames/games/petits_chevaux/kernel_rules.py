@@ -335,16 +335,83 @@ def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> fl
 
 
 @njit_inline
+def _play(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int, target: int,
+          scratch: IntArray) -> None:
+    """Play ``horse`` of ``seat`` to ``target`` on ``v`` itself, keeping in ``scratch`` (at
+    least 8 slots) what :func:`_unplay` needs to undo it: cheaper than a copy of the whole
+    state per move scored."""
+    own, cnt = owner_at(cfg[0]), count_at(cfg[0])
+    old = paths[seat * STRIDE + v[HORSES + 4 * seat + horse]]
+    square = paths[seat * STRIDE + target]
+    victim = v[own + square] if square >= 0 else -1
+    if old >= 0:
+        scratch[0], scratch[1] = v[own + old], v[cnt + old]
+    if square >= 0:
+        scratch[2], scratch[3] = v[own + square], v[cnt + square]
+    if victim >= 0:
+        for h in range(4):
+            scratch[4 + h] = v[HORSES + 4 * victim + h]
+    _place(v, cfg, paths, seat, horse, target)
+
+
+@njit_inline
+def _unplay(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int, before: int,
+            target: int, victim: int, scratch: IntArray) -> None:
+    """Undo :func:`_play` (``before``: the horse's progress before it, ``victim``: the seat
+    whose horse stood on the target, or -1)."""
+    own, cnt = owner_at(cfg[0]), count_at(cfg[0])
+    old = paths[seat * STRIDE + before]
+    square = paths[seat * STRIDE + target]
+    if victim >= 0:
+        for h in range(4):
+            v[HORSES + 4 * victim + h] = scratch[4 + h]
+    if square >= 0:
+        v[own + square], v[cnt + square] = scratch[2], scratch[3]
+    if old >= 0:
+        v[own + old], v[cnt + old] = scratch[0], scratch[1]
+    v[HORSES + 4 * seat + horse] = before
+
+
+@njit_inline
+def _medium_base(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, code: int,
+                 before: int, target: int) -> float:
+    """:func:`.heuristics.heuristic_scores` of one move without its two threat terms
+    (``- 80 * threat after + 40 * threat before``), read from the state before the move and
+    summed in the same order, so that adding those terms gives the same bits."""
+    victims = _victims(v, cfg, paths, seat, target)
+    score = target / 10
+    if victims >= 0:
+        score += 100 + victims / 2
+    if code == OUT:
+        score += 50
+    if target > ENTRANCE >= before:
+        score += 60
+    elif target > ENTRANCE:
+        score += 20
+    if target <= ENTRANCE:
+        same = 1  # the moved horse, and those of its seat already there
+        for h in range(4):
+            if v[HORSES + 4 * seat + h] == target:
+                same += 1
+        if same == 2:
+            score += 25
+    return score
+
+
+@njit_inline
+def _victim_at(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> int:
+    square = paths[seat * STRIDE + target]
+    return v[owner_at(cfg[0]) + square] if square >= 0 else -1
+
+
+@njit_inline
 def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes: IntArray,
                 targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> None:
     """The ``medium`` (:func:`.heuristics.heuristic_scores`) or ``hard``
     (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``.
 
-    Each move is played on ``v`` itself and undone (``v`` is as it was on return):
-    ``scratch`` (at least 8 slots) keeps what the move overwrites, cheaper than a copy of
-    the whole state per move."""
+    Each move is played on ``v`` itself and undone (``v`` is as it was on return)."""
     seat = v[PLAYER]
-    own, cnt = owner_at(cfg[0]), count_at(cfg[0])
     base = _expected_loss(v, cfg, paths, seat) if policy == HARD else 0.0
     for i in range(n):
         code = codes[i]
@@ -353,20 +420,10 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
         target = targets[i]
         horse = _horse_of(v, seat, code)
         before = v[HORSES + 4 * seat + horse]
-        victims = _victims(v, cfg, paths, seat, target)
-        old = paths[seat * STRIDE + before]
-        square = paths[seat * STRIDE + target]
-        victim = v[own + square] if square >= 0 else -1
-        if old >= 0:
-            scratch[0], scratch[1] = v[own + old], v[cnt + old]
-        if square >= 0:
-            scratch[2], scratch[3] = v[own + square], v[cnt + square]
-        if victim >= 0:
-            for h in range(4):
-                scratch[4 + h] = v[HORSES + 4 * victim + h]
-        exposed = _threats(v, cfg, paths, seat, before) if policy != HARD else 0.0
-        _place(v, cfg, paths, seat, horse, target)
+        victim = _victim_at(v, cfg, paths, seat, target)
         if policy == HARD:
+            victims = _victims(v, cfg, paths, seat, target)
+            _play(v, cfg, paths, seat, horse, target, scratch)
             score = PROGRESS_WEIGHT * target
             if victims >= 0:
                 score += CAPTURE_BONUS + victims / 2
@@ -374,33 +431,61 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
                 score += OUT_BONUS
             score += RISK_WEIGHT * (base - _expected_loss(v, cfg, paths, seat))
         else:
-            score = target / 10
-            if victims >= 0:
-                score += 100 + victims / 2
-            if code == OUT:
-                score += 50
-            if target > ENTRANCE >= before:
-                score += 60
-            elif target > ENTRANCE:
-                score += 20
-            if target <= ENTRANCE:
-                same = 0
-                for h in range(4):
-                    if v[HORSES + 4 * seat + h] == target:
-                        same += 1
-                if same == 2:
-                    score += 25
+            score = _medium_base(v, cfg, paths, seat, code, before, target)
+            exposed = _threats(v, cfg, paths, seat, before)
+            _play(v, cfg, paths, seat, horse, target, scratch)
             score -= 80 * _threats(v, cfg, paths, seat, target)
             score += 40 * exposed
         scores[i] = score
-        if victim >= 0:  # undo the move
-            for h in range(4):
-                v[HORSES + 4 * victim + h] = scratch[4 + h]
-        if square >= 0:
-            v[own + square], v[cnt + square] = scratch[2], scratch[3]
-        if old >= 0:
-            v[own + old], v[cnt + old] = scratch[0], scratch[1]
-        v[HORSES + 4 * seat + horse] = before
+        _unplay(v, cfg, paths, seat, horse, before, target, victim, scratch)
+
+
+@njit_inline
+def _best_medium(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
+                 targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> int:
+    """The index of the move ``medium`` plays: the first of the best scores of
+    :func:`score_moves`, found without scoring the moves that cannot be best.
+
+    A move's score is its base (:func:`_medium_base`) minus 80 times a threat plus 40 times
+    another, both chances in [0, 1]; IEEE rounding is monotonic, so base + 40 (then base +
+    40 * the threat before the move) bounds the score's very bits from above. Moves are
+    scored from the highest base down, and one whose bound is below the best score so far
+    is skipped; ties go to the earlier move, as in :func:`score_moves`' first maximum.
+    """
+    seat = v[PLAYER]
+    for i in range(n):  # the bases first (scores[i]); pass is never chosen over a move
+        if codes[i] == PASS:
+            scores[i] = -1e300
+        else:
+            horse = _horse_of(v, seat, codes[i])
+            scores[i] = _medium_base(v, cfg, paths, seat, codes[i],
+                                     v[HORSES + 4 * seat + horse], targets[i])
+    best, best_score = -1, 0.0
+    for _ in range(n):
+        top = -1
+        for i in range(n):
+            if codes[i] != PASS and scores[i] > -1e299 and (top < 0 or scores[i] > scores[top]):
+                top = i
+        if top < 0:
+            break
+        base = scores[top]
+        scores[top] = -1e300  # taken
+        if best >= 0 and base + 40 < best_score:
+            break  # every move left has a base no higher
+        code, target = codes[top], targets[top]
+        horse = _horse_of(v, seat, code)
+        before = v[HORSES + 4 * seat + horse]
+        exposed = _threats(v, cfg, paths, seat, before)
+        if best >= 0 and base + 40 * exposed < best_score:
+            continue
+        victim = _victim_at(v, cfg, paths, seat, target)
+        _play(v, cfg, paths, seat, horse, target, scratch)
+        score = base - 80 * _threats(v, cfg, paths, seat, target)
+        _unplay(v, cfg, paths, seat, horse, before, target, victim, scratch)
+        score += 40 * exposed
+        if best < 0 or score > best_score or (score == best_score and top < best):
+            best, best_score = top, score
+    return best
 
 
 @njit_inline
@@ -420,6 +505,9 @@ def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntA
     moves = n - 1 if codes[n - 1] == PASS else n  # pass, when legal, is listed last
     if moves <= 1:  # the bots play their one move (or pass) whatever its score
         return int(codes[0])
+    if policy == MEDIUM:
+        best = _best_medium(v, cfg, paths, codes, targets, n, scratch, scores)
+        return codes[best] if best >= 0 else PASS
     score_moves(v, cfg, paths, policy, codes, targets, n, scratch, scores)
     best = -1
     for i in range(n):
