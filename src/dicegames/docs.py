@@ -27,13 +27,7 @@ def _allowed(spec: OptionSpec) -> str:
     """The allowed values, each choice with its label."""
     if spec.kind == "choice" and spec.choice_labels:
         return "; ".join(f"`{c}` ({_(spec.choice_title(c))})" for c in spec.choices)
-    if spec.kind == "int":
-        return _("a whole number from {low} to {high}", low=spec.minimum, high=spec.maximum)
-    if spec.kind == "bool":
-        return _("true or false")
-    if spec.kind == "choice":
-        return _("one of {choices}", choices=", ".join(spec.choices))
-    return _("text")
+    return spec.allowed() if spec.kind in ("int", "bool", "choice") else _("text")
 
 
 def game_text(game_id: str, lang: str = DEFAULT) -> str:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Literal
 
 from dicegames.core.errors import OptionError
+from dicegames.i18n import _
 
 OptionValue = int | bool | str
 """The value types an option may hold (kept JSON-friendly for records)."""
@@ -70,13 +71,14 @@ class OptionSpec:
         return choice
 
     def allowed(self) -> str:
-        """Describe the allowed values in a few words, for errors and listings."""
+        """Describe the allowed values in a few words of the language in use, for errors and
+        listings."""
         if self.kind == "int":
-            return f"a whole number from {self.minimum} to {self.maximum}"
+            return _("a whole number from {low} to {high}", low=self.minimum, high=self.maximum)
         if self.kind == "bool":
-            return "true or false"
+            return _("true or false")
         if self.kind == "choice":
-            return "one of " + ", ".join(self.choices)
+            return _("one of {choices}", choices=", ".join(self.choices))
         if self.kind == "file":
             return (f"{' or '.join(self.choices)}, or a {self.name} file's text (at most "
                     f"{self.size_limit} bytes)")

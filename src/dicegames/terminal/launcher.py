@@ -168,22 +168,10 @@ def ask_options(term: Terminal, spec: GameSpec) -> dict[str, OptionValue]:
             term.say("    [dim]" + escape("; ".join(
                 f"{choice} = {_(option.choice_title(choice))}" for choice in option.choices))
                 + "[/]")
-        term.say(f"    [dim]({escape(allowed(option))})[/]")
+        term.say(f"    [dim]({escape(option.allowed())})[/]")
         values[option.name] = ask_until_valid(term, f"  {escape(title)}",
                                               show_default(option), validator(option))
     return values
-
-
-def allowed(option: OptionSpec) -> str:
-    """The values ``option`` allows, in a few words of the language in use."""
-    if option.kind == "int":
-        return _("a whole number from {low} to {high}", low=option.minimum,
-                 high=option.maximum)
-    if option.kind == "bool":
-        return _("true or false")
-    if option.kind == "choice":
-        return _("one of {choices}", choices=", ".join(option.choices))
-    return option.allowed()
 
 
 def validator(option: OptionSpec) -> Callable[[str], OptionValue]:
@@ -195,7 +183,7 @@ def validator(option: OptionSpec) -> Callable[[str], OptionValue]:
             if current() == DEFAULT:
                 raise
             raise ValueError(_("{value} is not allowed here: {allowed}", value=repr(text),
-                               allowed=allowed(option))) from None
+                               allowed=option.allowed())) from None
     return parse
 
 
