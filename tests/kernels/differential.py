@@ -24,6 +24,7 @@ from dicegames.core.kernel import (
     KIND_TERMINAL,
     GameKernel,
     seed_rng,
+    to_list,
 )
 from dicegames.core.model import NodeKind
 
@@ -41,12 +42,15 @@ def _kind(state: State[Any, Any, Any]) -> int:
 def walk(game: Game[Any, Any, Any], kernel: GameKernel, rng: random.Random, *,
          chooser: Chooser | None = None,
          policies: Sequence[tuple[str, str]] = (), max_steps: int = 100_000,
-         start: State[Any, Any, Any] | None = None) -> int:
+         start: State[Any, Any, Any] | None = None, whole_array: bool = False) -> int:
     """Play one game on the engine and the kernel in lockstep; the steps taken.
 
     ``policies`` are ``(kernel policy, engine bot name)`` pairs of deterministic policies:
     at every decision each must pick the same action on both sides. ``start`` is the state
-    to start from (the game's first state by default).
+    to start from (the game's first state by default). ``whole_array``: also check the
+    kernel's whole array against a fresh encoding of the engine's data at every step, for a
+    kernel whose array holds nothing but what its encoding computes (rows it keeps
+    incrementally, such as an occupancy, included).
     """
     state = game.new_state() if start is None else start
     values = kernel.encode(state.data)
@@ -55,6 +59,8 @@ def walk(game: Game[Any, Any, Any], kernel: GameKernel, rng: random.Random, *,
     for step in range(max_steps):
         assert kernel.decode(values) == state.data, f"step {step}"
         assert kernel.decode(kernel.encode(state.data)) == state.data
+        if whole_array:  # what the kernel keeps incrementally, a fresh encoding computes
+            assert to_list(values) == to_list(kernel.encode(state.data)), f"step {step}"
         kind = _kind(state)
         assert kernel.kind(values) == kind, f"step {step}: {state.data}"
         if kind == KIND_TERMINAL:

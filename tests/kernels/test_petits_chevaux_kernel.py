@@ -38,7 +38,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int,
     game, kernel = kernel_of(players, **options)
     rng = random.Random(f"{players}{options}")
     for _ in range(4):
-        walk(game, kernel, rng)
+        walk(game, kernel, rng, whole_array=True)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -55,7 +55,8 @@ def test_medium_and_hard_choose_as_the_bots(players: int, options: dict[str, boo
             return medium.choose(state, seat)
         return r.choice(state.legal_actions(seat))
 
-    walk(game, kernel, rng, chooser=mixed, policies=[("medium", "medium"), ("hard", "hard")])
+    walk(game, kernel, rng, chooser=mixed, policies=[("medium", "medium"), ("hard", "hard")],
+         whole_array=True)
 
 
 def test_the_scores_are_the_heuristics_scores() -> None:

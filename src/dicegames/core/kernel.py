@@ -133,6 +133,23 @@ def njit(fn: F) -> F:
     return fn
 
 
+def njit_uncounted(fn: F) -> F:
+    """:func:`njit` without numba's runtime (``_nrt=False``): no reference counting at all.
+
+    For the functions that run the hot loops: they allocate nothing (every array comes from
+    the caller, which owns it) and return no array. The helpers inlined into them
+    (:func:`njit_inline`) are compiled with these flags too, so none of their array
+    arguments is counted either: with the runtime on, each inlined call still costs an
+    out-of-line ``NRT_incref`` and ``NRT_decref`` call per array argument (a null check,
+    with :func:`borrow`-ed views, but a call all the same), and those calls were half of
+    Petits Chevaux's playout time. Allocating inside such a function fails at compile
+    time, so the rule cannot be broken silently."""
+    if HAVE_NUMBA:
+        compiled: F = _numba.njit(cache=True, nogil=True, _nrt=False)(fn)
+        return compiled
+    return fn
+
+
 def njit_inline(fn: F) -> F:
     """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops.
 

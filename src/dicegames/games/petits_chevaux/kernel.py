@@ -1,7 +1,7 @@
 """Petits Chevaux as a bulk kernel over an integer array (see :mod:`dicegames.core.kernel`).
 
 Every option and 2 to 4 players. The array (``P`` seats; the compiled rules are in
-:mod:`.kernel_rules`):
+:mod:`.kernel_rules`, the bots in :mod:`.kernel_bots`, whole games in :mod:`.kernel_play`):
 
 =======================  =========================================================
 index                    value
@@ -14,6 +14,10 @@ index                    value
 6 .. 6+4P                each seat's four horses' progress (0..62), seat by seat
 6+4P .. 6+4P+56          the owning seat of each track square, or -1 (kept incrementally)
 6+4P+56 .. 6+4P+112      the horses on each track square
+6+4P+112 .. 6+5P+112     each seat's reach: bit 56-p set when one of its horses is at
+                         progress p, 1 to 55 (kept incrementally)
+6+5P+112 .. 6+6P+112     each seat's barrages: bit s set when two of its horses are on
+                         track square s (kept incrementally)
 =======================  =========================================================
 
 Codes: at the draw, the chance outcome is the seat whose colour is drawn; after that, the die
@@ -43,10 +47,13 @@ from dicegames.core.kernel import (
     zeros,
 )
 from dicegames.core.model import PASS as PASS_ACTION
+from dicegames.games.petits_chevaux import kernel_bots as bots
+from dicegames.games.petits_chevaux import kernel_play as play
 from dicegames.games.petits_chevaux import kernel_rules as rules
 from dicegames.games.petits_chevaux.board import PATHS, SEATING, TRACK_LENGTH
 from dicegames.games.petits_chevaux.data import HORSE_ACTIONS, HORSE_OF, Action, ChevauxData, Phase
 from dicegames.games.petits_chevaux.kernel_rules import (
+    ENTRANCE,
     HORSES,
     OUT,
     PASS,
@@ -57,8 +64,10 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     STRIDE,
     TURN,
     WINNER,
+    barrages_at,
     count_at,
     owner_at,
+    reach_at,
     size,
 )
 
@@ -107,6 +116,11 @@ class PetitsChevauxKernel(GameKernel):
                 if square >= 0:
                     values[own + square] = seat
                     values[cnt + square] += 1
+                if 0 < progress < ENTRANCE:
+                    values[reach_at(p) + seat] |= 1 << (ENTRANCE - progress)
+        for square in range(TRACK_LENGTH):
+            if values[cnt + square] == 2:
+                values[barrages_at(p) + values[own + square]] |= 1 << square
         return array(values)
 
     def decode(self, values: IntArray) -> ChevauxData:
@@ -184,16 +198,16 @@ class PetitsChevauxKernel(GameKernel):
         codes, targets, n = self._legal(values)
         # the bots score each move on the state and undo it: on a copy, as another thread
         # may read ``values`` meanwhile
-        return int(rules.choose(copy(values), self.cfg, self.paths, code, rng, codes, targets,
-                                n, zeros(8), float_zeros(6)))
+        return int(bots.choose(copy(values), self.cfg, self.paths, code, rng, codes, targets,
+                                n, zeros(bots.SCRATCH), float_zeros(6)))
 
     def scores(self, values: IntArray, policy: str) -> dict[int, float]:
         """The ``medium`` or ``hard`` score of each legal move but pass, by code."""
         code = self.check_policies([policy] * self.players)[0]
         codes, targets, n = self._legal(values)
         scores = float_zeros(6)
-        rules.score_moves(copy(values), self.cfg, self.paths, code, codes, targets, n,
-                          zeros(8), scores)
+        bots.score_moves(copy(values), self.cfg, self.paths, code, codes, targets, n,
+                          zeros(bots.SCRATCH), scores)
         return {int(codes[i]): float(scores[i]) for i in range(n) if codes[i] != PASS}
 
     # ---------------------------------------------------------------- bulk
@@ -205,7 +219,7 @@ class PetitsChevauxKernel(GameKernel):
         p = self.players
         winners, scores = zeros(games * p), zeros(games * p)
         turns, moves = zeros(games), zeros(games)
-        rules.playouts(self.encode(data), self.cfg, self.paths, array(codes), games,
+        play.playouts(self.encode(data), self.cfg, self.paths, array(codes), games,
                        seed_rng(seed), seed_rng(~seed), winners, scores, turns, moves)
         return Playouts(p, winners, scores, turns, moves)
 
@@ -214,6 +228,6 @@ class PetitsChevauxKernel(GameKernel):
         """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
         codes = self.check_policies(seat_policies)
         moved = copy(values)
-        rules.run(moved, self.cfg, self.paths, array(codes), seed_rng(seed), seed_rng(~seed),
+        play.run(moved, self.cfg, self.paths, array(codes), seed_rng(seed), seed_rng(~seed),
                   copy(values), stop_seat, stop_turns)
         return moved
