@@ -72,6 +72,33 @@ def test_the_scores_are_the_heuristics_scores() -> None:
         assert kernel.scores(values, policy) == expected
 
 
+@pytest.mark.parametrize(("horses", "roll"), [
+    # red's 3 takes blue's lone horse on blue's start square: blue then has a horse waiting,
+    # so a 6 brings it out onto red's horse
+    (((12, 0, 0, 0), (1, 57, 58, 59), (0, 0, 0, 0), (0, 0, 0, 0)), 3),
+    # red's barrage on square 9 blocks green's horse on square 5 until one of its horses
+    # moves on to square 13, within green's 6 + 2
+    (((10, 10, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (20, 0, 0, 0)), 4),
+    # red's 2 makes a barrage on square 9 (blocking green's horse behind it) or moves another
+    (((8, 10, 30, 0), (0, 0, 0, 0), (0, 0, 0, 0), (20, 0, 0, 0)), 2),
+])
+def test_scores_where_a_move_changes_what_threatens(horses: tuple[tuple[int, ...], ...],
+                                                    roll: int) -> None:
+    """The moves whose threats the kernel reads on the state before them (see
+    ``kernel_bots._after``) or plays to measure: a capture that leaves the victim a horse
+    waiting, a barrage broken, a barrage made."""
+    from dicegames.games.petits_chevaux.heuristics import hard_scores, heuristic_scores
+
+    for landing in (False, True):
+        game, kernel = kernel_of(4, barrage_landing_captures=landing)
+        data = ChevauxData(horses, 0, 9, Phase.MOVE, roll, 0)
+        values = kernel.encode(data)
+        for policy, scores in (("medium", heuristic_scores), ("hard", hard_scores)):
+            expected = {kernel.action_code(values, a): s
+                        for a, s in scores(game, data).items()}
+            assert kernel.scores(values, policy) == expected
+
+
 def test_playouts_from_a_late_position_end_with_one_winner() -> None:
     _, kernel = kernel_of(3, three_sixes_penalty=True)
     data = ChevauxData(((58, 59, 60, 61), (0, 0, 0, 1), (55, 0, 0, 0)), 0, 40, Phase.ROLL)
