@@ -19,8 +19,12 @@ sources (see :func:`_key_the_cache`), so an edit to any of them recompiles.
 **Reference counts.** numba counts references on every array a compiled function receives
 (an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
 out of a tuple; in a playout loop whose helpers take four or five arrays that was most of the
-time. Kernels therefore pass their tables as a few flat arrays (not tuples of many), and
-their playout loops run on :func:`borrow`-ed views, which carry no count.
+time. Even on :func:`borrow`-ed views (null counts) every count is still an out-of-line call
+to numba's runtime, twice per array argument of every inlined helper call. So the functions
+that run the loops, and the helpers they call, are compiled by :func:`njit_uncounted`,
+without numba's runtime: they count nothing, and may not allocate (an allocation there fails
+to compile). Allocation happens once, in the :func:`njit` functions that call them
+(``playouts``, ``run``), which pass their arrays down; tables are still a few flat arrays.
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
@@ -307,7 +311,7 @@ def seed_rng(seed: int) -> IntArray:
     return array(seed_words(seed))
 
 
-@njit
+@njit_uncounted
 def step_u32(s0: int, s1: int, s2: int, s3: int) -> tuple[int, int, int, int, int]:
     """One xoshiro128** step on the four words as values: ``(output, s0, s1, s2, s3)``.
 
@@ -327,13 +331,13 @@ def step_u32(s0: int, s1: int, s2: int, s3: int) -> tuple[int, int, int, int, in
     return result, s0, s1, s2, s3
 
 
-@njit
+@njit_uncounted
 def limit_of(n: int) -> int:
     """The rejection limit of :func:`below` for ``n``: outputs at or above it are redrawn."""
     return 4294967296 - 4294967296 % n
 
 
-@njit
+@njit_uncounted
 def next_u32(rng: IntArray) -> int:
     """The next 32-bit output of xoshiro128** (advances ``rng`` in place)."""
     result, s0, s1, s2, s3 = step_u32(rng[0], rng[1], rng[2], rng[3])
@@ -344,7 +348,7 @@ def next_u32(rng: IntArray) -> int:
     return int(result)
 
 
-@njit
+@njit_uncounted
 def below(rng: IntArray, n: int) -> int:
     """An exactly uniform integer in ``[0, n)``, ``1 <= n <= 2**32``, by rejection."""
     limit = limit_of(n)
@@ -354,7 +358,7 @@ def below(rng: IntArray, n: int) -> int:
             return int(x % n)
 
 
-@njit
+@njit_uncounted
 def pick(rng: IntArray, weights: IntArray, total: int) -> int:
     """An index ``i`` drawn with probability ``weights[i] / total`` (integer weights)."""
     r = below(rng, total)

@@ -41,6 +41,7 @@ from dicegames.core.kernel import (
     float_array,
     njit,
     njit_inline,
+    njit_uncounted,
     to_list,
     zeros,
 )
@@ -167,7 +168,7 @@ def _row_score(t: IntArray, index: int, crosses: int) -> int:
     return int(t[T_CONSTS + 22 + index] * factor)
 
 
-@njit
+@njit_uncounted
 def _decisions(s: IntArray, t: IntArray, seat: int, out: IntArray) -> int:
     """The seat's legal decisions for the roll as ``(sum, sum, extra, column)`` rows of
     ``out``, in :func:`.sheet.legal_decisions` order; their number."""
@@ -221,7 +222,7 @@ def _crossed(t: IntArray, seat: int, row: int, noted: int, rows_first: int) -> i
     return 1 if rows_first < t[T_CONSTS + 11 + row] else 0
 
 
-@njit
+@njit_uncounted
 def _record(s: IntArray, t: IntArray, seat: int, dec: IntArray, at: int) -> None:
     """Record decision row ``at`` of ``dec`` on the seat's sheet (:func:`.sheet.record`)."""
     base = HEAD + seat * SEAT
@@ -302,7 +303,7 @@ def _decider(s: IntArray) -> int:
     return -1
 
 
-@njit
+@njit_uncounted
 def _end_roll(s: IntArray, t: IntArray, picked: IntArray) -> None:
     """Every seat has decided: record the decisions (seat ``k``'s is row ``k`` of
     ``picked``) and pass the dice to the next seat still playing."""
@@ -363,7 +364,7 @@ def _pick(s: IntArray, t: IntArray, f: IntArray, seat: int, policy: int, rng: In
     return best
 
 
-@njit
+@njit_uncounted
 def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, dec: IntArray) -> int:
     """The decision index ``policy`` picks for the deciding seat."""
     t, f = tabs
@@ -379,7 +380,7 @@ def _roll(rng: IntArray, t: IntArray) -> int:
     return int(t[T_LOOKUP + code])
 
 
-@njit
+@njit_uncounted
 def _play(s: IntArray, t: IntArray, f: IntArray, policies: IntArray, dice: IntArray,
           whims: IntArray, dec: IntArray, picked: IntArray, stop_seat: int,
           stop_turns: int) -> int:

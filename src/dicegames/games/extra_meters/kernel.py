@@ -47,6 +47,7 @@ from dicegames.core.kernel import (
     float_array,
     limit_of,
     njit,
+    njit_uncounted,
     seed_rng,
     step_u32,
     zeros,
@@ -74,7 +75,7 @@ def size(players: int) -> int:
 # ------------------------------------------------------------------------ the rules
 
 
-@njit
+@njit_uncounted
 def _end_turn(v: IntArray, players: int, n: int, same_round: int, distance: int) -> None:
     player = v[PLAYER]
     v[POS + player] += distance
@@ -99,7 +100,7 @@ def _end_turn(v: IntArray, players: int, n: int, same_round: int, distance: int)
     v[PHASE] = 0
 
 
-@njit
+@njit_uncounted
 def _outcome(v: IntArray, players: int, n: int, same_round: int, face: int) -> None:
     if face == 6:
         _end_turn(v, players, n, same_round, v[COUNT] + 1)
@@ -112,7 +113,7 @@ def _outcome(v: IntArray, players: int, n: int, same_round: int, face: int) -> N
     v[PHASE] = 1
 
 
-@njit
+@njit_uncounted
 def _action(v: IntArray, players: int, n: int, same_round: int, code: int) -> None:
     if code == ROLL:
         v[PHASE] = 2
@@ -120,7 +121,7 @@ def _action(v: IntArray, players: int, n: int, same_round: int, code: int) -> No
         _end_turn(v, players, n, same_round, v[SUM])
 
 
-@njit
+@njit_uncounted
 def _exact_index(a: int, b: int, k: int, total: int, tab: int, n: int,
                  offsets: IntArray) -> int:
     top = n - a
@@ -128,7 +129,7 @@ def _exact_index(a: int, b: int, k: int, total: int, tab: int, n: int,
     return int(base + (k - 1) * (top + 1) - ((k - 1) * k) // 2 + (total - k))
 
 
-@njit
+@njit_uncounted
 def _choose(v: IntArray, players: int, n: int, same_round: int, policy: int,
             whims: IntArray, table: IntArray, offsets: IntArray) -> int:
     if policy == RANDOM:
@@ -150,7 +151,7 @@ def _choose(v: IntArray, players: int, n: int, same_round: int, policy: int,
     return ROLL if table[_exact_index(a, b, v[COUNT], total, tab, n, offsets)] else STOP
 
 
-@njit
+@njit_uncounted
 def _run(v: IntArray, players: int, n: int, same_round: int, policies: IntArray,
          dice: IntArray, whims: IntArray, table: IntArray, offsets: IntArray,
          stop_seat: int, stop_turns: int) -> int:

@@ -40,6 +40,7 @@ from dicegames.core.kernel import (
     copy,
     njit,
     njit_inline,
+    njit_uncounted,
     to_list,
     zeros,
 )
@@ -133,7 +134,7 @@ def tables(game: Monza) -> tuple[IntArray]:
     return (t,)
 
 
-@njit
+@njit_uncounted
 def _fill_longest(t: IntArray) -> None:
     """The longest usable sequence from each position with each multiset (by size, so each
     entry's shorter multisets are known when it is filled)."""
@@ -219,7 +220,7 @@ def _on_target(t: IntArray, car: int) -> bool:
     return bool(car >= 0 and t[t[O_TARGET] + car] == 1)
 
 
-@njit
+@njit_uncounted
 def _end_turn(s: IntArray, t: IntArray) -> None:
     """Pass the turn, or end the game when the finishing round is complete."""
     players = s[PLAYERS]
@@ -251,7 +252,7 @@ def _end_turn(s: IntArray, t: IntArray) -> None:
     s[LAST] = -1
 
 
-@njit
+@njit_uncounted
 def _finish_move(s: IntArray, t: IntArray, scratch: IntArray) -> None:
     """The move is over: push back, note the dice, trigger the last round, the variant."""
     tyre, lane_first = t[O_TYRE], t[O_LANE]
@@ -304,7 +305,7 @@ def _decider(s: IntArray) -> int:
     return int(s[LAST] if s[PHASE] == VARIANT else s[PLAYER])
 
 
-@njit
+@njit_uncounted
 def _legal(s: IntArray, t: IntArray, out: IntArray) -> int:
     """The legal action codes into ``out`` in the engine's order; their number."""
     squares = t[SQUARES]
@@ -321,7 +322,7 @@ def _legal(s: IntArray, t: IntArray, out: IntArray) -> int:
     return 1
 
 
-@njit
+@njit_uncounted
 def _apply_action(s: IntArray, t: IntArray, code: int, scratch: IntArray) -> None:
     """Play action ``code`` in place."""
     squares = t[SQUARES]
@@ -360,7 +361,7 @@ def _work(tabs: Any) -> Any:
             zeros(3 * DEPTH + DEPTH * width), zeros(3 * squares * DEPTH))
 
 
-@njit
+@njit_uncounted
 def _medium_step(s: IntArray, t: IntArray, stamps: IntArray, stack: IntArray,
                  found: IntArray) -> int:
     """The medium rule's step (:func:`.heuristics.medium_end` then ``step_towards``).
@@ -451,7 +452,7 @@ def _pick(s: IntArray, t: IntArray, policy: int, rng: IntArray, legal: IntArray,
     return int(legal[below(rng, count)] if count > 1 else legal[0])
 
 
-@njit
+@njit_uncounted
 def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> int:
     """The action code ``policy`` picks for the deciding seat; ``work`` is the scratch
     arrays ``(legal, stamps, stack, found)`` (see :func:`_work`)."""
@@ -459,7 +460,7 @@ def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> in
     return _pick(s, tabs[0], policy, rng, legal, stamps, stack, found)
 
 
-@njit
+@njit_uncounted
 def _play(s: IntArray, t: IntArray, policies: IntArray, dice: IntArray, whims: IntArray,
           legal: IntArray, stamps: IntArray, stack: IntArray, found: IntArray, roll: IntArray,
           stop_seat: int, stop_turns: int) -> int:

@@ -35,6 +35,7 @@ from dicegames.core.kernel import (
     copy,
     njit,
     njit_inline,
+    njit_uncounted,
     to_list,
     zeros,
 )
@@ -84,7 +85,7 @@ def board_tables(board: Board) -> tuple[IntArray, ...]:
 # ------------------------------------------------------------------------------ the rules
 
 
-@njit
+@njit_uncounted
 def _blocked(s: IntArray, grey: IntArray, cell: int, seat: int) -> bool:
     """True when ``cell`` is grey and holds a car other than ``seat``'s."""
     held = False
@@ -95,7 +96,7 @@ def _blocked(s: IntArray, grey: IntArray, cell: int, seat: int) -> bool:
     return held
 
 
-@njit
+@njit_uncounted
 def _push_targets(s: IntArray, tabs: Any, out: IntArray) -> int:
     """The current car's one-step destinations into ``out`` (board order); their number."""
     grey, nsteps, steps = tabs[1], tabs[4], tabs[5]
@@ -110,7 +111,7 @@ def _push_targets(s: IntArray, tabs: Any, out: IntArray) -> int:
     return found
 
 
-@njit
+@njit_uncounted
 def _reachable(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArray) -> int:
     """Cells within the shortcut total (the car's own included) into ``out`` in board order."""
     meta, grey, nsteps, steps = tabs[0], tabs[1], tabs[4], tabs[5]
@@ -142,7 +143,7 @@ def _reachable(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: Int
     return found
 
 
-@njit
+@njit_uncounted
 def _legal(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArray) -> int:
     """The legal action codes into ``out`` in the engine's order; their number."""
     phase = s[PHASE]
@@ -172,7 +173,7 @@ def _legal(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArra
     return 0
 
 
-@njit
+@njit_uncounted
 def _end_turn(s: IntArray, tabs: Any, cell: int) -> None:
     """Put the current car on ``cell``: a win on the finish, else the next player's turn."""
     player = s[PLAYER]
@@ -191,7 +192,7 @@ def _end_turn(s: IntArray, tabs: Any, cell: int) -> None:
         s[TURN] += 1
 
 
-@njit
+@njit_uncounted
 def _apply_action(s: IntArray, tabs: Any, code: int, scratch: IntArray) -> None:
     """Play action ``code`` in place."""
     if code == ROAD:
@@ -207,7 +208,7 @@ def _apply_action(s: IntArray, tabs: Any, code: int, scratch: IntArray) -> None:
         _end_turn(s, tabs, code - CELL)
 
 
-@njit
+@njit_uncounted
 def _apply_outcome(s: IntArray, tabs: Any, face: int) -> None:
     """Apply the die ``face`` in place (a road roll or a shortcut roll)."""
     here = s[CARS + s[PLAYER]]
@@ -225,7 +226,7 @@ def _apply_outcome(s: IntArray, tabs: Any, face: int) -> None:
         s[PHASE] = CHOOSE
 
 
-@njit
+@njit_uncounted
 def _nearest(cells: IntArray, count: int, stf: IntArray) -> int:
     """The cell of ``cells[:count]`` fewest steps from the finish (lowest number on a tie)."""
     best = cells[0]
@@ -236,7 +237,7 @@ def _nearest(cells: IntArray, count: int, stf: IntArray) -> int:
     return int(best)
 
 
-@njit
+@njit_uncounted
 def _medium(s: IntArray, tabs: Any, dist: IntArray, queue: IntArray, cells: IntArray) -> int:
     """The medium rule's action code (:func:`.heuristics.medium_policy`)."""
     meta, grey, road_pos, nsteps, steps, stf = tabs[0], tabs[1], tabs[2], tabs[4], tabs[5], tabs[6]
@@ -265,7 +266,7 @@ def _medium(s: IntArray, tabs: Any, dist: IntArray, queue: IntArray, cells: IntA
     return ROAD
 
 
-@njit
+@njit_uncounted
 def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> int:
     """The action code ``policy`` picks (random: uniform over the legal codes); ``work``
     is the scratch arrays ``(legal, dist, queue)``."""
@@ -283,7 +284,7 @@ def _work(tabs: Any) -> Any:
     return (zeros(cells + 1), zeros(cells), zeros(cells))
 
 
-@njit
+@njit_uncounted
 def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
          work: Any, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends, or until ``stop_seat`` begins its
@@ -300,7 +301,7 @@ def _borrowed(tabs: Any) -> Any:
             borrow(tabs[4]), borrow(tabs[5]), borrow(tabs[6]))
 
 
-@njit
+@njit_uncounted
 def _play(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
           work: Any, stop_seat: int, stop_turns: int) -> int:
     """:func:`_run` over borrowed views."""
