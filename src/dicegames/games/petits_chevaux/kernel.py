@@ -199,13 +199,13 @@ class PetitsChevauxKernel(GameKernel):
         # the bots score each move on the state and undo it: on a copy, as another thread
         # may read ``values`` meanwhile
         return int(bots.choose(copy(values), self.cfg, self.paths, code, rng, codes, targets,
-                                n, zeros(bots.SCRATCH), float_zeros(6)))
+                                n, zeros(bots.SCRATCH), float_zeros(bots.SCORES)))
 
     def scores(self, values: IntArray, policy: str) -> dict[int, float]:
         """The ``medium`` or ``hard`` score of each legal move but pass, by code."""
         code = self.check_policies([policy] * self.players)[0]
         codes, targets, n = self._legal(values)
-        scores = float_zeros(6)
+        scores = float_zeros(bots.SCORES)
         bots.score_moves(copy(values), self.cfg, self.paths, code, codes, targets, n,
                           zeros(bots.SCRATCH), scores)
         return {int(codes[i]): float(scores[i]) for i in range(n) if codes[i] != PASS}

@@ -43,6 +43,13 @@ RISK_WEIGHT = 1.0
 SCRATCH = 12
 """The scratch slots the bots need (what :func:`_unplay` restores)."""
 
+TERMS = 6
+"""Where ``hard`` keeps each horse's term of the expected loss before the move, in the
+float array of scores (slots 6 to 9, after the scores of at most six moves)."""
+
+SCORES = TERMS + 4
+"""The float slots the bots need: the moves' scores, then :data:`TERMS`."""
+
 
 def _chance(bits: int, six: bool) -> float:
     """One seat's chance to capture in :func:`.heuristics.capture_chance` when its hits at
@@ -169,6 +176,43 @@ def _loss_with(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: in
 
 
 @njit_inline
+def _keep_terms(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
+                scores: IntArray) -> float:
+    """:func:`_loss_with` of the position as it stands, keeping each horse's term in
+    ``scores[TERMS + h]`` (-1.0 for a horse that adds none) for :func:`_loss_moved`."""
+    loss = 0.0
+    cnt = count_at(cfg[0])
+    for h in range(4):
+        scores[TERMS + h] = -1.0
+        progress = v[HORSES + 4 * seat + h]
+        if 0 < progress <= ENTRANCE:
+            square = paths[seat * STRIDE + progress]
+            if v[cnt + square] == 1 or cfg[4] == 1:
+                term = capture_chance(v, cfg, paths, seat, square, -1) * (progress - WAITING)
+                scores[TERMS + h] = term
+                loss += term
+    return loss
+
+
+@njit_inline
+def _loss_moved(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
+                target: int, scores: IntArray) -> float:
+    """:func:`_loss_with` with ``horse`` at ``target``, from the terms :func:`_keep_terms`
+    kept: where the state before the move answers for the state after it (see
+    :func:`_loss_with`), every other horse's term is the same, so only the moved horse's is
+    new; the terms are added in the same order, so the sum has the same bits."""
+    loss = 0.0
+    for h in range(4):
+        if h == horse:
+            if 0 < target <= ENTRANCE:
+                loss += capture_chance(v, cfg, paths, seat, paths[seat * STRIDE + target],
+                                       -1) * (target - WAITING)
+        elif scores[TERMS + h] >= 0.0:
+            loss += scores[TERMS + h]
+    return loss
+
+
+@njit_inline
 def _victims(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> int:
     """The progress summed over the horses a move to ``target`` captures (-1: none)."""
     square = paths[seat * STRIDE + target]
@@ -273,9 +317,10 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
     The capture chances after a move are read on the state before it where that is exact
     (:func:`_after`, :func:`_loss_with`); other moves (one that breaks a barrage, or for
     ``hard`` also captures or makes one) are played on ``v`` itself and undone (``v`` is as
-    it was on return). ``scratch`` has :data:`SCRATCH` slots at least."""
+    it was on return). ``scratch`` has :data:`SCRATCH` slots at least, ``scores``
+    :data:`SCORES`."""
     seat = v[PLAYER]
-    base = _loss_with(v, cfg, paths, seat, -1, 0) if policy == HARD else 0.0
+    base = _keep_terms(v, cfg, paths, seat, scores) if policy == HARD else 0.0
     cnt = count_at(cfg[0])
     for i in range(n):
         code = codes[i]
@@ -299,7 +344,8 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
                 score += RISK_WEIGHT * (base - _loss_with(v, cfg, paths, seat, -1, 0))
                 _unplay(v, cfg, paths, seat, horse, before, target, victim, scratch)
             else:
-                score += RISK_WEIGHT * (base - _loss_with(v, cfg, paths, seat, horse, target))
+                score += RISK_WEIGHT * (base - _loss_moved(v, cfg, paths, seat, horse, target,
+                                                           scores))
         else:
             score = _medium_base(v, cfg, paths, seat, code, before, target)
             exposed = _threats(v, cfg, paths, seat, before)

@@ -14,7 +14,7 @@ from dicegames.core.kernel import (
     step_u32,
     zeros,
 )
-from dicegames.games.petits_chevaux.kernel_bots import choose
+from dicegames.games.petits_chevaux.kernel_bots import SCORES, choose
 from dicegames.games.petits_chevaux.kernel_rules import (
     DRAW,
     ENTRANCE,
@@ -46,7 +46,7 @@ def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: I
     """
     return _run(borrow(v), borrow(cfg), borrow(paths), borrow(policies), borrow(dice),
                 borrow(whims),
-                borrow(scratch), zeros(6), zeros(6), float_zeros(6), stop_seat, stop_turns)
+                borrow(scratch), zeros(6), zeros(6), float_zeros(SCORES), stop_seat, stop_turns)
 
 
 @njit_uncounted
@@ -112,7 +112,7 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
     owned = copy(start)
     owned_scratch = copy(start)
     owned_lists = zeros(12)
-    owned_scores = float_zeros(6)
+    owned_scores = float_zeros(SCORES)
     v, scratch, cfg, paths = borrow(owned), borrow(owned_scratch), borrow(cfg), borrow(paths)
     codes, targets = borrow(owned_lists[:6]), borrow(owned_lists[6:])
     scores_of = borrow(owned_scores)
