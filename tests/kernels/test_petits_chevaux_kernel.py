@@ -91,6 +91,7 @@ def test_scores_where_a_move_changes_what_threatens(horses: tuple[tuple[int, ...
 
     for landing in (False, True):
         game, kernel = kernel_of(4, barrage_landing_captures=landing)
+        assert isinstance(game, PetitsChevaux)
         data = ChevauxData(horses, 0, 9, Phase.MOVE, roll, 0)
         values = kernel.encode(data)
         for policy, scores in (("medium", heuristic_scores), ("hard", hard_scores)):
