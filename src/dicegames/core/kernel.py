@@ -19,12 +19,13 @@ sources (see :func:`_key_the_cache`), so an edit to any of them recompiles.
 **Reference counts.** numba counts references on every array a compiled function receives
 (an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
 out of a tuple; in a playout loop whose helpers take four or five arrays that was most of the
-time. Even on :func:`borrow`-ed views (null counts) every count is still an out-of-line call
-to numba's runtime, twice per array argument of every inlined helper call. So the functions
-that run the loops, and the helpers they call, are compiled by :func:`njit_uncounted`,
-without numba's runtime: they count nothing, and may not allocate (an allocation there fails
-to compile). Allocation happens once, in the :func:`njit` functions that call them
-(``playouts``, ``run``), which pass their arrays down; tables are still a few flat arrays.
+time; even on views with a null count (tried on 23 November) every count is still an
+out-of-line call to numba's runtime, twice per array argument of every inlined helper call.
+So the functions that run the loops, and the helpers they call, are compiled by
+:func:`njit_uncounted`, without numba's runtime: they count nothing, and may not allocate
+(an allocation there fails to compile). Allocation happens once, in the :func:`njit`
+functions that call them (``playouts``, ``run``), which pass their arrays down; tables are
+still a few flat arrays.
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
@@ -64,7 +65,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar, cast
+from typing import Any, ClassVar, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -144,8 +145,8 @@ def njit_uncounted(fn: F) -> F:
     the caller, which owns it) and return no array. The helpers inlined into them
     (:func:`njit_inline`) are compiled with these flags too, so none of their array
     arguments is counted either: with the runtime on, each inlined call still costs an
-    out-of-line ``NRT_incref`` and ``NRT_decref`` call per array argument (a null check,
-    with :func:`borrow`-ed views, but a call all the same), and those calls were half of
+    out-of-line ``NRT_incref`` and ``NRT_decref`` call per array argument (a mere null
+    check for a view with no count, but a call all the same), and those calls were half of
     Petits Chevaux's playout time. Allocating inside such a function fails at compile
     time, so the rule cannot be broken silently."""
     if HAVE_NUMBA:
@@ -158,52 +159,12 @@ def njit_inline(fn: F) -> F:
     """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops.
 
     Inlined in numba's own IR, so LLVM sees one function; the inlined body still counts
-    references on its array arguments (see :func:`borrow` for that)."""
+    references on its array arguments unless the function it is inlined into is compiled
+    by :func:`njit_uncounted`."""
     if HAVE_NUMBA:
         compiled: F = _numba.njit(cache=True, nogil=True, inline="always")(fn)
         return compiled
     return fn
-
-
-def _load_borrow() -> Callable[[Any], Any]:
-    """The compiled :func:`borrow` (an intrinsic writing the array struct itself)."""
-    from numba.core import cgutils as found_cgutils
-    from numba.extending import intrinsic
-
-    cgutils: Any = found_cgutils
-
-    @intrinsic
-    def borrowed(typingctx: Any, values: Any) -> Any:
-        def codegen(context: Any, builder: Any, signature: Any, args: Any) -> Any:
-            view = context.make_array(signature.return_type)(context, builder, args[0])
-            view.meminfo = cgutils.get_null_value(view.meminfo.type)
-            view.parent = cgutils.get_null_value(view.parent.type)
-            return view._getvalue()
-
-        return values(values), codegen
-
-    found: Any = borrowed
-    return cast(Callable[[Any], Any], found)
-
-
-if HAVE_NUMBA:
-    borrow = _load_borrow()
-else:
-
-    def borrow(values: Any) -> Any:
-        """The array itself (see the compiled version)."""
-        return values
-
-
-borrow.__doc__ = """The same array without a reference count, for hot loops (inside kernel code).
-
-numba counts references on every array passed to a compiled function, with an atomic
-increment on entry and decrement on exit, even when the call is inlined: in a playout loop
-whose helpers take four or five arrays that is most of the time. A borrowed view carries no
-reference count (its meminfo is null, like a constant array's), so passing it costs nothing.
-The caller must keep the owner alive while the view is used: borrow only arguments of the
-current call (owned by its caller) or arrays the function still uses after the loop, and
-never return or store a borrowed view. Without numba it is the identity."""
 
 
 def why_not_compiled() -> str:
@@ -591,7 +552,6 @@ __all__ = [
     "Playouts",
     "array",
     "below",
-    "borrow",
     "byte_zeros",
     "copy",
     "float_array",

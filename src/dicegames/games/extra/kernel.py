@@ -36,7 +36,6 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     below,
-    borrow,
     copy,
     float_array,
     njit,
@@ -422,10 +421,7 @@ def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntA
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
     t, f = tabs
     picked = zeros(MAX_SEATS * 4)
-    played = _play(borrow(s), borrow(t), borrow(f), borrow(policies), borrow(dice),
-                   borrow(whims), borrow(dec), borrow(picked), stop_seat, stop_turns)
-    picked[0] = 0  # the owner of a borrowed view lives to here
-    return played
+    return _play(s, t, f, policies, dice, whims, dec, picked, stop_seat, stop_turns)
 
 
 @njit
@@ -441,8 +437,7 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(borrow(s), borrow(t), borrow(f), borrow(policies), borrow(dice),
-                            borrow(whims), borrow(dec), borrow(picked), -1, 0)
+        moves[game] = _play(s, t, f, policies, dice, whims, dec, picked, -1, 0)
         best = -1 << 40
         for seat in range(players):
             total = 0
@@ -454,7 +449,6 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
             won = scores[game * players + seat] == best and (players > 1 or best >= 0)
             winners[game * players + seat] = int(won)
         turns[game] = s[TURN]
-    dec[0] = picked[0]  # the owners of borrowed views live to here
 
 
 # ------------------------------------------------------------------------------ the protocol

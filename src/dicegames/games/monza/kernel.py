@@ -36,7 +36,6 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     below,
-    borrow,
     copy,
     njit,
     njit_inline,
@@ -494,11 +493,8 @@ def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntA
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
     legal, stamps, stack, found = work
     roll = zeros(6)
-    played = _play(borrow(s), borrow(tabs[0]), borrow(policies), borrow(dice), borrow(whims),
-                   borrow(legal), borrow(stamps), borrow(stack), borrow(found), borrow(roll),
-                   stop_seat, stop_turns)
-    roll[0] = 0  # the owner of a borrowed view lives to here
-    return played
+    return _play(s, tabs[0], policies, dice, whims, legal, stamps, stack, found, roll,
+                 stop_seat, stop_turns)
 
 
 @njit
@@ -515,15 +511,13 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(borrow(s), borrow(t), borrow(policies), borrow(dice),
-                            borrow(whims), borrow(legal), borrow(stamps), borrow(stack),
-                            borrow(found), borrow(roll), -1, 0)
+        moves[game] = _play(s, t, policies, dice, whims, legal, stamps, stack, found, roll,
+                            -1, 0)
         for seat in range(players):
             car = s[CARS + seat]
             winners[game * players + seat] = s[CARS + 2 * players + seat]
             scores[game * players + seat] = t[progress + (squares if car < 0 else car)]
         turns[game] = s[TURN]
-    roll[0] = legal[0] + stamps[0] + stack[0] + found[0]  # owners of borrowed views live on
 
 
 # ------------------------------------------------------------------------------ the protocol

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from dicegames.core.kernel import (
     IntArray,
-    borrow,
     copy,
     float_zeros,
     limit_of,
@@ -44,17 +43,16 @@ def run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: I
     a draw is :func:`~dicegames.core.kernel.below`'s: the die, the first player, a random
     policy's choice among the legal moves.
     """
-    return _run(borrow(v), borrow(cfg), borrow(paths), borrow(policies), borrow(dice),
-                borrow(whims),
-                borrow(scratch), zeros(6), zeros(6), float_zeros(SCORES), stop_seat, stop_turns)
+    return _run(v, cfg, paths, policies, dice, whims, scratch, zeros(6), zeros(6),
+                float_zeros(SCORES), stop_seat, stop_turns)
 
 
 @njit_uncounted
 def _run(v: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray, dice: IntArray,
          whims: IntArray, scratch: IntArray, codes: IntArray, targets: IntArray,
          scores: IntArray, stop_seat: int, stop_turns: int) -> int:
-    """:func:`run` over borrowed arrays (see :func:`~dicegames.core.kernel.borrow`) and
-    scratch lists for the legal moves, their targets and scores."""
+    """:func:`run` with scratch lists for the legal moves, their targets and scores
+    (compiled without reference counting: see :func:`~dicegames.core.kernel.njit_uncounted`)."""
     d0, d1, d2, d3 = dice[0], dice[1], dice[2], dice[3]
     w0, w1, w2, w3 = whims[0], whims[1], whims[2], whims[3]
     number = v[TURN] if v[PLAYER] == stop_seat else -1
@@ -109,18 +107,13 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
              turns: IntArray, moves: IntArray) -> None:
     """``games`` whole games from ``start``; results per game (see ``Playouts``)."""
     players = cfg[0]
-    owned = copy(start)
-    owned_scratch = copy(start)
-    owned_lists = zeros(12)
-    owned_scores = float_zeros(SCORES)
-    v, scratch, cfg, paths = borrow(owned), borrow(owned_scratch), borrow(cfg), borrow(paths)
-    codes, targets = borrow(owned_lists[:6]), borrow(owned_lists[6:])
-    scores_of = borrow(owned_scores)
+    v, scratch = copy(start), copy(start)
+    codes, targets, scores_of = zeros(6), zeros(6), float_zeros(SCORES)
     for g in range(games):
         for j in range(len(start)):
             v[j] = start[j]
-        moves[g] = _run(v, cfg, paths, borrow(policies), borrow(dice), borrow(whims), scratch,
-                        codes, targets, scores_of, -1, 0)
+        moves[g] = _run(v, cfg, paths, policies, dice, whims, scratch, codes, targets,
+                        scores_of, -1, 0)
         turns[g] = v[TURN]
         for seat in range(players):
             winners[g * players + seat] = 1 if v[WINNER] == seat else 0
@@ -129,5 +122,3 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
                 if v[HORSES + 4 * seat + h] > ENTRANCE:
                     stabled += 1
             scores[g * players + seat] = stabled
-    # the owners of the borrowed views live to here
-    owned[0] = owned_scratch[0] + owned_lists[0] + int(owned_scores[0])

@@ -31,10 +31,8 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     below,
-    borrow,
     copy,
     njit,
-    njit_inline,
     njit_uncounted,
     to_list,
     zeros,
@@ -289,22 +287,13 @@ def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntA
          work: Any, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends, or until ``stop_seat`` begins its
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    return _play(borrow(s), _borrowed(tabs), borrow(policies), borrow(dice), borrow(whims),
-                 (borrow(work[0]), borrow(work[1]), borrow(work[2])), stop_seat, stop_turns)
-
-
-@njit_inline
-def _borrowed(tabs: Any) -> Any:
-    """The board tables as borrowed views (:func:`~dicegames.core.kernel.borrow`): passing
-    the tuple to a helper then counts no references."""
-    return (borrow(tabs[0]), borrow(tabs[1]), borrow(tabs[2]), borrow(tabs[3]),
-            borrow(tabs[4]), borrow(tabs[5]), borrow(tabs[6]))
+    return _play(s, tabs, policies, dice, whims, work, stop_seat, stop_turns)
 
 
 @njit_uncounted
 def _play(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
           work: Any, stop_seat: int, stop_turns: int) -> int:
-    """:func:`_run` over borrowed views."""
+    """:func:`_run`'s loop (also :func:`_playouts`')."""
     number = s[TURN] if s[PLAYER] == stop_seat else -1
     starts = stop_turns + 1
     played = 0
@@ -331,18 +320,14 @@ def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
     players = start[PLAYERS]
     s = copy(start)
     work = _work(tabs)
-    views = _borrowed(tabs)
-    scratch = (borrow(work[0]), borrow(work[1]), borrow(work[2]))
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(borrow(s), views, borrow(policies), borrow(dice), borrow(whims),
-                            scratch, -1, 0)
+        moves[game] = _play(s, tabs, policies, dice, whims, work, -1, 0)
         for seat in range(players):
             winners[game * players + seat] = int(s[WINNER] == seat)
             scores[game * players + seat] = -tabs[6][s[CARS + seat]]
         turns[game] = s[TURN]
-    work[0][0] = 0  # the owner of the borrowed scratch views lives to here
 
 
 # ------------------------------------------------------------------------------ the protocol
