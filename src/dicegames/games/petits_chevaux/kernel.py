@@ -229,5 +229,5 @@ class PetitsChevauxKernel(GameKernel):
         codes = self.check_policies(seat_policies)
         moved = copy(values)
         play.run(moved, self.cfg, self.paths, array(codes), seed_rng(seed), seed_rng(~seed),
-                  copy(values), stop_seat, stop_turns)
+                 zeros(bots.SCRATCH), stop_seat, stop_turns)
         return moved

@@ -45,10 +45,11 @@ SCRATCH = 12
 
 TERMS = 6
 """Where ``hard`` keeps each horse's term of the expected loss before the move, in the
-float array of scores (slots 6 to 9, after the scores of at most six moves)."""
+float array of scores (slots 6 to 9, after the scores of at most six moves); slots 10 to 13
+take those of a position after a move played to measure it."""
 
-SCORES = TERMS + 4
-"""The float slots the bots need: the moves' scores, then :data:`TERMS`."""
+SCORES = TERMS + 8
+"""The float slots the bots need: the moves' scores, then the terms."""
 
 
 def _chance(bits: int, six: bool) -> float:
@@ -159,37 +160,21 @@ def _after(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int,
 
 
 @njit_inline
-def _loss_with(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
-               target: int) -> float:
-    """:func:`.heuristics.expected_loss` of ``seat`` with its ``horse`` at ``target`` (-1:
-    as it stands), read on the state before the move, for a move that captures nothing,
-    breaks no barrage and makes none (so that no hit changes)."""
+def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, terms: IntArray,
+                   at: int) -> float:
+    """:func:`.heuristics.expected_loss` of ``seat`` as the position stands, keeping each
+    horse's term in ``terms[at + h]`` (-1.0 for a horse that adds none) for
+    :func:`_loss_moved`."""
     loss = 0.0
     cnt = count_at(cfg[0])
     for h in range(4):
-        progress = target if h == horse else v[HORSES + 4 * seat + h]
-        if 0 < progress <= ENTRANCE:
-            square = paths[seat * STRIDE + progress]
-            if h == horse or v[cnt + square] == 1 or cfg[4] == 1:
-                loss += capture_chance(v, cfg, paths, seat, square, -1) * (progress - WAITING)
-    return loss
-
-
-@njit_inline
-def _keep_terms(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
-                scores: IntArray) -> float:
-    """:func:`_loss_with` of the position as it stands, keeping each horse's term in
-    ``scores[TERMS + h]`` (-1.0 for a horse that adds none) for :func:`_loss_moved`."""
-    loss = 0.0
-    cnt = count_at(cfg[0])
-    for h in range(4):
-        scores[TERMS + h] = -1.0
+        terms[at + h] = -1.0
         progress = v[HORSES + 4 * seat + h]
         if 0 < progress <= ENTRANCE:
             square = paths[seat * STRIDE + progress]
             if v[cnt + square] == 1 or cfg[4] == 1:
                 term = capture_chance(v, cfg, paths, seat, square, -1) * (progress - WAITING)
-                scores[TERMS + h] = term
+                terms[at + h] = term
                 loss += term
     return loss
 
@@ -197,10 +182,11 @@ def _keep_terms(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
 @njit_inline
 def _loss_moved(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
                 target: int, scores: IntArray) -> float:
-    """:func:`_loss_with` with ``horse`` at ``target``, from the terms :func:`_keep_terms`
-    kept: where the state before the move answers for the state after it (see
-    :func:`_loss_with`), every other horse's term is the same, so only the moved horse's is
-    new; the terms are added in the same order, so the sum has the same bits."""
+    """:func:`_expected_loss` with ``horse`` at ``target``, read on the state before the
+    move from the terms it kept at :data:`TERMS`, for a move that captures nothing, breaks
+    no barrage and makes none: then no hit changes, every other horse's term is the same and
+    only the moved horse's is new; the terms are added in the same order, so the sum has
+    the same bits."""
     loss = 0.0
     for h in range(4):
         if h == horse:
@@ -315,13 +301,12 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
     (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``.
 
     The capture chances after a move are read on the state before it where that is exact
-    (:func:`_after`, :func:`_loss_with`); other moves (one that breaks a barrage, or for
+    (:func:`_after`, :func:`_loss_moved`); other moves (one that breaks a barrage, or for
     ``hard`` also captures or makes one) are played on ``v`` itself and undone (``v`` is as
     it was on return). ``scratch`` has :data:`SCRATCH` slots at least, ``scores``
     :data:`SCORES`."""
     seat = v[PLAYER]
-    base = _keep_terms(v, cfg, paths, seat, scores) if policy == HARD else 0.0
-    cnt = count_at(cfg[0])
+    base = _expected_loss(v, cfg, paths, seat, scores, TERMS) if policy == HARD else 0.0
     for i in range(n):
         code = codes[i]
         if code == PASS:
@@ -330,7 +315,6 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
         horse = _horse_of(v, seat, code)
         before = v[HORSES + 4 * seat + horse]
         victim = _victim_at(v, cfg, paths, seat, target)
-        breaks = _breaks_barrage(v, cfg, paths, seat, before)
         if policy == HARD:
             victims = _victims(v, cfg, paths, seat, target)
             score = PROGRESS_WEIGHT * target
@@ -338,10 +322,11 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
                 score += CAPTURE_BONUS + victims / 2
             if code == OUT:
                 score += OUT_BONUS
-            square = paths[seat * STRIDE + target]
-            if breaks or victim >= 0 or (square >= 0 and v[cnt + square] > 0):
+            if victim >= 0 or _breaks_barrage(v, cfg, paths, seat, before):
+                # a capture, a barrage made (a horse stood on the target) or broken: play it
                 _play(v, cfg, paths, seat, horse, target, scratch)
-                score += RISK_WEIGHT * (base - _loss_with(v, cfg, paths, seat, -1, 0))
+                score += RISK_WEIGHT * (base - _expected_loss(v, cfg, paths, seat, scores,
+                                                              TERMS + 4))
                 _unplay(v, cfg, paths, seat, horse, before, target, victim, scratch)
             else:
                 score += RISK_WEIGHT * (base - _loss_moved(v, cfg, paths, seat, horse, target,
@@ -350,19 +335,18 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
             score = _medium_base(v, cfg, paths, seat, code, before, target)
             exposed = _threats(v, cfg, paths, seat, before)
             score -= 80 * _medium_after(v, cfg, paths, seat, horse, before, target, victim,
-                                        breaks, scratch)
+                                        scratch)
             score += 40 * exposed
         scores[i] = score
 
 
 @njit_inline
 def _medium_after(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
-                  before: int, target: int, victim: int, breaks: bool,
-                  scratch: IntArray) -> float:
+                  before: int, target: int, victim: int, scratch: IntArray) -> float:
     """The threat to the horse moved to ``target``: read on the state before the move
     (:func:`_after`), or, when the move breaks a barrage, on the state after it, played and
     undone."""
-    if not breaks:
+    if not _breaks_barrage(v, cfg, paths, seat, before):
         return _after(v, cfg, paths, seat, target, victim)
     _play(v, cfg, paths, seat, horse, target, scratch)
     threat = _threats(v, cfg, paths, seat, target)
@@ -410,7 +394,7 @@ def _best_medium(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
             continue
         victim = _victim_at(v, cfg, paths, seat, target)
         score = base - 80 * _medium_after(v, cfg, paths, seat, horse, before, target, victim,
-                                          _breaks_barrage(v, cfg, paths, seat, before), scratch)
+                                          scratch)
         score += 40 * exposed
         if best < 0 or score > best_score or (score == best_score and top < best):
             best, best_score = top, score

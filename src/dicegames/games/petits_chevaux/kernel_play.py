@@ -13,7 +13,7 @@ from dicegames.core.kernel import (
     step_u32,
     zeros,
 )
-from dicegames.games.petits_chevaux.kernel_bots import SCORES, choose
+from dicegames.games.petits_chevaux.kernel_bots import SCORES, SCRATCH, choose
 from dicegames.games.petits_chevaux.kernel_rules import (
     DRAW,
     ENTRANCE,
@@ -107,7 +107,7 @@ def playouts(start: IntArray, cfg: IntArray, paths: IntArray, policies: IntArray
              turns: IntArray, moves: IntArray) -> None:
     """``games`` whole games from ``start``; results per game (see ``Playouts``)."""
     players = cfg[0]
-    v, scratch = copy(start), copy(start)
+    v, scratch = copy(start), zeros(SCRATCH)
     codes, targets, scores_of = zeros(6), zeros(6), float_zeros(SCORES)
     for g in range(games):
         for j in range(len(start)):
