@@ -196,8 +196,8 @@ def test_rows_written_by_older_versions_load_with_a_safe_rendering(tmp_path: Pat
         lobby = {t["id"]: t for t in running.get("/api/tables")["tables"]}
         assert lobby[table["id"]]["host"] == "Host\ufffd"
         assert [s["name"] for s in lobby[table["id"]]["seats"]] == ["Host\ufffd",
-                                                                    "\ufffd\ufffd"]
-        for match_id, names in ((table["id"], ["Host\ufffd", "\ufffd\ufffd"]),
+                                                                    "Player 2"]
+        for match_id, names in ((table["id"], ["Host\ufffd", "Player 2"]),
                                 (played["id"], ["An\ufffdn", "Ben\ufffd"])):
             state = running.get(f"/api/matches/{match_id}")
             assert [p["name"] for p in state["players"]] == names

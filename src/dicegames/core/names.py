@@ -169,8 +169,9 @@ def check_name(raw: object, who: str = "the name") -> str:
 def safe_name(raw: object, number: int) -> str:
     """A stored name (of seat ``number``, from 1) as it can be shown and sent: the checked
     name when :func:`check_name` takes it, else with each forbidden character replaced by
-    U+FFFD, cut to :data:`MAX_NAME` characters, or ``Player <number>`` when nothing visible
-    is left. Never raises; the result always passes :func:`check_name`.
+    U+FFFD, cut to :data:`MAX_NAME` characters, or ``Player <number>`` when it shows nothing
+    visible (only controls, spaces, zero-width characters) or is not text. Never raises;
+    the result always passes :func:`check_name`.
     """
     fallback = f"Player {number}"
     if not isinstance(raw, str):
@@ -179,6 +180,8 @@ def safe_name(raw: object, number: int) -> str:
         return check_name(raw)
     except BadName:
         pass
+    if not any(_visible(char) for char in raw):
+        return fallback
     bad = {index for index, _ in _problems(raw)}
     cleaned = "".join(REPLACEMENT if index in bad else char for index, char in enumerate(raw))
     cleaned = unicodedata.normalize("NFC", cleaned.strip())[:MAX_NAME].strip()

@@ -112,9 +112,9 @@ class OptionSpec:
                 raise bad
             if isinstance(value, str):
                 if not WHOLE_NUMBER.fullmatch(value.strip()):  # int() takes "١٠", "1_0"
-                    raise OptionError(f"option {self.name}={value!r} is not allowed: "
-                                      f"{self.name} takes {self.allowed()}, written with the "
-                                      "digits 0 to 9")
+                    if any(char.isdigit() and not char.isascii() for char in value):
+                        raise OptionError(f"{bad}, written with the digits 0 to 9")
+                    raise bad
                 value = int(value.strip())
             if not isinstance(value, int):
                 raise bad
