@@ -80,6 +80,9 @@ characters) is invisible."""
 _NOT_PLAIN = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
 """The characters :func:`text_problem` refuses, for a quick search of long texts."""
 
+_NOT_IN_LINES = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff]")
+"""The same, for a file's text: line feeds, carriage returns and tabs are allowed."""
+
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
@@ -197,13 +200,12 @@ def text_problem(text: str, lines: bool = False) -> str | None:
 
     With ``lines`` (a file's text), line feeds, carriage returns and tabs are allowed.
     """
-    for found in _NOT_PLAIN.finditer(text):
-        char = found.group()
-        if lines and char in "\n\r\t":
-            continue
-        kind = "an unpaired surrogate" if _SURROGATE.match(char) else "a control character"
-        return f"{kind} ({codepoint(char)})"
-    return None
+    found = (_NOT_IN_LINES if lines else _NOT_PLAIN).search(text)
+    if found is None:
+        return None
+    char = found.group()
+    kind = "an unpaired surrogate" if _SURROGATE.match(char) else "a control character"
+    return f"{kind} ({codepoint(char)})"
 
 
 def safe_text(text: str) -> str:
