@@ -26,7 +26,8 @@ from websockets.typing import Origin
 import dicegames
 from dicegames.cli import main
 from dicegames.core.chance import sample
-from dicegames.core.record import MAX_MOVES, MAX_NAME, save, to_record
+from dicegames.core.names import MAX_NAME
+from dicegames.core.record import MAX_MOVES, save, to_record
 from dicegames.core.session import Session
 from dicegames.web.hub import RECORDS_IN_MEMORY
 from web.server import Server

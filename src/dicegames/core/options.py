@@ -8,6 +8,7 @@ and the option block of saved records, so every front end accepts exactly the sa
 from __future__ import annotations
 
 import os
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -15,12 +16,20 @@ from pathlib import Path
 from typing import Literal
 
 from dicegames.core.errors import OptionError
+from dicegames.core.names import text_problem
 from dicegames.i18n import _
 
 OptionValue = int | bool | str
 """The value types an option may hold (kept JSON-friendly for records)."""
 
 OptionKind = Literal["int", "bool", "choice", "text", "file"]
+
+WHOLE_NUMBER = re.compile(r"[+-]?[0-9]+")
+"""How a whole-number option is written as text: ASCII digits only, with an optional sign
+(``int()`` would also take other scripts' digits, "١٠", and underscores, "1_0")."""
+
+DIGITS = re.compile(r"[0-9]+")
+"""ASCII digits (see :func:`is_digits`)."""
 
 FILE_LIMIT = 64 * 1024
 """The default size limit of a ``file`` option's text, in bytes (UTF-8)."""
@@ -102,10 +111,11 @@ class OptionSpec:
             if isinstance(value, bool):
                 raise bad
             if isinstance(value, str):
-                try:
-                    value = int(value.strip())
-                except ValueError:
-                    raise bad from None
+                if not WHOLE_NUMBER.fullmatch(value.strip()):  # int() takes "١٠", "1_0"
+                    if any(char.isdigit() and not char.isascii() for char in value):
+                        raise OptionError(f"{bad}, written with the digits 0 to 9")
+                    raise bad
+                value = int(value.strip())
             if not isinstance(value, int):
                 raise bad
             assert self.minimum is not None and self.maximum is not None
@@ -129,6 +139,11 @@ class OptionSpec:
         if self.kind == "file":
             return self._validate_file(value)
         if isinstance(value, str):
+            problem = text_problem(value)
+            if problem is not None:
+                raise OptionError(f"option {self.name}: the text contains {problem}; an "
+                                  "option's text may not hold control characters or unpaired "
+                                  "surrogates")
             return value
         raise bad
 
@@ -150,7 +165,12 @@ class OptionSpec:
                 f"option {self.name}: {shown!r} is neither a built-in {self.name} "
                 f"({', '.join(self.choices)}) nor a {self.name}'s text; a file is read only "
                 "by the command line and the library, never from a record or a web request")
-        size = len(value.encode("utf-8", "surrogatepass"))
+        problem = text_problem(value, lines=True)
+        if problem is not None:
+            raise OptionError(f"option {self.name}: the {self.name}'s text contains {problem}; "
+                              "it may hold line breaks and tabs, but no other control "
+                              "characters and no unpaired surrogates")
+        size = len(value.encode("utf-8"))
         if size > self.size_limit:
             raise OptionError(f"option {self.name}: the {self.name} is {size} bytes; the "
                               f"limit is {self.size_limit}")
@@ -222,6 +242,13 @@ def resolve_options(
         spec.name: spec.validate(given[spec.name]) if spec.name in given else spec.default
         for spec in specs
     }
+
+
+def is_digits(text: str) -> bool:
+    """True when ``text`` is one or more ASCII digits 0 to 9 and nothing else: how every
+    number in an option is written (``str.isdigit`` and ``int`` also take other scripts'
+    digits, "١٠" or "１０")."""
+    return DIGITS.fullmatch(text) is not None
 
 
 def parse_option_pairs(pairs: list[str]) -> dict[str, str]:

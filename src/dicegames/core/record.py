@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, PositionError, RecordError
+from dicegames.core.names import BadName, check_name, text_problem
 from dicegames.core.registry import configure
 from dicegames.core.session import DICE_MODES, DiceMode, Event, PlayerInfo, Session
 
@@ -41,9 +42,6 @@ MAX_MOVE_TEXT = 200
 MAX_POSITION = 2000
 """The longest starting position a record may hold (EXTRA!'s six full sheets stay far
 below it; the web app takes the same at match creation)."""
-
-MAX_NAME = 40
-"""The longest player name, in characters: records, the command line and the web app."""
 
 SEED_RANGE = range(-(2**63), 2**63)
 """The seeds a record may hold: whole numbers that fit 64 bits (as SQLite stores them)."""
@@ -96,9 +94,11 @@ def _header(data: object) -> tuple[dict[str, Any], list[PlayerInfo]]:
         if not (isinstance(entry, dict) and isinstance(entry.get("name"), str)
                 and isinstance(entry.get("kind", "human"), str)):
             raise RecordError(f"player {number} must be an object with a name and a kind")
-        name, kind = entry["name"], entry.get("kind", "human")
-        if not name.strip() or len(name) > MAX_NAME:
-            raise RecordError(f"player {number}'s name must be 1 to {MAX_NAME} characters")
+        kind = entry.get("kind", "human")
+        try:
+            name = check_name(entry["name"], f"player {number}'s name")
+        except BadName as error:
+            raise RecordError(str(error)) from None
         if kind != "human" and not kind.startswith("bot:"):
             raise RecordError(f"player {number}'s kind must be 'human' or 'bot:<level>', "
                               f"not {kind[:40]!r}")
@@ -145,6 +145,10 @@ def from_record(data: object, budget: float | None = None,
         if not isinstance(position, str) or len(position) > MAX_POSITION:
             raise RecordError("the record's 'position' must be a position text of at most "
                               f"{MAX_POSITION} characters (or absent)")
+        problem = text_problem(position)
+        if problem is not None:
+            raise RecordError(f"the record's 'position' contains {problem}; a position is "
+                              "plain text")
         try:
             start = game.from_position(position)
         except PositionError as error:
@@ -158,6 +162,10 @@ def from_record(data: object, budget: float | None = None,
             shown = repr(entry)[:60]
             raise RecordError(f"{shown} is not a move in notation (text of at most "
                               f"{MAX_MOVE_TEXT} characters)", index)
+        problem = text_problem(entry)
+        if problem is not None:
+            raise RecordError(f"the move contains {problem}; a move is plain text in "
+                              "notation", index)
         seat: int | None = None
         text = entry
         if len(session.state.current_players) > 1:

@@ -20,7 +20,7 @@ from dicegames.bots import bot_levels
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import Game
 from dicegames.core.model import BotLevel, GameSpec
-from dicegames.core.options import OptionSpec, OptionValue
+from dicegames.core.options import OptionSpec, OptionValue, is_digits
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
 from dicegames.i18n import DEFAULT, _, current
@@ -53,7 +53,7 @@ def ask_until_valid(term: Terminal, prompt: str, default: str,
 def pick_game(text: str) -> GameSpec:
     """A game by its number in the menu, its id or an alias."""
     specs = games()
-    if text.isdecimal():
+    if is_digits(text):
         if 1 <= int(text) <= len(specs):
             return specs[int(text) - 1]
         raise ValueError(_("{text} is not on the list: type a number from the list or a "
@@ -64,7 +64,7 @@ def pick_game(text: str) -> GameSpec:
 def pick_count(spec: GameSpec) -> Callable[[str], int]:
     """A parser for the number of players ``spec`` allows."""
     def parse(text: str) -> int:
-        if not text.isdecimal() or not spec.min_players <= int(text) <= spec.max_players:
+        if not is_digits(text) or not spec.min_players <= int(text) <= spec.max_players:
             raise ValueError(_("{game} is for {players} players: type a number from {low} "
                                "to {high}", game=spec.name, players=player_range(spec),
                                low=spec.min_players, high=spec.max_players))

@@ -18,8 +18,8 @@ from dicegames.bots import bot_levels, make_bot
 from dicegames.core import registry
 from dicegames.core.game import Game
 from dicegames.core.model import Agent, Seat
+from dicegames.core.names import BadName, check_name
 from dicegames.core.options import parse_option_pairs
-from dicegames.core.record import MAX_NAME
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.i18n import N_, _
 from dicegames.terminal.console import UsageError
@@ -79,7 +79,9 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
     numbered when the same level plays more than once (both in the language in use).
 
     Raises:
-        UsageError: two people with the same name (they could not tell whose turn it is).
+        UsageError: a name :func:`~dicegames.core.names.check_name` refuses (a control
+            character, an unpaired surrogate from undecodable command-line bytes...), or two
+            people with the same name (they could not tell whose turn it is).
     """
     levels = [bot_level_of(item) for item in items]
     repeated = Counter(level for level in levels if level is not None)
@@ -87,10 +89,11 @@ def player_infos(items: Sequence[str]) -> list[PlayerInfo]:
     infos: list[PlayerInfo] = []
     for item, level in zip(items, levels, strict=True):
         if level is None:
-            name = _("You") if item.lower() == "you" else item
-            if len(name) > MAX_NAME:
-                raise UsageError(f"the name {name[:20]!r}... is longer than {MAX_NAME} "
-                                 "characters")
+            try:
+                name = check_name(_("You") if item.lower() == "you" else item,
+                                  f"player {len(infos) + 1}'s name")
+            except BadName as error:
+                raise UsageError(str(error)) from None
             infos.append(PlayerInfo(name))
             continue
         name = _(BOT_NAMES[level]) if level in BOT_NAMES else f"{level.capitalize()} bot"

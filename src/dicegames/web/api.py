@@ -15,7 +15,7 @@ from typing import Any
 
 from markdown_it import MarkdownIt
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from dicegames.bots import bot_levels
@@ -31,6 +31,7 @@ from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import build_lobby_routes
 from dicegames.web.openapi import OPENAPI
 from dicegames.web.qr import qr_endpoint
+from dicegames.web.responses import JSONResponse
 from dicegames.web.samples import sample_state
 
 MAX_BODY = 64 * 1024

@@ -22,7 +22,7 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import FileResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -35,6 +35,7 @@ from dicegames.web.guard import OriginGuard
 from dicegames.web.hub import Hub
 from dicegames.web.language import request_language
 from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Store
 
 STATIC = Path(str(files("dicegames.web").joinpath("static")))

@@ -31,7 +31,8 @@ from dicegames.core.errors import (
 )
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
-from dicegames.core.record import MAX_NAME, MAX_POSITION, from_record
+from dicegames.core.names import BadName, check_name, safe_name, text_problem
+from dicegames.core.record import MAX_POSITION, from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
@@ -193,7 +194,8 @@ class Hub:
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
         """A stored match replayed into memory (in the checker thread)."""
         try:
-            players = [PlayerInfo(p["name"], p["kind"]) for p in stored.players]
+            players = [PlayerInfo(safe_name(p["name"], seat + 1), p["kind"])
+                       for seat, p in enumerate(stored.players)]  # older rows: any text
             game = configure(stored.game, len(players), stored.options)
             start = None if stored.position is None else game.from_position(stored.position)
             session = Session(game, players, stored.seed,
@@ -463,6 +465,10 @@ def _start(game: Game[Any, Any, Any], position: object) -> State[Any, Any, Any] 
     if not isinstance(position, str) or len(position) > MAX_POSITION:
         raise ApiError(400, "bad_request", f"'position' must be a position text of at most "
                        f"{MAX_POSITION} characters (see Positions on the game's rules page)")
+    problem = text_problem(position)
+    if problem is not None:
+        raise ApiError(422, "bad_position", f"'position' contains {problem}; a position is "
+                       "plain text (see Positions on the game's rules page)")
     try:
         return game.from_position(position)
     except PositionError as error:
@@ -474,6 +480,10 @@ def _move_text(move: object) -> str:
         raise ApiError(400, "bad_request", "'move' must be the move's notation (text)")
     if len(move) > 200:
         raise ApiError(400, "bad_request", "'move' is longer than 200 characters")
+    problem = text_problem(move)
+    if problem is not None:
+        raise ApiError(400, "bad_request", f"'move' contains {problem}; a move is plain "
+                       "text in the game's notation")
     return move
 
 
@@ -492,8 +502,8 @@ def _players(raw: object) -> list[PlayerInfo]:
                            "'bot:<level>'")
         name = item.get("name", kind.replace("bot:", "Bot ").capitalize()
                         if kind != "human" else f"Player {number}")
-        if not isinstance(name, str) or not name.strip() or len(name) > MAX_NAME:
-            raise ApiError(422, "bad_player", f"player {number}'s name must be 1 to "
-                           f"{MAX_NAME} characters")
-        players.append(PlayerInfo(name.strip(), kind))
+        try:
+            players.append(PlayerInfo(check_name(name, f"player {number}'s name"), kind))
+        except BadName as error:
+            raise ApiError(422, "bad_player", str(error)) from None
     return players

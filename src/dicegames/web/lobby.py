@@ -18,15 +18,16 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
-from dicegames.core.record import MAX_NAME
+from dicegames.core.names import BadName, check_name, safe_name
 from dicegames.core.registry import game_class
 from dicegames.core.session import PlayerInfo
 from dicegames.i18n import translate
 from dicegames.web.errors import ApiError
 from dicegames.web.language import request_language
+from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Table
 
 if TYPE_CHECKING:
@@ -88,13 +89,14 @@ def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
             shown = translate(lang, option.choice_title(str(value)))
         changed.append({"name": option.name, "label": translate(lang, option.title),
                         "kind": option.kind, "value": shown})
-    hosts = [p["name"] for seat, p in enumerate(table.players)
+    names = [safe_name(p["name"], seat + 1) for seat, p in enumerate(table.players)]
+    hosts = [names[seat] for seat, p in enumerate(table.players)  # older rows: any text
              if seat not in table.invited and p["kind"] == "human"]
     return {
         "id": table.id,
         "game": {"id": spec.id, "name": spec.name},
         "options": changed,
-        "seats": [{"seat": seat, "name": p["name"],
+        "seats": [{"seat": seat, "name": names[seat],
                    "kind": "bot" if p["kind"].startswith("bot:") else "human",
                    "free": seat in table.free}
                   for seat, p in enumerate(table.players)],
@@ -107,10 +109,11 @@ def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
 
 
 def _name(raw: object) -> str:
-    if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_NAME:
-        raise ApiError(422, "bad_player", f"'name' must be your name, 1 to {MAX_NAME} "
-                       "characters")
-    return raw.strip()
+    """The joiner's name, checked as every player name is (422 ``bad_player``)."""
+    try:
+        return check_name(raw, "'name' (your name)")
+    except BadName as error:
+        raise ApiError(422, "bad_player", str(error)) from None
 
 
 def _no_table(match_id: str) -> ApiError:

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from dicegames.core.record import FORMAT, MAX_MOVE_TEXT, MAX_MOVES, MAX_NAME
+from dicegames.core.names import MAX_NAME
+from dicegames.core.record import FORMAT, MAX_MOVE_TEXT, MAX_MOVES
 
 
 def _ref(name: str) -> dict[str, str]:

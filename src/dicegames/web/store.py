@@ -117,6 +117,7 @@ class Store:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self._db.text_factory = _text  # text another program stored may not be UTF-8
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=NORMAL")
         self._db.execute("PRAGMA foreign_keys=ON")
@@ -248,6 +249,12 @@ class Store:
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
+
+
+def _text(data: bytes) -> str:
+    """A stored text value: UTF-8, with any invalid bytes (written by another program) shown
+    as U+FFFD rather than failing the whole read."""
+    return data.decode("utf-8", "replace")
 
 
 class _Transaction:

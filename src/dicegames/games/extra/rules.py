@@ -31,7 +31,7 @@ from dicegames.core.model import (
     Seat,
     TurnInfo,
 )
-from dicegames.core.options import OptionSpec, OptionValue
+from dicegames.core.options import OptionSpec, OptionValue, is_digits
 from dicegames.games.binding import forward
 from dicegames.games.extra.data import (
     COLUMN_NAMES,
@@ -114,9 +114,9 @@ def parse_columns(value: OptionValue) -> tuple[int, int, int]:
                           f"comma-separated, e.g. 10,9,8 (got {len(parts)})")
     sizes = []
     for part in parts:
-        if not part.isdecimal() or not 1 <= int(part) <= MAX_COLUMN:
+        if not is_digits(part) or not 1 <= int(part) <= MAX_COLUMN:
             raise OptionError(f"option extra_columns={value!r}: {part!r} is not a whole number "
-                              f"from 1 to {MAX_COLUMN}")
+                              f"from 1 to {MAX_COLUMN} (written with the digits 0 to 9)")
         sizes.append(int(part))
     return (sizes[0], sizes[1], sizes[2])
 
@@ -131,9 +131,9 @@ def parse_seats(value: OptionValue, players: int) -> frozenset[Seat]:
     for part in (p.strip() for p in str(value).split(",")):
         if not part:
             continue
-        if not part.isdecimal() or not 1 <= int(part) <= players:
+        if not is_digits(part) or not 1 <= int(part) <= players:
             raise OptionError(f"option child_seats={value!r}: {part!r} is not a seat from 1 "
-                              f"to {players}")
+                              f"to {players} (written with the digits 0 to 9)")
         seats.add(int(part) - 1)
     return frozenset(seats)
 

@@ -44,6 +44,7 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
+from dicegames.core.names import text_problem
 from dicegames.games.monza.data import COLOURS, START, TYRE, Colour
 
 DEFAULT = "default"
@@ -270,8 +271,12 @@ def parse(raw: Mapping[str, Any], source: str = "circuit") -> Circuit:
     entries = _named_squares(raw, "entries", names, source)
     targets = _named_squares(raw, "targets", names, source)
     ids = {name: i for i, name in enumerate(names)}
-    name = raw.get("name", "circuit")
-    circuit = Circuit(str(name), lanes, [ids[n] for n in entries], [ids[n] for n in targets])
+    name = str(raw.get("name", "circuit"))
+    problem = text_problem(name)
+    if problem is not None:  # shown on the board: plain text only
+        raise _fail(f"{source}: the circuit's 'name' contains {problem}; it must be plain "
+                    "text")
+    circuit = Circuit(name, lanes, [ids[n] for n in entries], [ids[n] for n in targets])
     _check_graph(circuit)
     return circuit
 
