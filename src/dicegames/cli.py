@@ -238,20 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the language of the moves and the log (default: from LANG, "
                              "else English)")
 
-    verify = commands.add_parser(
-        "verify", help="check a finished web match's dice against its commitment",
-        formatter_class=_formatter,
-        description="Check that every automatic roll of a finished web match follows from "
-                    "the secret it revealed at the end, and that the secret matches the "
-                    "SHA-256 commitment the match published when it was created (see "
-                    "docs/security.md). Prints one line: the verdict, naming the first roll "
-                    "that does not follow.",
-        epilog="examples:\n  dicegames verify extra-meters-AbC.json\n\nexit codes:\n  0    "
-               "verified\n  1    not verified (a roll or the secret does not match, the game "
-               "is not finished, no commitment), or the record cannot be read or replayed\n"
-               "  2    a wrong command line\n")
-    verify.add_argument("file", metavar="RECORD", type=Path,
-                        help="a record downloaded from a finished web match (JSON)")
+    _add_verify(commands)
 
     sim = commands.add_parser("simulate", help="play many bot-against-bot games",
                               formatter_class=_formatter, epilog=SIMULATE_EPILOG,
@@ -359,6 +346,24 @@ def _add_analysis_commands(commands: Any) -> None:
     rev.add_argument("--jobs", metavar="N", type=int, default=1,
                      help="worker processes for several records (default 1)")
     _add_scheduler(rev)
+
+
+def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """The ``verify`` command: a finished web match's dice against its commitment."""
+    verify = commands.add_parser(
+        "verify", help="check a finished web match's dice against its commitment",
+        formatter_class=_formatter,
+        description="Check that every automatic roll of a finished web match follows from "
+                    "the secret it revealed at the end, and that the secret matches the "
+                    "SHA-256 commitment the match published when it was created (see "
+                    "docs/security.md). Prints one line: the verdict, naming the first roll "
+                    "that does not follow.",
+        epilog="examples:\n  dicegames verify extra-meters-AbC.json\n\nexit codes:\n  0    "
+               "verified\n  1    not verified (a roll or the secret does not match, the game "
+               "is not finished, no commitment), or the record cannot be read or replayed\n"
+               "  2    a wrong command line\n")
+    verify.add_argument("file", metavar="RECORD", type=Path,
+                        help="a record downloaded from a finished web match (JSON)")
 
 
 def _add_scheduler(parser: argparse.ArgumentParser) -> None:
