@@ -348,7 +348,7 @@ def _add_analysis_commands(commands: Any) -> None:
     _add_scheduler(rev)
 
 
-def _add_verify(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
     """The ``verify`` command: a finished web match's dice against its commitment."""
     verify = commands.add_parser(
         "verify", help="check a finished web match's dice against its commitment",
