@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import json
 import math
+import os
 import random
 import subprocess
 import sys
@@ -110,8 +111,8 @@ def run_verify(path: Path) -> subprocess.CompletedProcess[str]:
     """``dicegames verify PATH`` through the real entry point."""
     return subprocess.run([sys.executable, "-m", "dicegames", "verify", str(path)],
                           capture_output=True, text=True, timeout=120, check=False,
-                          env={"PYTHONPATH": ":".join(sys.path), "PYTHONUTF8": "1",
-                               "COLUMNS": "200", "LANG": "C.UTF-8"})
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path),
+                               "PYTHONUTF8": "1", "COLUMNS": "200", "LANG": "C.UTF-8"})
 
 
 def write(tmp_path: Path, record: dict[str, Any], name: str = "game.json") -> Path:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import sqlite3
 import subprocess
@@ -147,8 +148,8 @@ def test_twelve_rolls_cannot_be_predicted_from_what_a_spectator_sees(server: Ser
 def run_verify(path: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "dicegames", "verify", str(path)],
                           capture_output=True, text=True, timeout=120, check=False,
-                          env={"PYTHONPATH": ":".join(sys.path), "LANG": "C.UTF-8",
-                               "COLUMNS": "200"})
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path),
+                               "PYTHONUTF8": "1", "COLUMNS": "200", "LANG": "C.UTF-8"})
 
 
 def test_the_commitment_at_creation_is_the_digest_of_the_secret_revealed_at_the_end(

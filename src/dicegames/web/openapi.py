@@ -192,10 +192,10 @@ OPENAPI: dict[str, Any] = {
             "open": {"type": "boolean", "description": "list the match in the lobby while "
                      "an invited seat is free (default false: private)"},
             "dice": {"enum": ["auto", "manual"]},
-            "seed": {"type": "integer", "description": "dice seeded by the creator, for reproducible games: the "
-                                    "match shows everyone fair.seeded_by = creator; refused on "
-                                    "an open table (422 seeded_table). Without it the server "
-                                    "draws a secret and publishes only its commitment"},
+            "seed": {"type": "integer", "description": (
+                "dice seeded by the creator, for reproducible games: the match shows everyone "
+                "fair.seeded_by = creator; refused on an open table (422 seeded_table). "
+                "Without it the server draws a secret and publishes only its commitment")},
             "position": {"type": "string", "maxLength": 2000,
                          "description": "start from this position (the game's position "
                                         "notation, see Positions on its rules page); 422 "
