@@ -209,3 +209,21 @@ def test_verify_explains_what_it_cannot_verify(tmp_path: Path, case: str) -> Non
     assert done.returncode == 1
     line = verdict_line(done)
     assert line.startswith("dicegames: error: ") and fragment in line, line
+
+
+def test_a_web_record_resumed_at_the_terminal_drops_the_commitment(tmp_path: Path) -> None:
+    fair = FairDice.new()
+    session = Session(dicegames.make("extra-meters", players=2), None, None, fair=fair)
+    session.apply(fair.roll(session.state.chance_outcomes(), 0))
+    path = write(tmp_path, to_record(session))  # downloaded mid-game: no seed, no secret
+    done = subprocess.run(
+        [sys.executable, "-m", "dicegames", "play", "--resume", str(path), "--seed", "11"],
+        input="quit\n", capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "PYTHONUTF8": "1",
+             "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data"),
+             "LANG": "C.UTF-8"})
+    assert done.returncode == 0, done.stderr
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    # The terminal rolls from here on with its own seed: the web commitment covers nothing.
+    assert saved["seed"] == 11 and "fair" not in saved
+    assert from_record(saved).moves == session.moves
