@@ -93,14 +93,32 @@ def hmac_ticket(secret: bytes, index: int, denominator: int) -> int:
         attempt += 1
 
 
-def hmac_outcome(distribution: Distribution[Any], secret: bytes, index: int) -> Hashable:
-    """The outcome of ``distribution`` the ``hmac-sha256/1`` scheme gives roll ``index``."""
+_WEIGHTS: dict[int, tuple[object, int, tuple[int, ...]]] = {}
+"""Per distribution object (games reuse constants), keyed by identity: the distribution (kept
+alive so its id is not reused while cached), its common denominator and cumulative integer
+weights. Emptied past a bound (games that build distributions on the fly)."""
+
+
+def _weights(distribution: Distribution[Any]) -> tuple[int, tuple[int, ...]]:
+    """The common denominator and cumulative integer weights of ``distribution``."""
+    cached = _WEIGHTS.get(id(distribution))
+    if cached is not None and cached[0] is distribution:
+        return cached[1], cached[2]
     denominator = lcm(*(p.denominator for _, p in distribution))
     bounds = []
     running = 0
     for _, p in distribution:
         running += p.numerator * (denominator // p.denominator)
         bounds.append(running)
+    if len(_WEIGHTS) > 4096:
+        _WEIGHTS.clear()
+    _WEIGHTS[id(distribution)] = (distribution, denominator, tuple(bounds))
+    return denominator, tuple(bounds)
+
+
+def hmac_outcome(distribution: Distribution[Any], secret: bytes, index: int) -> Hashable:
+    """The outcome of ``distribution`` the ``hmac-sha256/1`` scheme gives roll ``index``."""
+    denominator, bounds = _weights(distribution)
     ticket = hmac_ticket(secret, index, denominator)
     outcome: Hashable = distribution[bisect_right(bounds, ticket)][0]
     return outcome
