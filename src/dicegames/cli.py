@@ -31,6 +31,7 @@ from dicegames.terminal.launcher import run_launcher
 from dicegames.terminal.play import PlayRequest, run_play
 from dicegames.terminal.replay import run_replay
 from dicegames.terminal.simulate_view import SimulateRequest, run_simulate
+from dicegames.terminal.verify import run_verify
 
 EXIT_CODES = """\
 exit codes:
@@ -55,6 +56,7 @@ examples:
   dicegames simulate extra-meters --players bot:easy,bot:medium --games 10000 --rotate
   dicegames analyse extra-meters --games 500  a design report (HTML, charts)
   dicegames review game.json                  every decision of a game judged
+  dicegames verify game.json                  check a web match's dice (provably fair)
   dicegames serve                             the web app (prints its address)
 
 {EXIT_CODES}"""
@@ -236,6 +238,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the language of the moves and the log (default: from LANG, "
                              "else English)")
 
+    _add_verify(commands)
+
     sim = commands.add_parser("simulate", help="play many bot-against-bot games",
                               formatter_class=_formatter, epilog=SIMULATE_EPILOG,
                               description="Play many games between bots and report each "
@@ -344,6 +348,24 @@ def _add_analysis_commands(commands: Any) -> None:
     _add_scheduler(rev)
 
 
+def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``verify`` command: a finished web match's dice against its commitment."""
+    verify = commands.add_parser(
+        "verify", help="check a finished web match's dice against its commitment",
+        formatter_class=_formatter,
+        description="Check that every automatic roll of a finished web match follows from "
+                    "the secret it revealed at the end, and that the secret matches the "
+                    "SHA-256 commitment the match published when it was created (see "
+                    "docs/security.md). Prints one line: the verdict, naming the first roll "
+                    "that does not follow.",
+        epilog="examples:\n  dicegames verify extra-meters-AbC.json\n\nexit codes:\n  0    "
+               "verified\n  1    not verified (a roll or the secret does not match, the game "
+               "is not finished, no commitment), or the record cannot be read or replayed\n"
+               "  2    a wrong command line\n")
+    verify.add_argument("file", metavar="RECORD", type=Path,
+                        help="a record downloaded from a finished web match (JSON)")
+
+
 def _add_scheduler(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on the Dask cluster of this scheduler (tcp://host:8786; "
@@ -372,6 +394,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "replay":
         with use(choose(args.lang, None, os.environ.get("LANG"))):
             return run_replay(term, args.file, args.step)
+    if args.command == "verify":
+        return run_verify(term, args.file)
     if args.command == "serve":
         if args.bot_delay < 0 or args.bot_delay > 60:
             raise UsageError("--bot-delay takes seconds from 0 to 60")

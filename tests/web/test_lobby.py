@@ -28,7 +28,7 @@ def table(server: Server, players: list[dict[str, Any]] | None = None, *, is_ope
           **body: Any) -> dict[str, Any]:
     """Create a match of Extra Meters (default: Ann here, one invited seat, open)."""
     answer: dict[str, Any] = server.post("/api/matches", {
-        "game": "extra-meters", "seed": 3, "open": is_open,
+        "game": "extra-meters", "open": is_open,
         "players": players or [ANN_HERE, INVITED], **body})
     return answer
 

@@ -5,7 +5,11 @@ dice are rolled (``dice``: ``auto`` by the computer, ``manual`` physical dice ty
 the seed, the position the game started from when it did not start at the beginning
 (version 2), the moves in notation and the result. A record written before ``dice`` existed
 reads as ``manual`` when its seed is null (that is how physical-dice games were saved) and
-``auto`` otherwise. Loading replays every move through the rules, so a
+``auto`` otherwise. A web match's record also holds ``fair``, its dice commitment
+(:mod:`dicegames.core.fair`): until the game is over such a record shows the commitment and
+neither the seed nor the secret, so nothing in it predicts a roll; once it is over the secret
+(and the seed of a seeded match) is revealed, and ``dicegames verify`` checks every roll
+against the commitment. Loading replays every move through the rules, so a
 corrupt or tampered record is refused with :class:`RecordError` naming the move and the
 reason. Files are written atomically, so an interrupted save never destroys an old record.
 """
@@ -22,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, PositionError, RecordError
+from dicegames.core.fair import FairDice
 from dicegames.core.names import BadName, check_name, text_problem
 from dicegames.core.registry import configure
 from dicegames.core.session import DICE_MODES, DiceMode, Event, PlayerInfo, Session
@@ -48,8 +53,15 @@ SEED_RANGE = range(-(2**63), 2**63)
 
 
 def to_record(session: Session) -> dict[str, Any]:
-    """The session as a JSON-ready record (finished or not)."""
+    """The session as a JSON-ready record (finished or not).
+
+    A session with committed dice (``session.fair``, a web match) gets its ``fair`` object,
+    and its seed and secret only once the game is over: before that, nothing in the record
+    predicts a roll. Any other session keeps its seed (its player's own, for resuming).
+    """
     state = session.state
+    fair = session.fair
+    revealed = fair is None or state.is_terminal
     record: dict[str, Any] = {
         "format": FORMAT,
         "version": 1 if session.position is None else VERSION,
@@ -57,13 +69,15 @@ def to_record(session: Session) -> dict[str, Any]:
         "options": dict(session.game.options),
         "players": [{"name": p.name, "kind": p.kind} for p in session.players],
         "dice": session.dice,
-        "seed": session.seed,
+        "seed": session.seed if revealed else None,
         "saved": datetime.now(UTC).isoformat(timespec="seconds"),
         "moves": [entry.to_record() for entry in session.moves],
         "result": state.result.to_json() if state.is_terminal else None,
     }
     if session.position is not None:
         record["position"] = session.position
+    if fair is not None:
+        record["fair"] = fair.public(revealed)
     return record
 
 
@@ -153,7 +167,11 @@ def from_record(data: object, budget: float | None = None,
             start = game.from_position(position)
         except PositionError as error:
             raise RecordError(f"the record's position: {error}") from None
-    session = Session(game, players, record.get("seed"), _dice(record), start=start)
+    fair = None
+    if record.get("fair") is not None:
+        fair = FairDice.from_json(record["fair"], record.get("seed"))
+    session = Session(game, players, record.get("seed"), _dice(record), start=start,
+                      fair=fair)
     for index, entry in enumerate(record["moves"]):
         if deadline is not None and index % 64 == 0 and time.monotonic() > deadline:
             raise RecordError(f"checking the record took longer than {budget:g} s; it "
@@ -228,6 +246,15 @@ def load(path: str | os.PathLike[str]) -> Session:
     Raises:
         RecordError: the file cannot be read, is not JSON, or is not a valid record.
     """
+    return from_record(read(path))
+
+
+def read(path: str | os.PathLike[str]) -> object:
+    """A record file's JSON, unchecked.
+
+    Raises:
+        RecordError: the file cannot be read, is not UTF-8 text, or is not JSON.
+    """
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -238,4 +265,6 @@ def load(path: str | os.PathLike[str]) -> Session:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"{path} is not valid JSON (line {error.lineno}: {error.msg})") from None
-    return from_record(data)
+    except RecursionError:
+        raise RecordError(f"{path} nests JSON too deeply to be a record") from None
+    return data

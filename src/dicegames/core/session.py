@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, get_args
 
+from dicegames.core.fair import FairDice
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Result, Seat
 from dicegames.core.text import listing, says
@@ -98,6 +99,9 @@ class Session:
             dice typed in); kept in the record, so a resumed game carries on the same way.
         start: the state to start from (a position set up with ``game.from_position``);
             None for the start of the game. A record keeps its position.
+        fair: a web match's committed dice (:mod:`dicegames.core.fair`); None for a game
+            whose seed is its player's own (the terminal). With it, a record of the
+            unfinished game shows the commitment and never the seed or the secret.
     """
 
     def __init__(
@@ -108,6 +112,7 @@ class Session:
         dice: DiceMode = "auto",
         *,
         start: State[Any, Any, Any] | None = None,
+        fair: FairDice | None = None,
     ) -> None:
         if players is None:
             players = [PlayerInfo(f"Player {i + 1}") for i in range(game.players)]
@@ -119,6 +124,7 @@ class Session:
         self.players: tuple[PlayerInfo, ...] = tuple(players)
         self.seed = seed
         self.dice: DiceMode = dice
+        self.fair = fair
         if start is not None and start.game != game:
             raise ValueError(f"the start state is a state of {start.game!r}, not of {game!r}")
         self._states: list[State[Any, Any, Any]] = [game.new_state() if start is None

@@ -497,6 +497,8 @@ def run_play(term: Terminal, request: PlayRequest) -> ExitCode:
     if request.resume is not None:
         session = resumed_session(request)
         saved_with = session.dice
+        # From here on the terminal rolls: a web match's commitment covers none of that.
+        session.fair = None
         # The record says how its dice are rolled; --dice and --seed change that.
         session.dice = request.dice or session.dice
         seed = request.seed if request.seed is not None else (

@@ -33,6 +33,8 @@ PLAYER_MESSAGES: dict[str, str] = {
     "table_full": N_("Someone was quicker: this table has no free seat left."),
     "not_finished": N_("Only a finished game can be reviewed."),
     "too_large": N_("That is too much at once for this server."),
+    "seeded_table": N_("An open table cannot use dice chosen by its creator: leave the seed "
+                       "out."),
 }
 """The refusals a player can meet while playing, each as a sentence for the player."""
 

@@ -5,6 +5,10 @@ Every change takes the match's lock, is checked by the engine, is committed to S
 only then acknowledged and pushed to the viewers. A driver task per match plays the steps
 nobody needs to decide on: automatic dice, bot moves (thought out in a worker thread so the
 server stays responsive) and forced passes, each after a short pause so people can follow.
+
+Automatic rolls come from the match's committed dice (:mod:`dicegames.core.fair`): a secret
+the server draws at creation and never shows before the end (only its SHA-256 commitment is
+public), or a seed its creator chose, which the match then shows to everyone.
 """
 
 from __future__ import annotations
@@ -21,7 +25,6 @@ from dataclasses import replace
 from typing import Any, TypeVar
 
 from dicegames.bots import adviser
-from dicegames.core.chance import sample
 from dicegames.core.errors import (
     DiceGamesError,
     IllegalAction,
@@ -29,6 +32,7 @@ from dicegames.core.errors import (
     PositionError,
     RecordError,
 )
+from dicegames.core.fair import FairDice
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
 from dicegames.core.names import BadName, check_name, safe_name, text_problem
@@ -53,11 +57,6 @@ RECORDS_IN_MEMORY = 32
 is dropped past this, and rebuilt from the database when asked for again)."""
 
 _T = TypeVar("_T")
-
-
-def roll_rng(seed: int, index: int) -> random.Random:
-    """The generator of the automatic roll that is move ``index``: restart-safe and fixed."""
-    return random.Random(f"{seed}/{index}")
 
 
 class Hub:
@@ -106,10 +105,17 @@ class Hub:
         if dice not in DICE_MODES:
             raise ApiError(422, "bad_dice", f"'dice' must be one of {', '.join(DICE_MODES)}")
         seed = body.get("seed")
-        if seed is None:
-            seed = secrets.randbelow(2**31)
-        elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
+                                 or not 0 <= seed < 2**63):
             raise ApiError(400, "bad_request", "'seed' must be a whole number from 0 to 2**63-1")
+        if seed is not None and open_table:
+            raise ApiError(422, "seeded_table", "an open table cannot have a 'seed': whoever "
+                           "chose it could know every roll, and people taking a seat from the "
+                           "lobby could not tell; leave 'seed' out (the server then draws a "
+                           "secret and publishes its commitment)")
+        # No seed: a secret nobody sees before the end. A creator's seed: the match shows
+        # everyone that its creator seeded the dice (for tests and reproducible games).
+        fair = FairDice.new() if seed is None else FairDice.seeded(seed)
         try:  # never files=True: nothing a request holds may name a file to read
             game = configure(game_id, len(players), options)
         except OptionError as error:
@@ -117,7 +123,7 @@ class Hub:
         if dice == "manual" and all(player.is_bot for player in players):
             raise ApiError(422, "bad_dice", "manual dice need at least one person to enter them")
         session = Session(game, players, seed, "manual" if dice == "manual" else "auto",
-                          start=_start(game, body.get("position")))
+                          start=_start(game, body.get("position")), fair=fair)
         tokens = {seat: secrets.token_urlsafe(18)
                   for seat, player in enumerate(players) if not player.is_bot}
         try:
@@ -199,7 +205,8 @@ class Hub:
             game = configure(stored.game, len(players), stored.options)
             start = None if stored.position is None else game.from_position(stored.position)
             session = Session(game, players, stored.seed,
-                              "manual" if stored.dice == "manual" else "auto", start=start)
+                              "manual" if stored.dice == "manual" else "auto", start=start,
+                              fair=_stored_fair(stored))
             log = [session.apply(text, seat) for seat, text, _several in stored.moves]
             match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
                               self.board_module(game.spec.id))
@@ -389,8 +396,8 @@ class Hub:
                 await asyncio.sleep(pause)
             move: Hashable
             if kind == "roll":
-                move = sample(state.chance_outcomes(), roll_rng(match.session.seed or 0,
-                                                                version))
+                fair = match.session.fair or FairDice.legacy(match.session.seed)
+                move = fair.roll(state.chance_outcomes(), version)
             elif kind == "pass":
                 move = PASS
             else:
@@ -423,7 +430,21 @@ class Hub:
             [{"name": p.name, "kind": p.kind} for p in session.players], session.seed,
             match.dice, match.seat_tokens,
             [(entry.seat, entry.text, entry.several) for entry in session.moves],
-            session.position)
+            session.position, fair=None if session.fair is None else session.fair.stored())
+
+
+def _stored_fair(stored: StoredMatch) -> FairDice | None:
+    """A stored match's dice: its committed secret, or for a match stored before
+    commitments its seed (it rolls on from it, and keeps it hidden until the end).
+
+    Raises:
+        RecordError: the stored commitment is malformed.
+    """
+    raw = stored.fair
+    if raw is None:
+        return None if stored.dice == "record" else FairDice.legacy(stored.seed)
+    seed = raw.get("seed") if isinstance(raw, dict) else None
+    return FairDice.from_json(raw, seed if isinstance(seed, int) else None)
 
 
 def _option_code(message: str) -> str:

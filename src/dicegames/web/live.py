@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from dicegames.bots import make_bot
+from dicegames.core.fair import FairDice
 from dicegames.core.game import State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
 from dicegames.core.session import Event, PlayerInfo, Session
@@ -108,11 +108,11 @@ class LiveMatch:
         self._translated: dict[str, dict[int, list[dict[str, Any]]]] = {}
         self.driver: asyncio.Task[None] | None = None
         self.bots: dict[Seat, Agent] = {}
-        seed = session.seed or 0
+        fair = session.fair or FairDice.legacy(session.seed)
         for seat, player in enumerate(session.players):
-            if player.is_bot:
+            if player.is_bot:  # drawing from the secret, never from anything shown
                 level = player.kind.removeprefix("bot:")
-                self.bots[seat] = make_bot(session.game, level, random.Random(seed * 31 + seat))
+                self.bots[seat] = make_bot(session.game, level, fair.bot_rng(seat))
         self.revision = 0
         """Changes with every move and every undo (:meth:`note`, :meth:`forget_last`), and
         when a seat is renamed (:meth:`rename`).
@@ -251,12 +251,19 @@ class LiveMatch:
             "log_size": log_size,
             "result": self._result(state),
             "outcomes": None,
+            "fair": self._fair(),
         }
         if node.kind is NodeKind.CHANCE and self.dice == "manual":
             outcomes = state.chance_outcomes()
             if len(outcomes) <= FEW_OUTCOMES:
                 data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
         return data
+
+    def _fair(self) -> dict[str, Any] | None:
+        """The dice commitment as everyone may see it: the secret only once the game is
+        over (whatever step is shown: a past step of a game still played reveals nothing)."""
+        fair = self.session.fair
+        return None if fair is None else fair.public(self.session.state.is_terminal)
 
     def _result(self, state: State[Any, Any, Any]) -> dict[str, Any] | None:
         """The result of a finished game as JSON, its summary in the language in use."""

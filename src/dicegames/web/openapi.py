@@ -193,7 +193,10 @@ OPENAPI: dict[str, Any] = {
             "open": {"type": "boolean", "description": "list the match in the lobby while "
                      "an invited seat is free (default false: private)"},
             "dice": {"enum": ["auto", "manual"]},
-            "seed": {"type": "integer"},
+            "seed": {"type": "integer", "description": (
+                "dice seeded by the creator, for reproducible games: the match shows everyone "
+                "fair.seeded_by = creator; refused on an open table (422 seeded_table). "
+                "Without it the server draws a secret and publishes only its commitment")},
             "position": {"type": "string", "maxLength": 2000,
                          "description": "start from this position (the game's position "
                                         "notation, see Positions on its rules page); 422 "
@@ -213,7 +216,15 @@ OPENAPI: dict[str, Any] = {
                            "type": "string", "maxLength": MAX_MOVE_TEXT}},
                        "dice": {"enum": ["auto", "manual", None]},
                        "position": {"type": ["string", "null"]},
-                       "result": {"type": ["object", "null"]}}},
+                       "result": {"type": ["object", "null"]},
+                       "fair": {"$ref": "#/components/schemas/Fair"}}},
+        "Fair": {"type": ["object", "null"], "description": "a web match's dice commitment "
+                 "(see docs/web-api.md, Provably fair dice); the secret is null until the "
+                 "game is over", "properties": {
+                     "scheme": {"enum": ["hmac-sha256/1", "seed/1"]},
+                     "commitment": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"},
+                     "seeded_by": {"enum": ["server", "creator"]},
+                     "secret": {"type": ["string", "null"], "pattern": "^[0-9a-f]{64}$"}}},
         "Table": {"type": "object", "required": ["id", "game", "seats", "free", "taken"],
                   "properties": {
                       "id": {"type": "string"}, "game": {"type": "object"},
@@ -238,6 +249,7 @@ OPENAPI: dict[str, Any] = {
                      "description": "the board as text, for games without a board module"},
             "log": {"type": "array"}, "result": {"type": ["object", "null"]},
             "outcomes": {"type": ["array", "null"]}, "you": {"type": "array"},
+            "fair": {"$ref": "#/components/schemas/Fair"},
             "presence": {"type": "object", "description": "each person's seat (by number):"
                          " connected, invited (not yet joined) or away",
                          "additionalProperties": {"enum": ["connected", "invited", "away"]}},

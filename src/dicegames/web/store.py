@@ -1,6 +1,7 @@
 """SQLite storage of the web app: matches, seats and every move, committed before the ack.
 
-One row per match (game, options, players, seed, dice mode, the position it started from), one
+One row per match (game, options, players, seed, dice mode, the position it started from, the
+dice's secret and commitment), one
 row per seat (its secret token) and one row per move in notation. A match is rebuilt by
 replaying its moves through the rules, so the database holds nothing the engine cannot check.
 The file runs in WAL mode with ``synchronous=NORMAL``: a committed move survives the server
@@ -32,7 +33,8 @@ CREATE TABLE IF NOT EXISTS matches (
     created REAL NOT NULL,
     position TEXT,
     open INTEGER NOT NULL DEFAULT 0,
-    finished INTEGER NOT NULL DEFAULT 0
+    finished INTEGER NOT NULL DEFAULT 0,
+    fair TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -76,13 +78,18 @@ class StoredMatch:
     """Listed in the lobby while it has free invited seats (False: private)."""
     invited: frozenset[int] = frozenset()
     """The seats whose people were invited by a link (the lobby may hand them out)."""
+    fair: dict[str, Any] | None = None
+    """The match's dice commitment with its secret (:meth:`dicegames.core.fair.FairDice.
+    stored`); None for a match stored before commitments (its seed rolls on). Never leaves
+    the server before the game is over."""
 
 
 MIGRATIONS = (("matches", "position", "TEXT"),
               ("matches", "open", "INTEGER NOT NULL DEFAULT 0"),
               ("matches", "finished", "INTEGER NOT NULL DEFAULT 0"),
               ("seats", "invited", "INTEGER NOT NULL DEFAULT 0"),
-              ("seats", "claimed", "INTEGER NOT NULL DEFAULT 0"))
+              ("seats", "claimed", "INTEGER NOT NULL DEFAULT 0"),
+              ("matches", "fair", "TEXT"))
 """Columns added since the first schema: a database from before gets them on opening (its
 matches stay private and unlisted)."""
 
@@ -137,9 +144,10 @@ class Store:
         with self._transaction():
             self._db.execute(
                 "INSERT INTO matches (id, game, options, players, seed, dice, created, "
-                "position, open) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "position, open, fair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (match.id, match.game, json.dumps(match.options), json.dumps(match.players),
-                 match.seed, match.dice, time.time(), match.position, int(match.open)))
+                 match.seed, match.dice, time.time(), match.position, int(match.open),
+                 None if match.fair is None else json.dumps(match.fair)))
             self._db.executemany(
                 "INSERT INTO seats (match_id, seat, token, invited) VALUES (?, ?, ?, ?)",
                 [(match.id, seat, token, int(seat in match.invited))
@@ -169,7 +177,7 @@ class Store:
     def load(self, match_id: str) -> StoredMatch | None:
         """The stored match, or None when there is no match with that id."""
         row = self._db.execute(
-            "SELECT id, game, options, players, seed, dice, position, open FROM matches "
+            "SELECT id, game, options, players, seed, dice, position, open, fair FROM matches "
             "WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             return None
@@ -181,7 +189,8 @@ class Store:
         return StoredMatch(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4],
                            row[5], {seat: token for seat, token, _ in seats}, moves, row[6],
                            bool(row[7]), frozenset(seat for seat, _, invited in seats
-                                                   if invited))
+                                                   if invited),
+                           None if row[8] is None else json.loads(row[8]))
 
     def match_ids(self) -> list[str]:
         """Every stored match id, oldest first."""

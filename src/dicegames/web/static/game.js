@@ -17,6 +17,7 @@ let retry = 500;
 let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
 let logSeen = null;  // the log's size at the last drawing: the dice tumble after a new roll
+let fairFull = false;  // the whole dice commitment is shown (a click on the short one)
 const NOT_CONNECTED = t("Not connected: reconnecting…");
 
 function send(message) {
@@ -231,6 +232,36 @@ function linkItem(label, url, seatName = null) {
   return item;
 }
 
+/** The dice commitment the match published when it was created: the digest's first digits
+ * (all of them on hover, and on a click), a warning when the match's creator seeded the
+ * dice, and at the end that the secret is out and how anyone can check every roll. */
+function drawFair() {
+  const box = $("fair");
+  const fair = state.fair;
+  if (!fair || state.dice_mode === "manual") { box.hidden = true; box.replaceChildren(); return; }
+  const parts = [];
+  if (fair.commitment) {
+    const digest = el("button", {type: "button", class: "digest", title: fair.commitment,
+      "aria-expanded": String(fairFull),
+      "aria-label": t("Dice commitment (SHA-256): {digest}", {digest: fair.commitment}),
+      text: fairFull ? fair.commitment : fair.commitment.slice(0, 12) + "…",
+      onclick: () => { fairFull = !fairFull; drawFair(); }});
+    parts.push(el("span", {text: t("Dice commitment:")}), " ", digest);
+  } else {
+    parts.push(el("span", {text: t("This match began before dice commitments: its rolls cannot be verified.")}));
+  }
+  if (fair.seeded_by === "creator") {
+    parts.push(" ", el("strong", {class: "seeded", text: t("The dice were seeded by the match's creator, who can know every roll.")}));
+  }
+  if (fair.secret) {
+    parts.push(" ", el("span", {class: "revealed", text: t("The secret is revealed: download the record and check every roll with “dicegames verify RECORD”.")}));
+  } else if (fair.commitment) {
+    parts.push(" ", el("span", {text: t("Nobody can know a roll before it happens; the secret behind the dice is revealed when the game ends.")}));
+  }
+  box.replaceChildren(...parts);
+  box.hidden = false;
+}
+
 function showEnd() {
   if (!state.result || endShown) return;
   endShown = true;
@@ -280,6 +311,7 @@ async function render() {
   drawEntry();
   $("undo").hidden = !state.can_undo;
   drawLog($("log"), state);
+  drawFair();
   if (linkNames !== null && saved.invites.map(inviteName).join("\n") !== linkNames) drawLinks();
   showEnd();
 }
