@@ -26,7 +26,8 @@ INVITED = {"name": "Player 2", "kind": "human", "invited": True}
 
 
 def create(server: Server, players: list[dict[str, Any]], **body: Any) -> tuple[int, Any]:
-    return server.call("POST", "/api/matches", {"game": "extra-meters", "seed": 5,
+    seed = {} if body.get("open") else {"seed": 5}  # an open table draws its own secret
+    return server.call("POST", "/api/matches", {"game": "extra-meters", **seed,
                                                 "players": players, **body})
 
 
