@@ -375,6 +375,7 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "serve":
         if args.bot_delay < 0 or args.bot_delay > 60:
             raise UsageError("--bot-delay takes seconds from 0 to 60")
+        from dicegames.web.database import DatabaseFileError
         from dicegames.web.guard import normalize_origin
         from dicegames.web.server import serve
         for origin in args.allow_origins:
@@ -384,8 +385,11 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
                 raise UsageError(f"--allow-origin: {error}") from None
         if not 0 < args.send_timeout <= 3600:
             raise UsageError("--send-timeout takes seconds from 0 to 3600")
-        serve(args.host, args.port, args.db, args.bot_delay, args.open,
-              allow_origins=args.allow_origins, send_timeout=args.send_timeout)
+        try:
+            serve(args.host, args.port, args.db, args.bot_delay, args.open,
+                  allow_origins=args.allow_origins, send_timeout=args.send_timeout)
+        except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
+            raise UsageError(str(error)) from None
         return ExitCode.OK
     if args.command in ("analyse", "analyze"):
         return run_analyse(term, AnalyseRequest(

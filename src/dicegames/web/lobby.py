@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from dicegames.core.errors import DiceGamesError
 from dicegames.core.record import MAX_NAME
 from dicegames.core.registry import game_class
 from dicegames.core.session import PlayerInfo
@@ -106,6 +107,18 @@ def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
     }
 
 
+def _shown(tables: list[Table], lang: str, now: float) -> list[dict[str, Any]]:
+    """The tables as the lobby lists them, leaving out any whose stored set-up this version
+    cannot show (an unknown game, an option value of the wrong type: a damaged row)."""
+    shown = []
+    for table in tables:
+        try:
+            shown.append(table_json(table, lang, now))
+        except (DiceGamesError, LookupError, TypeError, ValueError, AttributeError):
+            continue
+    return shown
+
+
 def _name(raw: object) -> str:
     if not isinstance(raw, str) or not raw.strip() or len(raw) > MAX_NAME:
         raise ApiError(422, "bad_player", f"'name' must be your name, 1 to {MAX_NAME} "
@@ -127,13 +140,13 @@ async def join_table(hub: Hub, match_id: str, raw_name: object) -> dict[str, Any
             ``table_full``, 422 for a bad name.
     """
     name = _name(raw_name)
-    if len(match_id) > MAX_ID or not hub.store.is_open(match_id):
+    if len(match_id) > MAX_ID or not await hub.store.is_open(match_id):
         raise _no_table(match_id)
     match = await hub.get(match_id)
     async with match.lock:
         if match.state.is_terminal:
             raise ApiError(409, "game_over", "this table's game is over: pick another table")
-        taken = hub.store.take_seat(match.id, name)
+        taken = await hub.store.take_seat(match.id, name)
         if taken is None:
             raise ApiError(409, "table_full", "every invited seat of this table has been "
                            "taken: pick another table, or start a game of your own")
@@ -152,9 +165,8 @@ def build_lobby_routes(hub: Hub, read_json: Callable[[Request], Awaitable[dict[s
     async def tables(request: Request) -> Response:
         lang = request_language(request)
         now = time.time()
-        listed = hub.store.tables(MAX_TABLES, since=now - TABLE_HOURS * 3600)
-        return JSONResponse({"tables": [table_json(table, lang, now) for table in listed],
-                             "limit": MAX_TABLES})
+        listed = await hub.store.tables(MAX_TABLES, since=now - TABLE_HOURS * 3600)
+        return JSONResponse({"tables": _shown(listed, lang, now), "limit": MAX_TABLES})
 
     async def join(request: Request) -> Response:
         body = await read_json(request)
