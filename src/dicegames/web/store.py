@@ -200,21 +200,15 @@ class Store:
         def read(db: sqlite3.Connection) -> StoredMatch | None:
             try:
                 with _Transaction(db, "BEGIN"):  # one snapshot of the three tables
-                    row = db.execute(
-                        "SELECT id, game, options, players, seed, dice, position, open "
-                        "FROM matches WHERE id = ?", (match_id,)).fetchone()
-                    if row is None:
-                        return None
-                    seats = db.execute("SELECT seat, token, invited FROM seats "
-                                       "WHERE match_id = ?", (match_id,)).fetchall()
-                    moves = db.execute("SELECT idx, seat, text, several FROM moves "
-                                       "WHERE match_id = ? ORDER BY idx", (match_id,)).fetchall()
+                    rows = _rows(db, match_id)
             except sqlite3.OperationalError:
                 raise
             except sqlite3.DatabaseError as error:  # the pages of this match are damaged
                 raise _damaged(match_id, f"SQLite cannot read it ({error})") from None
+            if rows is None:
+                return None
             try:
-                return _decode(row, seats, moves)
+                return _decode(*rows)
             except DamagedRow as error:
                 raise _damaged(match_id, str(error)) from None
 
@@ -233,12 +227,20 @@ class Store:
             "UPDATE matches SET finished = 1 WHERE id = ?", (match_id,)))
 
     async def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
-        """The holders of ``seats`` connected: the lobby no longer offers those seats."""
-        if seats:
+        """The holders of ``seats`` connected: the lobby no longer offers those seats.
+
+        Writes only when one of them is still offered (a read first), so that connecting
+        to a match that is not in the lobby never waits for the database's write lock.
+        """
+        if not seats:
+            return
+        condition = (f"match_id = ? AND claimed = 0 AND invited = 1 AND seat IN "
+                     f"({', '.join('?' * len(seats))})")
+        offered = await self._reader.run(lambda db: db.execute(
+            f"SELECT 1 FROM seats WHERE {condition} LIMIT 1", (match_id, *seats)).fetchone())
+        if offered is not None:
             await self._writer.run(lambda db: db.execute(
-                "UPDATE seats SET claimed = 1 WHERE match_id = ? AND claimed = 0 AND "
-                f"invited = 1 AND seat IN ({', '.join('?' * len(seats))})",
-                (match_id, *seats)))
+                f"UPDATE seats SET claimed = 1 WHERE {condition}", (match_id, *seats)))
 
     async def is_open(self, match_id: str) -> bool:
         """True when the match exists and its creator marked it open."""
@@ -282,23 +284,27 @@ class Store:
     async def tables(self, limit: int, since: float) -> list[Table]:
         """The open, unfinished matches with a free invited seat created at ``since`` (a
         time.time()) or later, newest first, at most ``limit`` of them; a damaged row is
-        left out."""
+        left out (each listed match is read whole and checked as :meth:`load` does)."""
         def read(db: sqlite3.Connection) -> list[Table]:
+            tables = []
             with _Transaction(db, "BEGIN"):
-                rows = db.execute(
-                    "SELECT id, game, options, players, created FROM matches AS m "
+                listed = db.execute(
+                    "SELECT id, created FROM matches AS m "
                     "WHERE open = 1 AND finished = 0 AND created >= ? AND EXISTS (SELECT 1 "
                     "FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND "
                     "s.claimed = 0) ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
-                tables = []
-                for row in rows:
-                    seats = db.execute(
-                        "SELECT seat, claimed FROM seats WHERE match_id = ? AND invited = 1",
-                        (row[0],)).fetchall()
+                for match_id, created in listed:
+                    rows = _rows(db, match_id)
+                    if rows is None or isinstance(created, bool) or not isinstance(
+                            created, int | float):
+                        continue
                     try:
-                        tables.append(_table(row, seats))
+                        match = _decode(*rows)
                     except DamagedRow:
                         continue
+                    taken = {seat for seat, _, _, claimed in rows[1] if claimed}
+                    tables.append(Table(match.id, match.game, match.options, match.players,
+                                        float(created), match.invited - taken, match.invited))
             return tables
 
         return await self._reader.run(read)
@@ -330,6 +336,21 @@ def _damaged(match_id: str, reason: str) -> ApiError:
                     f"and cannot be loaded: {reason}")
 
 
+def _rows(db: sqlite3.Connection, match_id: str
+          ) -> tuple[Sequence[Any], list[Any], list[Any]] | None:
+    """A match's row, its seat rows ``(seat, token, invited, claimed)`` and its move rows
+    ``(idx, seat, text, several)`` in order, as stored (None: no such match)."""
+    row = db.execute("SELECT id, game, options, players, seed, dice, position, open "
+                     "FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None
+    seats = db.execute("SELECT seat, token, invited, claimed FROM seats WHERE match_id = ?",
+                       (match_id,)).fetchall()
+    moves = db.execute("SELECT idx, seat, text, several FROM moves WHERE match_id = ? "
+                       "ORDER BY idx", (match_id,)).fetchall()
+    return row, seats, moves
+
+
 def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMatch:
     """A match's rows as a :class:`StoredMatch`, every field checked.
 
@@ -348,7 +369,7 @@ def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMat
         raise DamagedRow(f"its position is {_short(position)}, not a position text")
     tokens = {}
     invited = set()
-    for seat, token, flag in seats:
+    for seat, token, flag, _claimed in seats:
         if not (isinstance(seat, int) and 0 <= seat < len(decoded_players)
                 and isinstance(token, str)):
             raise DamagedRow(f"a seat row is ({_short(seat)}, {_short(token)}), not a seat "
@@ -366,20 +387,6 @@ def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMat
         played.append((seat, text, bool(several)))
     return StoredMatch(match_id, game, _object(options), decoded_players, seed, dice, tokens,
                        played, position, is_open == 1, frozenset(invited))
-
-
-def _table(row: Sequence[Any], seats: list[Any]) -> Table:
-    """A lobby row as a :class:`Table` (:class:`DamagedRow` when it is damaged)."""
-    match_id, game, options, players, created = row
-    if not isinstance(game, str) or isinstance(created, bool) or (
-            not isinstance(created, int | float)):
-        raise DamagedRow("its game or creation time")
-    decoded = _players(players)
-    if not all(isinstance(seat, int) and 0 <= seat < len(decoded) for seat, _ in seats):
-        raise DamagedRow("a seat number")
-    return Table(match_id, game, _object(options), decoded, float(created),
-                 frozenset(seat for seat, claimed in seats if not claimed),
-                 frozenset(seat for seat, _ in seats))
 
 
 def _object(text: object) -> dict[str, Any]:
