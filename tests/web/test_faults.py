@@ -9,6 +9,7 @@ mode), refuse the writes it cannot do with 503 ``store_busy`` and ``Retry-After`
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -26,6 +27,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from dicegames.web.database import WAIT
+from dicegames.web.hub import _committed
+from dicegames.web.store import Store, StoredMatch
 from web.server import Server
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
@@ -164,6 +168,45 @@ def test_a_move_the_database_cannot_take_is_503_and_never_lost(tmp_path: Path) -
         assert running.get(path)["version"] == 2
     finally:
         running.stop()
+
+
+def test_a_commit_under_way_ends_in_memory_too_when_its_caller_is_cancelled(
+        tmp_path: Path) -> None:
+    """A request cancelled while its move is being written (its viewer dropped, the server
+    stopping) still waits for the write's outcome, and plays the move in memory exactly when
+    it was committed: memory and database never differ, and the match's lock is held to
+    the end."""
+    db = tmp_path / "games.sqlite3"
+    store = Store(db)
+    played: list[str] = []
+
+    async def cancelled_during(text: str, index: int, hold: float) -> asyncio.Task[None]:
+        with locked(db):
+            task = asyncio.ensure_future(_committed(
+                store.add_move("m", index, 0, text, several=False),
+                lambda: played.append(text)))
+            await asyncio.sleep(0.2)
+            task.cancel()
+            await asyncio.sleep(hold)
+            if hold < WAIT:
+                assert not task.done(), "the caller let go before the write ended"
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        assert task.cancelled()
+        return task
+
+    async def scenario() -> None:
+        await store.create(StoredMatch("m", "extra-meters", {}, TWO_PEOPLE, 7, "manual", {},
+                                       []))
+        await cancelled_during("4", 0, 0.3)  # committed once the lock goes, after the cancel
+        await cancelled_during("5", 1, WAIT + 0.5)  # refused: the lock outlived its wait
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        store.close()
+    assert played == ["4"]
+    assert stored_moves(db, "m") == ["4"]
 
 
 # ---------------------------------------------------------------------- a damaged file

@@ -145,7 +145,11 @@ class DatabaseThread:
             StoreBusy: ``work`` raised a :class:`sqlite3.Error` (a lock held too long...).
         """
         deadline = time.monotonic() + WAIT
-        return await asyncio.wrap_future(self._pool.submit(self._call, work, deadline))
+        try:
+            future = self._pool.submit(self._call, work, deadline)
+        except RuntimeError:  # closed: the server is stopping (a driver may still ask)
+            raise StoreBusy(sqlite3.OperationalError("the server is stopping")) from None
+        return await asyncio.wrap_future(future)
 
     def _call(self, work: Callable[[sqlite3.Connection], _T], deadline: float) -> _T:
         wait_ms = max(0, round((deadline - time.monotonic()) * 1000))
