@@ -284,7 +284,8 @@ class Store:
     async def tables(self, limit: int, since: float) -> list[Table]:
         """The open, unfinished matches with a free invited seat created at ``since`` (a
         time.time()) or later, newest first, at most ``limit`` of them; a damaged row is
-        left out (each listed match is read whole and checked as :meth:`load` does)."""
+        left out (each listed match is checked as :meth:`load` does, its move rows in
+        SQL)."""
         def read(db: sqlite3.Connection) -> list[Table]:
             tables = []
             with _Transaction(db, "BEGIN"):
@@ -294,9 +295,9 @@ class Store:
                     "FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND "
                     "s.claimed = 0) ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
                 for match_id, created in listed:
-                    rows = _rows(db, match_id)
+                    rows = _rows(db, match_id, with_moves=False)
                     if rows is None or isinstance(created, bool) or not isinstance(
-                            created, int | float):
+                            created, int | float) or not _moves_sound(db, match_id):
                         continue
                     try:
                         match = _decode(*rows)
@@ -336,10 +337,11 @@ def _damaged(match_id: str, reason: str) -> ApiError:
                     f"and cannot be loaded: {reason}")
 
 
-def _rows(db: sqlite3.Connection, match_id: str
+def _rows(db: sqlite3.Connection, match_id: str, *, with_moves: bool = True
           ) -> tuple[Sequence[Any], list[Any], list[Any]] | None:
     """A match's row, its seat rows ``(seat, token, invited, claimed)`` and its move rows
-    ``(idx, seat, text, several)`` in order, as stored (None: no such match)."""
+    ``(idx, seat, text, several)`` in order (none unless ``with_moves``), as stored (None:
+    no such match)."""
     row = db.execute("SELECT id, game, options, players, seed, dice, position, open "
                      "FROM matches WHERE id = ?", (match_id,)).fetchone()
     if row is None:
@@ -347,8 +349,19 @@ def _rows(db: sqlite3.Connection, match_id: str
     seats = db.execute("SELECT seat, token, invited, claimed FROM seats WHERE match_id = ?",
                        (match_id,)).fetchall()
     moves = db.execute("SELECT idx, seat, text, several FROM moves WHERE match_id = ? "
-                       "ORDER BY idx", (match_id,)).fetchall()
+                       "ORDER BY idx", (match_id,)).fetchall() if with_moves else []
     return row, seats, moves
+
+
+def _moves_sound(db: sqlite3.Connection, match_id: str) -> bool:
+    """True when a match's move rows are what :func:`_decode` accepts (numbered from 0
+    without a gap, a whole-number or null seat, notation text, a 0 or 1 flag), checked
+    without reading them out."""
+    count, first, last, bad = db.execute(
+        "SELECT count(*), min(idx), max(idx), total(typeof(idx) != 'integer' OR typeof(seat) "
+        "NOT IN ('integer', 'null') OR typeof(text) != 'text' OR several NOT IN (0, 1)) "
+        "FROM moves WHERE match_id = ?", (match_id,)).fetchone()
+    return bool(bad == 0 and (count == 0 or (first == 0 and last == count - 1)))
 
 
 def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMatch:
