@@ -2,8 +2,8 @@
 
 This module only parses and dispatches; the rendering and the interactive loops live in
 :mod:`dicegames.terminal`. Every mistake a user can make ends as one line on stderr and a
-non-zero exit code, never a traceback: 2 for a wrong command line, 1 for other failures
-(files, records), 130 for Ctrl-C.
+non-zero exit code, never a traceback: 2 for a wrong command line (and a ``serve --db``
+file that is not a usable database), 1 for other failures (files, records), 130 for Ctrl-C.
 """
 
 from __future__ import annotations
@@ -36,7 +36,8 @@ EXIT_CODES = """\
 exit codes:
   0    success; also a game left with Ctrl-D or "quit" (it is saved and can be resumed)
   1    a file that cannot be read or written, a corrupt game record, another failure
-  2    a wrong command line: unknown game, option, value or bot, wrong player count
+  2    a wrong command line: unknown game, option, value or bot, wrong player count;
+       for serve, a --db file that is not a usable SQLite database
   130  interrupted with Ctrl-C (a game in progress is saved first)
 """
 
