@@ -9,7 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Page, expect
 
 from web.server import Server
-from web.test_faults import locked
+from web.test_faults import locked, wait_until
 
 
 def test_a_seat_link_opened_during_a_lock_connects_once_the_database_is_free(
@@ -29,9 +29,10 @@ def test_a_seat_link_opened_during_a_lock_connects_once_the_database_is_free(
                 "the database cannot be used now", timeout=15_000)
             expect(page.locator("#conn")).not_to_have_text("Cannot open this match.")
             page.wait_for_timeout(1_000)
-        expect(page.locator("#conn")).to_have_text("", timeout=15_000)
-        expect(page.locator("#error")).to_have_text("", timeout=15_000)
-        assert running.get(f"/api/matches/{match['id']}")["presence"]["1"] == "connected"
+        wait_until(lambda: running.get(f"/api/matches/{match['id']}")["presence"]["1"]
+                   == "connected", 15, "the page connects once the database is free")
+        expect(page.locator("#conn")).to_have_text("")
+        expect(page.locator("#error")).to_have_text("")
         assert running.get("/api/tables")["tables"] == []  # the seat is claimed
     finally:
         running.stop()
