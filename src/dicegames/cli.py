@@ -2,8 +2,8 @@
 
 This module only parses and dispatches; the rendering and the interactive loops live in
 :mod:`dicegames.terminal`. Every mistake a user can make ends as one line on stderr and a
-non-zero exit code, never a traceback: 2 for a wrong command line, 1 for other failures
-(files, records), 130 for Ctrl-C.
+non-zero exit code, never a traceback: 2 for a wrong command line (and a ``serve --db``
+file that is not a usable database), 1 for other failures (files, records), 130 for Ctrl-C.
 """
 
 from __future__ import annotations
@@ -37,7 +37,8 @@ EXIT_CODES = """\
 exit codes:
   0    success; also a game left with Ctrl-D or "quit" (it is saved and can be resumed)
   1    a file that cannot be read or written, a corrupt game record, another failure
-  2    a wrong command line: unknown game, option, value or bot, wrong player count
+  2    a wrong command line: unknown game, option, value or bot, wrong player count;
+       for serve, a --db file that is not a usable SQLite database
   130  interrupted with Ctrl-C (a game in progress is saved first)
 """
 
@@ -399,6 +400,7 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "serve":
         if args.bot_delay < 0 or args.bot_delay > 60:
             raise UsageError("--bot-delay takes seconds from 0 to 60")
+        from dicegames.web.database import DatabaseFileError
         from dicegames.web.guard import normalize_origin
         from dicegames.web.server import serve
         for origin in args.allow_origins:
@@ -408,8 +410,11 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
                 raise UsageError(f"--allow-origin: {error}") from None
         if not 0 < args.send_timeout <= 3600:
             raise UsageError("--send-timeout takes seconds from 0 to 3600")
-        serve(args.host, args.port, args.db, args.bot_delay, args.open,
-              allow_origins=args.allow_origins, send_timeout=args.send_timeout)
+        try:
+            serve(args.host, args.port, args.db, args.bot_delay, args.open,
+                  allow_origins=args.allow_origins, send_timeout=args.send_timeout)
+        except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
+            raise UsageError(str(error)) from None
         return ExitCode.OK
     if args.command in ("analyse", "analyze"):
         return run_analyse(term, AnalyseRequest(

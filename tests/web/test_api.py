@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import sqlite3
 import time
@@ -321,7 +322,7 @@ def test_a_database_from_before_positions_is_upgraded(tmp_path: Path) -> None:
                    ('[{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]',))
     store = Store(path)
     try:
-        stored = store.load("old")
+        stored = asyncio.run(store.load("old"))
         assert stored is not None and stored.position is None and stored.seed == 7
     finally:
         store.close()

@@ -140,7 +140,7 @@ def build_routes(hub: Hub) -> list[Route]:
         return JSONResponse(state)
 
     async def create_match(request: Request) -> Response:
-        match = hub.create(await read_json(request))
+        match = await hub.create(await read_json(request))
         data = match_links(match)
         data["state"] = match.viewer_state(match.human_seats(), request_language(request))
         return JSONResponse(data, status_code=201)

@@ -128,7 +128,18 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
 async def _api_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ApiError)
-    return JSONResponse(error.to_json(request_language(request)), status_code=error.status)
+    headers = {} if error.retry_after is None else {"retry-after": str(error.retry_after)}
+    return JSONResponse(error.to_json(request_language(request)), status_code=error.status,
+                        headers=headers)
+
+
+def _error_json(error: ApiError, lang: str) -> dict[str, Any]:
+    """A websocket's error fields: as an HTTP answer's body, plus ``retry_after`` (seconds)
+    when the same message may succeed later (HTTP sends it as ``Retry-After``)."""
+    data: dict[str, Any] = dict(error.to_json(lang))
+    if error.retry_after is not None:
+        data["retry_after"] = error.retry_after
+    return data
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -162,13 +173,13 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
     try:
         match = await hub.get(ws.path_params["match_id"])
         seats = hub.seats_of(match, ws.query_params.get("token"))
+        await hub.store.claim(match.id, seats)  # a seat whose holder came is not offered
     except ApiError as error:
         await ws.send_json({"type": "error", "id": None, "status": error.status,
-                            **error.to_json(request_language(ws))})
+                            **_error_json(error, request_language(ws))})
         await ws.close(code=4000 + error.status)
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
-    hub.store.claim(match.id, seats)  # a seat whose holder came is no longer offered
     viewer = Viewer(seats, request_language(ws))
     match.add_viewer(viewer)
     loop = asyncio.get_running_loop()
@@ -250,7 +261,7 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
             raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
     except ApiError as error:
         return {"type": "error", "id": ident, "status": error.status,
-                **error.to_json(lang)}
+                **_error_json(error, lang)}
     return {"type": "ack", "id": ident, "version": version}
 
 

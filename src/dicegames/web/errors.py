@@ -2,8 +2,12 @@
 
 Every refusal is ``{"error": code, "message": text}`` with a 4xx status: 400 malformed JSON
 or fields, 403 a wrong seat token, 404 an unknown match or game, 409 acting out of turn or
-on a stale version, 413 a body over the limit, 422 an unknown option or an illegal move.
-The game is never changed by a refused request.
+on a stale version (and 409 ``damaged_match`` for a match whose stored row is damaged), 413 a
+body over the limit, 422 an unknown option or an illegal move. The game is never changed by a
+refused request. 503 ``store_busy`` (with ``Retry-After``) is the one 5xx a request may
+meet on purpose: the database could not be written (or read) in time, for example while
+another process holds it locked; nothing was changed, and the same request may be sent
+again after ``retry_after`` seconds.
 
 The codes are stable (clients match on them). The message is a precise English sentence for
 the developer; for the refusals a player can meet while playing, a request in another
@@ -35,18 +39,26 @@ PLAYER_MESSAGES: dict[str, str] = {
     "too_large": N_("That is too much at once for this server."),
     "seeded_table": N_("An open table cannot use dice chosen by its creator: leave the seed "
                        "out."),
+    "store_busy": N_("The server cannot save the game just now: try again in a moment."),
+    "damaged_match": N_("This game's saved data is damaged: it cannot be shown."),
 }
 """The refusals a player can meet while playing, each as a sentence for the player."""
 
 
 class ApiError(Exception):
-    """A request the app refuses: HTTP ``status``, a stable ``code`` and a sentence."""
+    """A request the app refuses: HTTP ``status``, a stable ``code`` and a sentence.
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    ``retry_after``: seconds after which the same request may succeed (sent as the
+    ``Retry-After`` header, and as ``retry_after`` in a websocket's error), or None.
+    """
+
+    def __init__(self, status: int, code: str, message: str,
+                 retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.retry_after = retry_after
 
     def to_json(self, lang: str = DEFAULT) -> dict[str, str]:
         """The error body sent to clients: in ``lang`` for a refusal a player can meet (the

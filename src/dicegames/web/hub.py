@@ -9,6 +9,12 @@ server stays responsive) and forced passes, each after a short pause so people c
 Automatic rolls come from the match's committed dice (:mod:`dicegames.core.fair`): a secret
 the server draws at creation and never shows before the end (only its SHA-256 commitment is
 public), or a seed its creator chose, which the match then shows to everyone.
+
+The database is used off the event loop (:mod:`dicegames.web.store`); while a move is being
+committed the match's state does not show it, and it is shown, acknowledged and pushed only
+once committed. A move that cannot be committed (another process holds the file locked) is
+refused with 503 ``store_busy`` and the match is as before; a driver that meets it waits
+(:data:`RETRY_FIRST` doubling up to :data:`RETRY_MOST` seconds) and tries again.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import logging
 import random
 import secrets
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -40,6 +47,7 @@ from dicegames.core.record import MAX_POSITION, from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
+from dicegames.web.database import StoreBusy
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import table_setup
@@ -56,7 +64,14 @@ RECORDS_IN_MEMORY = 32
 """How many uploaded records stay in memory (the least recently used one without viewers
 is dropped past this, and rebuilt from the database when asked for again)."""
 
+RETRY_FIRST = 0.1
+"""Seconds a driver waits before trying again a move the database refused (doubling)."""
+
+RETRY_MOST = 2.0
+"""The longest wait between a driver's tries."""
+
 _T = TypeVar("_T")
+log = logging.getLogger("dicegames.web")
 
 
 class Hub:
@@ -91,7 +106,7 @@ class Hub:
 
     # ------------------------------------------------------------------ creating, loading
 
-    def create(self, body: dict[str, Any]) -> LiveMatch:
+    async def create(self, body: dict[str, Any]) -> LiveMatch:
         """Create a match from the API's request body (see ``docs/web-api.md``)."""
         game_id = body.get("game")
         if not isinstance(game_id, str):
@@ -130,7 +145,8 @@ class Hub:
             match = LiveMatch(_new_id(), session, dice, tokens, self.board_module(game.spec.id))
         except OptionError as error:
             raise ApiError(422, "bad_player", str(error)) from None
-        self.store.create(replace(self._stored(match), open=open_table, invited=invited))
+        await self.store.create(replace(self._stored(match), open=open_table,
+                                        invited=invited))
         self._matches[match.id] = match
         self.kick(match)
         return match
@@ -156,7 +172,7 @@ class Hub:
             return match
 
         match = await self._off_loop(check)
-        self.store.create(self._stored(match))
+        await self.store.create(self._stored(match))
         self._keep(match)
         return match
 
@@ -165,7 +181,8 @@ class Hub:
         checker thread, once however many requests ask for it meanwhile).
 
         Raises:
-            ApiError: 404 when there is no such match.
+            ApiError: 404 when there is no such match, 409 ``damaged_match`` or
+                ``unplayable_match`` when it is stored but cannot be rebuilt.
         """
         match = self._matches.get(match_id)
         if match is not None:
@@ -174,10 +191,9 @@ class Hub:
             return match
         loading = self._loading.get(match_id)
         if loading is None:
-            stored = self.store.load(match_id) if len(match_id) <= 64 else None
-            if stored is None:
-                raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
-            loading = asyncio.ensure_future(self._off_loop(lambda: self._rebuild(stored)))
+            if len(match_id) > 64:
+                raise ApiError(404, "unknown_match", f"there is no match {match_id[:64]!r}")
+            loading = asyncio.ensure_future(self._load(match_id))
             self._loading[match_id] = loading
             loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
         match = await asyncio.shield(loading)
@@ -185,6 +201,13 @@ class Hub:
             self._keep(match)
             self.kick(match)
         return match
+
+    async def _load(self, match_id: str) -> LiveMatch:
+        """Read a match from the store and replay it (in the checker thread)."""
+        stored = await self.store.load(match_id)
+        if stored is None:
+            raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
+        return await self._off_loop(lambda: self._rebuild(stored))
 
     def _keep(self, match: LiveMatch) -> None:
         """Hold ``match`` in memory; past :data:`RECORDS_IN_MEMORY` uploaded records, drop
@@ -213,6 +236,9 @@ class Hub:
         except DiceGamesError as error:  # stored by a version whose rules differ
             raise ApiError(409, "unplayable_match", f"match {stored.id!r} cannot be rebuilt "
                            f"by this version of dicegames: {error}") from None
+        except (LookupError, TypeError, ValueError, AttributeError) as error:  # edited rows
+            raise ApiError(409, "damaged_match", f"match {stored.id!r} is damaged in the "
+                           f"database and cannot be rebuilt: {error!r}") from None
         for happened in log:
             match.note(happened)
         return match
@@ -249,7 +275,7 @@ class Hub:
         async with match.lock:
             self._check_open(match, expect)
             self._check_deciding(match, seat)
-            self._apply(match, text, seat)
+            await self._apply(match, text, seat)
         self.changed(match)
         return match.version
 
@@ -265,7 +291,7 @@ class Hub:
             if not match.state.is_chance:
                 raise ApiError(409, "not_dice_time", "the dice are not rolled now: a player "
                                "decides")
-            self._apply(match, text, None)
+            await self._apply(match, text, None)
         self.changed(match)
         return match.version
 
@@ -277,9 +303,8 @@ class Hub:
             if not match.session.can_undo(seat):
                 raise ApiError(409, "cannot_undo", "only your own last decision can be taken "
                                "back, before the dice are rolled again or another player acts")
-            self.store.remove_move(match.id, match.version - 1)
-            match.session.undo()
-            match.forget_last()
+            await _committed(self.store.remove_move(match.id, match.version - 1),
+                             lambda: _take_back(match))
         self.changed(match)
         return match.version
 
@@ -353,25 +378,28 @@ class Hub:
         if match.state.is_terminal:
             raise ApiError(409, "game_over", "the game is over: nothing more can be played")
 
-    def _apply(self, match: LiveMatch, move: Hashable, seat: Seat | None) -> None:
-        """Check, play and commit one move (caller holds the lock)."""
+    async def _apply(self, match: LiveMatch, move: Hashable, seat: Seat | None) -> None:
+        """Check, commit and play one move (caller holds the lock).
+
+        The move is checked by playing it, taken back at once, and played again only once
+        it is committed: meanwhile nobody (a GET, a viewer's push) sees it.
+
+        Raises:
+            StoreBusy: the move could not be committed; the match is unchanged.
+        """
         session = match.session
         try:
-            events = session.apply(move, seat)
+            session.apply(move, seat)
         except IllegalAction as error:
             raise from_engine(error) from None
         except DiceGamesError as error:
             raise ApiError(422, "illegal_move", str(error)) from None
-        entry = session.moves[-1]
-        try:
-            self.store.add_move(match.id, len(session.moves) - 1, entry.seat, entry.text,
-                                entry.several)
-        except Exception:
-            session.undo()
-            raise
-        match.note(events)
-        if session.state.is_terminal:
-            self.store.finish(match.id)  # out of the lobby
+        entry, finished = session.moves[-1], session.state.is_terminal
+        session.undo()
+        # finished: the match leaves the lobby with its last move
+        await _committed(self.store.add_move(match.id, len(session.moves), entry.seat,
+                                             entry.text, entry.several, finished=finished),
+                         lambda: match.note(session.apply(move, seat)))
 
     # ------------------------------------------------------------------ the driver
 
@@ -380,6 +408,7 @@ class Hub:
         if match.status != "playing" or (match.driver is not None and not match.driver.done()):
             return
         match.driver = asyncio.get_running_loop().create_task(self._drive(match))
+        match.driver.add_done_callback(_driver_ended)
 
     async def _drive(self, match: LiveMatch) -> None:
         """Play automatic rolls, bot moves and forced passes until a person must act."""
@@ -403,11 +432,32 @@ class Hub:
             else:
                 assert seat is not None
                 move = await asyncio.to_thread(match.bots[seat].choose, state, seat)
+            if await self._play(match, version, move, None if kind == "roll" else seat):
+                match.wake_viewers()
+
+    async def _play(self, match: LiveMatch, version: int, move: Hashable,
+                    seat: Seat | None) -> bool:
+        """Commit and play the driver's ``move`` unless the match moved on from ``version``
+        meanwhile (then False); while the database refuses it, wait and try again."""
+        wait, tries = RETRY_FIRST, 0
+        while True:
             async with match.lock:
                 if match.version != version:
-                    continue
-                self._apply(match, move, None if kind == "roll" else seat)
-            match.wake_viewers()
+                    return False
+                try:
+                    await self._apply(match, move, seat)
+                except StoreBusy as busy:
+                    tries += 1
+                    if tries == 1:
+                        log.warning("match %s waits for the database: %s", match.id,
+                                    busy.message)
+                else:
+                    if tries:
+                        log.warning("match %s goes on: its move was stored after %d tries",
+                                    match.id, tries + 1)
+                    return True
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, RETRY_MOST)
 
     def _next_step(self, match: LiveMatch) -> tuple[str, Seat | None] | None:
         state = match.state
@@ -445,6 +495,43 @@ def _stored_fair(stored: StoredMatch) -> FairDice | None:
         return None if stored.dice == "record" else FairDice.legacy(stored.seed)
     seed = raw.get("seed") if isinstance(raw, dict) else None
     return FairDice.from_json(raw, seed if isinstance(seed, int) else None)
+
+
+async def _committed(write: Awaitable[None], then: Callable[[], object]) -> None:
+    """Await ``write`` (a store call), then do ``then()`` (the same change in memory).
+
+    Both happen even when the caller is cancelled meanwhile (a viewer leaving): the caller
+    holds the match's lock until the end, and memory never differs from the database.
+    The cancellation is raised once both are done.
+    """
+    async def both() -> None:
+        await write
+        then()
+
+    task = asyncio.ensure_future(both())
+    cancelled = False
+    while not task.done():
+        try:
+            await asyncio.wait((task,))
+        except asyncio.CancelledError:
+            cancelled = True
+    if cancelled:
+        if not task.cancelled():
+            task.exception()  # retrieved: a refused write is not an error left unread
+        raise asyncio.CancelledError
+    task.result()
+
+
+def _take_back(match: LiveMatch) -> None:
+    """Undo the last move in memory (its row is deleted)."""
+    match.session.undo()
+    match.forget_last()
+
+
+def _driver_ended(task: asyncio.Task[None]) -> None:
+    """Log a driver that failed (it never ends silently); the next change starts another."""
+    if not task.cancelled() and task.exception() is not None:
+        log.error("a match's driver stopped", exc_info=task.exception())
 
 
 def _option_code(message: str) -> str:

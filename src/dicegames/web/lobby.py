@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from dicegames.core.errors import DiceGamesError
 from dicegames.core.names import BadName, check_name, safe_name
 from dicegames.core.registry import game_class
 from dicegames.core.session import PlayerInfo
@@ -108,6 +109,18 @@ def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
     }
 
 
+def _shown(tables: list[Table], lang: str, now: float) -> list[dict[str, Any]]:
+    """The tables as the lobby lists them, leaving out any whose stored set-up this version
+    cannot show (an unknown game, an option value of the wrong type: a damaged row)."""
+    shown = []
+    for table in tables:
+        try:
+            shown.append(table_json(table, lang, now))
+        except (DiceGamesError, LookupError, TypeError, ValueError, AttributeError):
+            continue
+    return shown
+
+
 def _name(raw: object) -> str:
     """The joiner's name, checked as every player name is (422 ``bad_player``)."""
     try:
@@ -130,13 +143,13 @@ async def join_table(hub: Hub, match_id: str, raw_name: object) -> dict[str, Any
             ``table_full``, 422 for a bad name.
     """
     name = _name(raw_name)
-    if len(match_id) > MAX_ID or not hub.store.is_open(match_id):
+    if len(match_id) > MAX_ID or not await hub.store.is_open(match_id):
         raise _no_table(match_id)
     match = await hub.get(match_id)
     async with match.lock:
         if match.state.is_terminal:
             raise ApiError(409, "game_over", "this table's game is over: pick another table")
-        taken = hub.store.take_seat(match.id, name)
+        taken = await hub.store.take_seat(match.id, name)
         if taken is None:
             raise ApiError(409, "table_full", "every invited seat of this table has been "
                            "taken: pick another table, or start a game of your own")
@@ -155,9 +168,8 @@ def build_lobby_routes(hub: Hub, read_json: Callable[[Request], Awaitable[dict[s
     async def tables(request: Request) -> Response:
         lang = request_language(request)
         now = time.time()
-        listed = hub.store.tables(MAX_TABLES, since=now - TABLE_HOURS * 3600)
-        return JSONResponse({"tables": [table_json(table, lang, now) for table in listed],
-                             "limit": MAX_TABLES})
+        listed = await hub.store.tables(MAX_TABLES, since=now - TABLE_HOURS * 3600)
+        return JSONResponse({"tables": _shown(listed, lang, now), "limit": MAX_TABLES})
 
     async def join(request: Request) -> Response:
         body = await read_json(request)

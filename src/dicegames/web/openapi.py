@@ -25,10 +25,13 @@ def _errors(*statuses: int) -> dict[str, Any]:
     why = {400: "malformed JSON or fields", 403: "wrong seat token, or a foreign Origin",
            404: "unknown match, game or step; no open table of that id",
            409: "out of turn, stale expect, game over, a stored match this version cannot "
-                "rebuild, a table with no free seat left",
+                "rebuild or whose stored rows are damaged, a table with no free seat left",
            413: "body over the size limit", 415: "a body not sent as application/json",
            422: "unknown game or option, illegal move, bad record",
-           500: "a fault of the server (a hint bot that failed)"}
+           500: "a fault of the server (a hint bot that failed)",
+           503: "store_busy: the database could not be written in time (another program "
+                "holds it locked); nothing was changed: send it again after Retry-After "
+                "seconds"}
     return {str(status): _json(_ref("Error"), why[status]) for status in statuses}
 
 
@@ -37,8 +40,9 @@ def _body(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 _MATCH_ID = {"name": "match_id", "in": "path", "required": True, "schema": {"type": "string"}}
-_POSTED = (400, 403, 413, 415)
-"""What any POST may answer: bad JSON, a foreign Origin, too big, not JSON."""
+_POSTED = (400, 403, 413, 415, 503)
+"""What any POST may answer: bad JSON, a foreign Origin, too big, not JSON, the database
+busy."""
 _NAME = {"type": "string", "minLength": 1, "maxLength": MAX_NAME}
 _ACK = _json(_ref("Ack"), "committed: the move is stored before this answer")
 _TOKENED: dict[str, Any] = {"type": "object", "required": ["token"],

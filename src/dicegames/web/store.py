@@ -8,6 +8,18 @@ The file runs in WAL mode with ``synchronous=NORMAL``: a committed move survives
 being killed (``kill -9``) at any moment, because the commit is in the operating system's hands
 before the ack is sent.
 
+The event loop never touches the file: every method is a coroutine whose statements run in
+a database thread (:mod:`dicegames.web.database`). Writes go through one thread and one
+connection, one after the other, each committed before its method returns; reads (loading a
+match, the lobby) go through a second connection in a second thread, so that in WAL mode
+they go on while another process holds the file locked for writing. A write that cannot be
+done within :data:`~dicegames.web.database.WAIT` seconds raises
+:class:`~dicegames.web.database.StoreBusy` (503) and changes nothing.
+
+A damaged row (options or players that are not the JSON the app writes, a seed that is not
+a whole number, a move row of the wrong types...) is refused as 409 ``damaged_match`` when
+its match is loaded, and left out of the lobby; the other matches are not concerned.
+
 Open tables (the lobby, :mod:`dicegames.web.lobby`): a match its creator marked ``open``
 offers its ``invited`` seats to whoever asks; a seat is ``claimed`` once the lobby hands its
 token out or its holder first connects, and from then on it is never offered again.
@@ -18,9 +30,13 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from dicegames.web.database import DatabaseThread, connect, open_file
+from dicegames.web.errors import ApiError
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -114,166 +130,350 @@ class Table:
 
 
 class Store:
-    """The database file. Every method commits before it returns.
+    """The database file. Every method is a coroutine run in a database thread; a method
+    that changes anything has committed when it returns.
 
-    The store is used from the event loop's thread only (each call is a short local
-    transaction, well under a millisecond), so one connection serves everything.
+    Raises (every method):
+        StoreBusy: the file could not be used within
+            :data:`~dicegames.web.database.WAIT` seconds; nothing was changed.
     """
 
     def __init__(self, path: str | Path) -> None:
+        """Open the file (created when missing) and bring its schema up to date.
+
+        Raises:
+            DatabaseFileError: the file is not a usable SQLite database (see
+                :func:`~dicegames.web.database.open_file`).
+        """
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        self._db.text_factory = _text  # text another program stored may not be UTF-8
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        self._db.execute("PRAGMA foreign_keys=ON")
-        self._db.executescript(SCHEMA)
-        for table, column, kind in MIGRATIONS:  # an older database: add what it lacks
-            columns = {row[1] for row in self._db.execute(f"PRAGMA table_info({table})")}
-            if column not in columns:
-                self._db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-        self._db.executescript(INDEXES)
+        writer = open_file(self.path, _set_up)
+        self._writer = DatabaseThread(writer, "dicegames-db-write")
+        self._reader = DatabaseThread(connect(self.path), "dicegames-db-read")
 
     def close(self) -> None:
-        """Close the connection (the data is already committed)."""
-        self._db.close()
+        """Finish the calls already made, then close the connections."""
+        self._writer.close()
+        self._reader.close()
 
-    def create(self, match: StoredMatch) -> None:
+    async def create(self, match: StoredMatch) -> None:
         """Store a new match with its seats and any moves it starts with (one transaction)."""
-        with self._transaction():
-            self._db.execute(
-                "INSERT INTO matches (id, game, options, players, seed, dice, created, "
-                "position, open, fair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (match.id, match.game, json.dumps(match.options), json.dumps(match.players),
-                 match.seed, match.dice, time.time(), match.position, int(match.open),
-                 None if match.fair is None else json.dumps(match.fair)))
-            self._db.executemany(
-                "INSERT INTO seats (match_id, seat, token, invited) VALUES (?, ?, ?, ?)",
-                [(match.id, seat, token, int(seat in match.invited))
-                 for seat, token in match.tokens.items()])
-            now = time.time()
-            self._db.executemany(
-                "INSERT INTO moves (match_id, idx, seat, text, several, at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                [(match.id, index, seat, text, int(several), now)
-                 for index, (seat, text, several) in enumerate(match.moves)])
+        def write(db: sqlite3.Connection) -> None:
+            with _Transaction(db):
+                db.execute(
+                    "INSERT INTO matches (id, game, options, players, seed, dice, created, "
+                    "position, open, fair) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (match.id, match.game, json.dumps(match.options),
+                     json.dumps(match.players), match.seed, match.dice, time.time(),
+                     match.position, int(match.open),
+                     None if match.fair is None else json.dumps(match.fair)))
+                db.executemany(
+                    "INSERT INTO seats (match_id, seat, token, invited) VALUES (?, ?, ?, ?)",
+                    [(match.id, seat, token, int(seat in match.invited))
+                     for seat, token in match.tokens.items()])
+                now = time.time()
+                db.executemany(
+                    "INSERT INTO moves (match_id, idx, seat, text, several, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    [(match.id, index, seat, text, int(several), now)
+                     for index, (seat, text, several) in enumerate(match.moves)])
 
-    def add_move(self, match_id: str, index: int, seat: int | None, text: str,
-                 several: bool) -> None:
-        """Append move number ``index`` (0-based) to a match."""
-        with self._transaction():
-            self._db.execute(
-                "INSERT INTO moves (match_id, idx, seat, text, several, at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
-                (match_id, index, seat, text, int(several), time.time()))
+        await self._writer.run(write)
 
-    def remove_move(self, match_id: str, index: int) -> None:
+    async def add_move(self, match_id: str, index: int, seat: int | None, text: str,
+                       several: bool, *, finished: bool = False) -> None:
+        """Append move number ``index`` (0-based) to a match; ``finished``: the move ends
+        the game, and the match leaves the lobby (in the same transaction)."""
+        def write(db: sqlite3.Connection) -> None:
+            with _Transaction(db):
+                db.execute(
+                    "INSERT INTO moves (match_id, idx, seat, text, several, at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (match_id, index, seat, text, int(several), time.time()))
+                if finished:
+                    db.execute("UPDATE matches SET finished = 1 WHERE id = ?", (match_id,))
+
+        await self._writer.run(write)
+
+    async def remove_move(self, match_id: str, index: int) -> None:
         """Delete move ``index`` of a match (an undo of the last move)."""
-        with self._transaction():
-            self._db.execute("DELETE FROM moves WHERE match_id = ? AND idx = ?",
-                             (match_id, index))
+        await self._writer.run(lambda db: db.execute(
+            "DELETE FROM moves WHERE match_id = ? AND idx = ?", (match_id, index)))
 
-    def load(self, match_id: str) -> StoredMatch | None:
-        """The stored match, or None when there is no match with that id."""
-        row = self._db.execute(
-            "SELECT id, game, options, players, seed, dice, position, open, fair FROM matches "
-            "WHERE id = ?", (match_id,)).fetchone()
-        if row is None:
-            return None
-        seats = self._db.execute("SELECT seat, token, invited FROM seats WHERE match_id = ?",
-                                 (match_id,)).fetchall()
-        moves = [(seat, text, bool(several)) for seat, text, several in self._db.execute(
-            "SELECT seat, text, several FROM moves WHERE match_id = ? ORDER BY idx",
-            (match_id,))]
-        return StoredMatch(row[0], row[1], json.loads(row[2]), json.loads(row[3]), row[4],
-                           row[5], {seat: token for seat, token, _ in seats}, moves, row[6],
-                           bool(row[7]), frozenset(seat for seat, _, invited in seats
-                                                   if invited),
-                           None if row[8] is None else json.loads(row[8]))
+    async def load(self, match_id: str) -> StoredMatch | None:
+        """The stored match, or None when there is no match with that id.
 
-    def match_ids(self) -> list[str]:
+        Raises:
+            ApiError: 409 ``damaged_match`` when its rows are not what the app writes.
+        """
+        def read(db: sqlite3.Connection) -> StoredMatch | None:
+            try:
+                with _Transaction(db, "BEGIN"):  # one snapshot of the three tables
+                    rows = _rows(db, match_id)
+            except sqlite3.OperationalError:
+                raise
+            except sqlite3.DatabaseError as error:  # the pages of this match are damaged
+                raise _damaged(match_id, f"SQLite cannot read it ({error})") from None
+            if rows is None:
+                return None
+            try:
+                return _decode(*rows)
+            except DamagedRow as error:
+                raise _damaged(match_id, str(error)) from None
+
+        return await self._reader.run(read)
+
+    async def match_ids(self) -> list[str]:
         """Every stored match id, oldest first."""
-        return [row[0] for row in self._db.execute("SELECT id FROM matches ORDER BY created")]
+        return await self._reader.run(lambda db: [
+            row[0] for row in db.execute("SELECT id FROM matches ORDER BY created")])
 
     # ------------------------------------------------------------------ open tables
 
-    def finish(self, match_id: str) -> None:
+    async def finish(self, match_id: str) -> None:
         """The match's game is over: it leaves the lobby."""
-        self._db.execute("UPDATE matches SET finished = 1 WHERE id = ?", (match_id,))
+        await self._writer.run(lambda db: db.execute(
+            "UPDATE matches SET finished = 1 WHERE id = ?", (match_id,)))
 
-    def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
-        """The holders of ``seats`` connected: the lobby no longer offers those seats."""
-        if seats:
-            self._db.execute(
-                "UPDATE seats SET claimed = 1 WHERE match_id = ? AND claimed = 0 AND invited = 1"
-                f" AND seat IN ({', '.join('?' * len(seats))})", (match_id, *seats))
+    async def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
+        """The holders of ``seats`` connected: the lobby no longer offers those seats.
 
-    def is_open(self, match_id: str) -> bool:
+        Writes only when one of them is still offered (a read first), so that connecting
+        to a match that is not in the lobby never waits for the database's write lock.
+        """
+        if not seats:
+            return
+        condition = (f"match_id = ? AND claimed = 0 AND invited = 1 AND seat IN "
+                     f"({', '.join('?' * len(seats))})")
+        offered = await self._reader.run(lambda db: db.execute(
+            f"SELECT 1 FROM seats WHERE {condition} LIMIT 1", (match_id, *seats)).fetchone())
+        if offered is not None:
+            await self._writer.run(lambda db: db.execute(
+                f"UPDATE seats SET claimed = 1 WHERE {condition}", (match_id, *seats)))
+
+    async def is_open(self, match_id: str) -> bool:
         """True when the match exists and its creator marked it open."""
-        row = self._db.execute("SELECT open FROM matches WHERE id = ?", (match_id,)).fetchone()
-        return row is not None and bool(row[0])
+        row = await self._reader.run(lambda db: db.execute(
+            "SELECT open FROM matches WHERE id = ?", (match_id,)).fetchone())
+        return row is not None and row[0] == 1
 
-    def take_seat(self, match_id: str, name: str) -> tuple[int, str] | None:
+    async def take_seat(self, match_id: str, name: str) -> tuple[int, str] | None:
         """Hand out the first free invited seat of an open match to ``name`` (one
         transaction: a seat is handed out once, however many ask at the same time).
 
         Returns the seat and its token, or None when no invited seat is free. The seat's
         player is renamed ``name`` in the stored set-up.
+
+        Raises:
+            ApiError: 409 ``damaged_match`` when the stored players are damaged.
         """
-        with self._transaction():
-            row = self._db.execute(
-                "SELECT seat, token FROM seats WHERE match_id = ? AND invited = 1 AND "
-                "claimed = 0 ORDER BY seat LIMIT 1", (match_id,)).fetchone()
-            if row is None:
-                return None
-            seat, token = row
-            self._db.execute("UPDATE seats SET claimed = 1 WHERE match_id = ? AND seat = ?",
-                             (match_id, seat))
-            (players,) = self._db.execute("SELECT players FROM matches WHERE id = ?",
-                                          (match_id,)).fetchone()
-            renamed = json.loads(players)
-            renamed[seat] = {**renamed[seat], "name": name}
-            self._db.execute("UPDATE matches SET players = ? WHERE id = ?",
-                             (json.dumps(renamed), match_id))
-        return int(seat), str(token)
+        def write(db: sqlite3.Connection) -> tuple[int, str] | None:
+            with _Transaction(db):
+                row = db.execute(
+                    "SELECT seat, token FROM seats WHERE match_id = ? AND invited = 1 AND "
+                    "claimed = 0 ORDER BY seat LIMIT 1", (match_id,)).fetchone()
+                if row is None:
+                    return None
+                seat, token = row
+                (players,) = db.execute("SELECT players FROM matches WHERE id = ?",
+                                        (match_id,)).fetchone()
+                try:
+                    renamed = _players(players)
+                    renamed[seat] = {**renamed[seat], "name": name}
+                except (DamagedRow, IndexError, TypeError) as error:
+                    raise _damaged(match_id, f"its players: {error}") from None
+                db.execute("UPDATE seats SET claimed = 1 WHERE match_id = ? AND seat = ?",
+                           (match_id, seat))
+                db.execute("UPDATE matches SET players = ? WHERE id = ?",
+                           (json.dumps(renamed), match_id))
+            return int(seat), str(token)
 
-    def tables(self, limit: int, since: float) -> list[Table]:
+        return await self._writer.run(write)
+
+    async def tables(self, limit: int, since: float) -> list[Table]:
         """The open, unfinished matches with a free invited seat created at ``since`` (a
-        time.time()) or later, newest first, at most ``limit`` of them."""
-        rows = self._db.execute(
-            "SELECT id, game, options, players, created FROM matches AS m "
-            "WHERE open = 1 AND finished = 0 AND created >= ? AND EXISTS (SELECT 1 FROM "
-            "seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND s.claimed = 0) "
-            "ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
-        tables = []
-        for match_id, game, options, players, created in rows:
-            seats = self._db.execute(
-                "SELECT seat, claimed FROM seats WHERE match_id = ? AND invited = 1",
-                (match_id,)).fetchall()
-            tables.append(Table(match_id, game, json.loads(options), json.loads(players),
-                                created, frozenset(s for s, claimed in seats if not claimed),
-                                frozenset(s for s, _ in seats)))
-        return tables
+        time.time()) or later, newest first, at most ``limit`` of them; a damaged row is
+        left out (each listed match is checked as :meth:`load` does, its move rows in
+        SQL)."""
+        def read(db: sqlite3.Connection) -> list[Table]:
+            tables = []
+            with _Transaction(db, "BEGIN"):
+                listed = db.execute(
+                    "SELECT id, created FROM matches AS m "
+                    "WHERE open = 1 AND finished = 0 AND created >= ? AND EXISTS (SELECT 1 "
+                    "FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND "
+                    "s.claimed = 0) ORDER BY created DESC LIMIT ?", (since, limit)).fetchall()
+                for match_id, created in listed:
+                    rows = _rows(db, match_id, with_moves=False)
+                    if rows is None or isinstance(created, bool) or not isinstance(
+                            created, int | float) or not _moves_sound(db, match_id):
+                        continue
+                    try:
+                        match = _decode(*rows)
+                    except DamagedRow:
+                        continue
+                    taken = {seat for seat, _, _, claimed in rows[1] if claimed}
+                    tables.append(Table(match.id, match.game, match.options, match.players,
+                                        float(created), match.invited - taken, match.invited))
+            return tables
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self._db)
+        return await self._reader.run(read)
 
 
-def _text(data: bytes) -> str:
-    """A stored text value: UTF-8, with any invalid bytes (written by another program) shown
-    as U+FFFD rather than failing the whole read."""
-    return data.decode("utf-8", "replace")
+def _set_up(db: sqlite3.Connection) -> None:
+    """The schema, and the columns an older database lacks."""
+    db.executescript(SCHEMA)
+    for table, column, kind in MIGRATIONS:  # an older database: add what it lacks
+        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+        if column not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+    db.executescript(INDEXES)
+
+
+# ---------------------------------------------------------------------- damaged rows
+
+
+class DamagedRow(ValueError):
+    """A stored row is not what the app writes (edited by hand, or damaged on disk)."""
+
+
+DICE = ("auto", "manual", "record")
+"""The stored ``dice`` values."""
+
+
+def _damaged(match_id: str, reason: str) -> ApiError:
+    return ApiError(409, "damaged_match", f"match {match_id!r} is damaged in the database "
+                    f"and cannot be loaded: {reason}")
+
+
+def _rows(db: sqlite3.Connection, match_id: str, *, with_moves: bool = True
+          ) -> tuple[Sequence[Any], list[Any], list[Any]] | None:
+    """A match's row, its seat rows ``(seat, token, invited, claimed)`` and its move rows
+    ``(idx, seat, text, several)`` in order (none unless ``with_moves``), as stored (None:
+    no such match)."""
+    row = db.execute("SELECT id, game, options, players, seed, dice, position, open, fair "
+                     "FROM matches WHERE id = ?", (match_id,)).fetchone()
+    if row is None:
+        return None
+    seats = db.execute("SELECT seat, token, invited, claimed FROM seats WHERE match_id = ?",
+                       (match_id,)).fetchall()
+    moves = db.execute("SELECT idx, seat, text, several FROM moves WHERE match_id = ? "
+                       "ORDER BY idx", (match_id,)).fetchall() if with_moves else []
+    return row, seats, moves
+
+
+def _moves_sound(db: sqlite3.Connection, match_id: str) -> bool:
+    """True when a match's move rows are what :func:`_decode` accepts (numbered from 0
+    without a gap, a whole-number or null seat, notation text, a 0 or 1 flag), checked
+    without reading them out."""
+    count, first, last, bad = db.execute(
+        "SELECT count(*), min(idx), max(idx), total(typeof(idx) != 'integer' OR typeof(seat) "
+        "NOT IN ('integer', 'null') OR typeof(text) != 'text' OR several NOT IN (0, 1)) "
+        "FROM moves WHERE match_id = ?", (match_id,)).fetchone()
+    return bool(bad == 0 and (count == 0 or (first == 0 and last == count - 1)))
+
+
+def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMatch:
+    """A match's rows as a :class:`StoredMatch`, every field checked.
+
+    Raises:
+        DamagedRow: saying which field is wrong.
+    """
+    match_id, game, options, players, seed, dice, position, is_open, fair = row
+    if not isinstance(game, str):
+        raise DamagedRow(f"its game is {game!r}, not a game id")
+    decoded_players = _players(players)
+    if seed is not None and not isinstance(seed, int):
+        raise DamagedRow(f"its seed is {_short(seed)}, not a whole number")
+    if dice not in DICE:
+        raise DamagedRow(f"its dice mode is {_short(dice)}, not one of {', '.join(DICE)}")
+    if position is not None and not isinstance(position, str):
+        raise DamagedRow(f"its position is {_short(position)}, not a position text")
+    tokens = {}
+    invited = set()
+    for seat, token, flag, _claimed in seats:
+        if not (isinstance(seat, int) and 0 <= seat < len(decoded_players)
+                and isinstance(token, str)):
+            raise DamagedRow(f"a seat row is ({_short(seat)}, {_short(token)}), not a seat "
+                             f"number below {len(decoded_players)} and its token")
+        tokens[seat] = token
+        if flag:
+            invited.add(seat)
+    played: list[tuple[int | None, str, bool]] = []
+    for index, (idx, seat, text, several) in enumerate(moves):
+        if idx != index or not (seat is None or isinstance(seat, int)) or (
+                not isinstance(text, str)) or several not in (0, 1):
+            raise DamagedRow(f"move row {_short(idx)} is ({_short(seat)}, {_short(text)}, "
+                             f"{_short(several)}), not move {index} as (seat, notation, "
+                             "0 or 1)")
+        played.append((seat, text, bool(several)))
+    return StoredMatch(match_id, game, _object(options), decoded_players, seed, dice, tokens,
+                       played, position, is_open == 1, frozenset(invited), _fair(fair))
+
+
+def _fair(text: object) -> dict[str, Any] | None:
+    """The stored dice commitment: null, or a JSON object (checked further when the match
+    is rebuilt, :meth:`dicegames.core.fair.FairDice.from_json`)."""
+    if text is None:
+        return None
+    value = _json(text, "fair")
+    if not isinstance(value, dict):
+        raise DamagedRow(f"its dice commitment is {_short(text)}, not a JSON object")
+    return value
+
+
+def _object(text: object) -> dict[str, Any]:
+    """Stored options: a JSON object."""
+    value = _json(text, "options")
+    if not isinstance(value, dict):
+        raise DamagedRow(f"its options are {_short(text)}, not a JSON object")
+    return value
+
+
+def _players(text: object) -> list[dict[str, str]]:
+    """Stored players: a non-empty JSON list of ``{"name": text, "kind": text}``."""
+    value = _json(text, "players")
+    if not (isinstance(value, list) and value and all(
+            isinstance(p, dict) and isinstance(p.get("name"), str)
+            and isinstance(p.get("kind"), str) for p in value)):
+        raise DamagedRow(f"its players are {_short(text)}, not a JSON list of "
+                         "{name, kind} objects")
+    return value
+
+
+def _json(text: object, what: str) -> Any:
+    if not isinstance(text, str):
+        raise DamagedRow(f"its {what} are {_short(text)}, not JSON text")
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise DamagedRow(f"its {what} are {_short(text)}, not valid JSON") from None
+
+
+def _short(value: object) -> str:
+    """A stored value as a message quotes it (at most 40 characters)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, or ROLLBACK when the block raises."""
+    """BEGIN IMMEDIATE (or ``begin``) ... COMMIT, or ROLLBACK when the block raises."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
+    def __init__(self, db: sqlite3.Connection, begin: str = "BEGIN IMMEDIATE") -> None:
         self._db = db
+        self._begin = begin
 
     def __enter__(self) -> None:
-        self._db.execute("BEGIN IMMEDIATE")
+        self._db.execute(self._begin)
 
     def __exit__(self, kind: object, value: object, traceback: object) -> None:
-        self._db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if not self._db.in_transaction:
+            return
+        if kind is not None:
+            self._db.execute("ROLLBACK")
+            return
+        try:
+            self._db.execute("COMMIT")
+        except sqlite3.Error:  # e.g. busy: nothing is written, and the connection is free
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise

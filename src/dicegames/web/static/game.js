@@ -14,6 +14,7 @@ let state = null;
 let nextId = 1;
 let waiting = false;
 let retry = 500;
+let busyRefusal = "";  // the last refusal of a connection for a busy database (503)
 let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
 let logSeen = null;  // the log's size at the last drawing: the dice tumble after a new roll
@@ -324,8 +325,10 @@ function connect() {
   socket.onopen = () => {
     retry = 500;
     $("conn").textContent = "";
-    // A message about the lost connection is over once it is back.
-    if ($("error").textContent === NOT_CONNECTED) showError("");
+    // A message about the lost connection (or a busy database refusing it) is over once it
+    // is back.
+    const shown = $("error").textContent;
+    if (shown === NOT_CONNECTED || (shown && shown === busyRefusal)) showError("");
   };
   socket.onmessage = (event) => {
     const message = JSON.parse(event.data);
@@ -338,6 +341,8 @@ function connect() {
     } else if (message.type === "error") {
       waiting = false;
       showError(message.message);
+      // A refused connection is final, unless the database was busy (503): then reconnect.
+      if (message.id === null && message.status === 503) { busyRefusal = message.message; return; }
       if (message.id === null) { socket.onclose = null; $("conn").textContent = t("Cannot open this match."); return; }
       if (state) render();
     } else if (message.type === "ack") {
