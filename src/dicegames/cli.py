@@ -287,7 +287,69 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--send-timeout", metavar="S", type=float, default=10.0,
                        help="seconds a live viewer may leave an update unread before it is "
                             "dropped (default 10)")
+    _add_serve_limits(serve)
     return parser
+
+
+def _add_serve_limits(serve: argparse.ArgumentParser) -> None:
+    """``dicegames serve``'s limits: per-client rates, memory, websocket keepalive (the
+    defaults are :mod:`dicegames.web.limits`'s, not imported here: the web app's packages
+    load only when a server starts)."""
+    serve.add_argument("--rate-limit", metavar="KIND=COUNT/SECONDS", action="append",
+                       default=[], dest="rate_limits",
+                       help="requests one client address may make: COUNT at once, then COUNT "
+                            "per SECONDS; KIND is create, join, upload, hint or review "
+                            "(repeatable; defaults in docs/web-api.md)")
+    serve.add_argument("--max-sockets", metavar="N", type=int,
+                       help="websockets one client address may hold open at once (default "
+                            "64; 0: no limit)")
+    serve.add_argument("--no-rate-limits", action="store_true",
+                       help="no per-client limit at all (for benchmarks and tests)")
+    serve.add_argument("--idle-evict", metavar="S", type=float, default=300.0,
+                       help="seconds an idle match stays in memory before it is dropped "
+                            "(reloaded from the database when asked for; default 300)")
+    serve.add_argument("--matches-in-memory", metavar="N", type=int, default=32,
+                       help="idle matches kept in memory at most (default 32)")
+    serve.add_argument("--ping-interval", metavar="S", type=float, default=10.0,
+                       help="seconds between pings to each websocket (default 10)")
+    serve.add_argument("--ping-timeout", metavar="S", type=float, default=15.0,
+                       help="seconds a websocket has to answer a ping before it is closed "
+                            "(default 15)")
+
+
+def _serve_limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``serve`` for the limits on the command line.
+
+    Raises:
+        UsageError: a limit out of range (the message names the option and the range).
+    """
+    from dicegames.web.limits import DEFAULT_RATES, SOCKETS_PER_CLIENT, ClientLimits, Rate
+    rates = dict(DEFAULT_RATES)
+    sockets = SOCKETS_PER_CLIENT if args.max_sockets is None else args.max_sockets
+    for text in args.rate_limits:
+        kind, equals, value = text.partition("=")
+        if not equals or kind.strip() not in rates:
+            raise UsageError(f"--rate-limit takes KIND=COUNT/SECONDS with KIND one of "
+                             f"{', '.join(DEFAULT_RATES)}, not {text!r}")
+        try:
+            rates[kind.strip()] = Rate.parse(value.strip())
+        except ValueError as error:
+            raise UsageError(f"--rate-limit {kind.strip()}: {error}") from None
+    if not 0 <= sockets <= 100_000:
+        raise UsageError("--max-sockets takes a count from 0 to 100000")
+    if not 0 < args.idle_evict <= 86_400:
+        raise UsageError("--idle-evict takes seconds from 0 to 86400")
+    if not 1 <= args.matches_in_memory <= 100_000:
+        raise UsageError("--matches-in-memory takes a count from 1 to 100000")
+    for name, value in (("--ping-interval", args.ping_interval),
+                        ("--ping-timeout", args.ping_timeout)):
+        if not 0 < value <= 3600:
+            raise UsageError(f"{name} takes seconds from 0 to 3600")
+    limits = (ClientLimits.off() if args.no_rate_limits
+              else ClientLimits(rates, sockets))
+    return {"client_limits": limits, "idle_evict": args.idle_evict,
+            "matches_in_memory": args.matches_in_memory,
+            "ping_interval": args.ping_interval, "ping_timeout": args.ping_timeout}
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -385,7 +447,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
         if not 0 < args.send_timeout <= 3600:
             raise UsageError("--send-timeout takes seconds from 0 to 3600")
         serve(args.host, args.port, args.db, args.bot_delay, args.open,
-              allow_origins=args.allow_origins, send_timeout=args.send_timeout)
+              allow_origins=args.allow_origins, send_timeout=args.send_timeout,
+              **_serve_limits(args))
         return ExitCode.OK
     if args.command in ("analyse", "analyze"):
         return run_analyse(term, AnalyseRequest(

@@ -2,7 +2,8 @@
 
 Every refusal is ``{"error": code, "message": text}`` with a 4xx status: 400 malformed JSON
 or fields, 403 a wrong seat token, 404 an unknown match or game, 409 acting out of turn or
-on a stale version, 413 a body over the limit, 422 an unknown option or an illegal move.
+on a stale version, 413 a body over the limit, 422 an unknown option or an illegal move,
+429 too many requests from one client (:mod:`.limits`, with ``Retry-After``).
 The game is never changed by a refused request.
 
 The codes are stable (clients match on them). The message is a precise English sentence for
@@ -33,6 +34,7 @@ PLAYER_MESSAGES: dict[str, str] = {
     "table_full": N_("Someone was quicker: this table has no free seat left."),
     "not_finished": N_("Only a finished game can be reviewed."),
     "too_large": N_("That is too much at once for this server."),
+    "rate_limited": N_("Too many requests at once: wait a moment, then try again."),
 }
 """The refusals a player can meet while playing, each as a sentence for the player."""
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
+import logging
 import random
 import secrets
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
@@ -51,6 +53,20 @@ RECORDS_IN_MEMORY = 32
 """How many uploaded records stay in memory (the least recently used one without viewers
 is dropped past this, and rebuilt from the database when asked for again)."""
 
+IDLE_EVICT = 300.0
+"""Seconds a match may sit idle in memory (no viewer, no running driver, no request)
+before it is dropped; its next request or connection replays it from the database."""
+
+MATCHES_IN_MEMORY = 32
+"""How many matches stay in memory at most while idle: past this, the least recently used
+idle one is dropped at once (matches with viewers or a running driver are never dropped)."""
+
+REMEMBERED = 100_000
+"""How many dropped matches' revision and joined seats are remembered (a few dozen bytes
+each), so that a reloaded match never shows an older revision again."""
+
+log = logging.getLogger("dicegames.web")
+
 _T = TypeVar("_T")
 
 
@@ -67,14 +83,27 @@ class Hub:
         bot_delay: seconds of pause before a bot move or forced pass (half of it before an
             automatic roll), so people can follow; 0 in tests and benchmarks.
         board_module: maps a game id to the URL of its board module, or None.
+        idle_evict: seconds an idle match stays in memory (:data:`IDLE_EVICT`).
+        matches_in_memory: idle matches kept in memory at most (:data:`MATCHES_IN_MEMORY`).
     """
 
     def __init__(self, store: Store, bot_delay: float,
-                 board_module: Callable[[str], str | None]) -> None:
+                 board_module: Callable[[str], str | None], idle_evict: float = IDLE_EVICT,
+                 matches_in_memory: int = MATCHES_IN_MEMORY) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.board_module = board_module
-        self._matches: dict[str, LiveMatch] = {}
+        self.idle_evict = idle_evict
+        self.matches_in_memory = matches_in_memory
+        self._matches: OrderedDict[str, LiveMatch] = OrderedDict()
+        """The matches in memory, the least recently used first."""
+        self._used: dict[str, float] = {}
+        """When each match in memory was last used (``time.monotonic()``)."""
+        self._remembered: OrderedDict[str, tuple[int, frozenset[Seat]]] = OrderedDict()
+        """The revision and joined seats of dropped matches (:data:`REMEMBERED`)."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self.evictions = 0
+        """How many matches have been dropped from memory (for tests and the log)."""
         self.reviews = Reviews()
         self._records: OrderedDict[str, None] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
@@ -82,6 +111,8 @@ class Hub:
 
     def close(self) -> None:
         """Stop the record checker's and the reviews' threads (after the server stops)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         self._checker.shutdown(wait=False, cancel_futures=True)
         self.reviews.close()
 
@@ -124,7 +155,7 @@ class Hub:
         except OptionError as error:
             raise ApiError(422, "bad_player", str(error)) from None
         self.store.create(replace(self._stored(match), open=open_table, invited=invited))
-        self._matches[match.id] = match
+        self._keep(match)
         self.kick(match)
         return match
 
@@ -164,6 +195,7 @@ class Hub:
         if match is not None:
             if match_id in self._records:
                 self._records.move_to_end(match_id)
+            self._touch(match)
             return match
         loading = self._loading.get(match_id)
         if loading is None:
@@ -175,20 +207,80 @@ class Hub:
             loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
         match = await asyncio.shield(loading)
         if match_id not in self._matches:
+            remembered = self._remembered.pop(match_id, None)
+            if remembered is not None:  # dropped before: never show an older revision again
+                match.revision = max(match.revision, remembered[0] + 1)
+                match.joined.update(remembered[1])
             self._keep(match)
             self.kick(match)
-        return match
+        return self._matches[match_id]
 
     def _keep(self, match: LiveMatch) -> None:
         """Hold ``match`` in memory; past :data:`RECORDS_IN_MEMORY` uploaded records, drop
-        the least recently used one nobody watches (records are read-only: nothing is lost)."""
+        the least recently used one nobody watches (records are read-only: nothing is lost),
+        and past :attr:`matches_in_memory` matches, the least recently used idle ones."""
         self._matches[match.id] = match
-        if match.status != "record":
-            return
-        self._records[match.id] = None
-        for old in list(self._records)[:-RECORDS_IN_MEMORY]:
-            if not self._matches[old].viewers:
-                del self._records[old], self._matches[old]
+        self._touch(match)
+        self._start_sweeper()
+        if match.status == "record":
+            self._records[match.id] = None
+            for old in list(self._records)[:-RECORDS_IN_MEMORY]:
+                if not self._matches[old].viewers:
+                    self._evict(self._matches[old])
+        excess = len(self._matches) - self.matches_in_memory
+        for held in list(self._matches.values()):
+            if excess <= 0:
+                break
+            if held is not match and self._idle(held):
+                self._evict(held)
+                excess -= 1
+
+    # ------------------------------------------------------------------ memory
+
+    def in_memory(self, match_id: str) -> bool:
+        """True when the match is held in memory now (for tests)."""
+        return match_id in self._matches
+
+    def _touch(self, match: LiveMatch) -> None:
+        """``match`` is being used now: the last to be dropped."""
+        self._matches.move_to_end(match.id)
+        self._used[match.id] = time.monotonic()
+
+    def _idle(self, match: LiveMatch) -> bool:
+        """True when dropping ``match`` loses nothing and disturbs nobody: no viewer, no
+        running driver, no change under way."""
+        return (not match.viewers and (match.driver is None or match.driver.done())
+                and not match.lock.locked())
+
+    def _evict(self, match: LiveMatch) -> None:
+        """Drop ``match`` from memory (everything it holds is in the database; its revision
+        and joined seats are remembered). A request still holding it cannot change it any
+        more: :meth:`_check_open` answers ``stale``."""
+        del self._matches[match.id]
+        self._used.pop(match.id, None)
+        self._records.pop(match.id, None)
+        self._remembered[match.id] = (match.revision, frozenset(match.joined))
+        while len(self._remembered) > REMEMBERED:
+            self._remembered.popitem(last=False)
+        self.evictions += 1
+        log.debug("match %s dropped from memory (idle)", match.id)
+
+    def _start_sweeper(self) -> None:
+        if self._sweeper is None or self._sweeper.done():
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        """Every few seconds (a quarter of the idle time, at most 30 s), drop the matches
+        idle for :attr:`idle_evict` seconds; a match in use counts as used now."""
+        interval = min(max(self.idle_evict / 4, 0.05), 30.0)
+        while self._matches:
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            for match in list(self._matches.values()):
+                if not self._idle(match):
+                    self._used[match.id] = now
+                elif now - self._used.get(match.id, now) >= self.idle_evict:
+                    self._evict(match)
 
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
         """A stored match replayed into memory (in the checker thread)."""
@@ -317,6 +409,8 @@ class Hub:
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""
+        if self._matches.get(match.id) is match:
+            self._touch(match)
         match.wake_viewers()
         self.kick(match)
 
@@ -338,6 +432,9 @@ class Hub:
                            f"number), not {json.dumps(expect)[:40]}")
         if match.status == "record":
             raise ApiError(409, "read_only", "an uploaded record can only be replayed")
+        if self._matches.get(match.id) is not match:
+            raise ApiError(409, "stale", "the match was reloaded meanwhile: reload the state "
+                           "and decide again")
         if expect is not None and expect != match.version:
             raise ApiError(409, "stale", f"the match is at version {match.version}, not "
                            f"{expect!r}: reload the state and decide again")
