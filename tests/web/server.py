@@ -2,8 +2,9 @@
 
 The server is started with ``--port 0`` and a temporary SQLite file; the address is read
 from the line it prints. Its per-client limits are off (``--no-rate-limits``: the tests make
-bursts of requests from one address) unless a test asks for them (``limited=True``). :meth:`Server.kill` sends SIGKILL (no clean-up at all), and
-:meth:`Server.start` may be called again on the same database.
+bursts of requests from one address) unless a test asks for them (``limited=True``).
+:meth:`Server.kill` sends SIGKILL (no clean-up at all), and :meth:`Server.start` may be
+called again on the same database.
 """
 
 from __future__ import annotations

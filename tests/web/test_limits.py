@@ -63,6 +63,7 @@ def new_match(server: Server, source: str, **body: Any) -> dict[str, Any]:
     status, _, match = request(server.url, "POST", "/api/matches",
                                {"game": "extra-meters", "players": TWO_PEOPLE, **body}, source)
     assert status == 201, match
+    assert isinstance(match, dict)
     return match
 
 

@@ -58,8 +58,9 @@ IDLE_EVICT = 300.0
 before it is dropped; its next request or connection replays it from the database."""
 
 MATCHES_IN_MEMORY = 32
-"""How many matches stay in memory at most while idle: past this, the least recently used
-idle one is dropped at once (matches with viewers or a running driver are never dropped)."""
+"""How many idle matches stay in memory at most (the one just used counts as idle): past
+this, the least recently used idle one is dropped at once (matches with viewers or a
+running driver are never dropped, and do not count)."""
 
 REMEMBERED = 100_000
 """How many dropped matches' revision and joined seats are remembered (a few dozen bytes
@@ -227,13 +228,10 @@ class Hub:
             for old in list(self._records)[:-RECORDS_IN_MEMORY]:
                 if not self._matches[old].viewers:
                     self._evict(self._matches[old])
-        excess = len(self._matches) - self.matches_in_memory
-        for held in list(self._matches.values()):
-            if excess <= 0:
-                break
-            if held is not match and self._idle(held):
-                self._evict(held)
-                excess -= 1
+        idle = [held for held in self._matches.values() if held is not match
+                and self._idle(held)]  # the least recently used first
+        for held in idle[:len(idle) + 1 - self.matches_in_memory]:
+            self._evict(held)
 
     # ------------------------------------------------------------------ memory
 
