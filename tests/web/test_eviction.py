@@ -15,7 +15,6 @@ import pytest
 from websockets.sync.client import connect
 
 from dicegames.web.errors import ApiError
-from dicegames.web.hub import Hub
 from dicegames.web.live import LiveMatch
 from web.inprocess import InProcessServer
 
@@ -55,7 +54,7 @@ def _play(server: InProcessServer, match: dict[str, Any], moves: int) -> None:
 
 def _wait_dropped(server: InProcessServer, match_id: str) -> None:
     deadline = time.monotonic() + 10
-    while server.hub.in_memory(match_id):
+    while match_id in server.hub.resident:
         assert time.monotonic() < deadline, "the idle match stayed in memory"
         time.sleep(0.05)
 
@@ -74,11 +73,11 @@ def test_an_idle_match_leaves_memory_and_goes_on_exactly(quick: InProcessServer)
     time.sleep(0.1)
     before = quick.get(path)
     assert before["presence"] == {"0": "away", "1": "invited"}
-    dropped = quick.hub.evictions
+    dropped = quick.hub.resident.evictions
     _wait_dropped(quick, match["id"])
-    assert quick.hub.evictions > dropped
+    assert quick.hub.resident.evictions > dropped
     after = quick.get(path)
-    assert quick.hub.in_memory(match["id"])
+    assert match["id"] in quick.hub.resident
     assert after["revision"] > before["revision"]
     assert {**after, "revision": 0} == {**before, "revision": 0}
     _wait_dropped(quick, match["id"])
@@ -95,7 +94,7 @@ def test_a_match_being_watched_stays_in_memory(quick: InProcessServer) -> None:
     with connect(f"{quick.ws_url}/ws/matches/{match['id']}", open_timeout=10) as viewer:
         assert json.loads(viewer.recv(timeout=10))["type"] == "state"
         time.sleep(1.0)  # more than three idle times
-        assert quick.hub.in_memory(match["id"])
+        assert match["id"] in quick.hub.resident
     _wait_dropped(quick, match["id"])
 
 
@@ -110,11 +109,11 @@ def test_past_the_cap_the_least_recently_used_idle_matches_leave_first(
         with connect(f"{running.ws_url}/ws/matches/{watched['id']}", open_timeout=10) as viewer:
             assert json.loads(viewer.recv(timeout=10))["type"] == "state"
             ids = [running.post("/api/matches", body)["id"] for _ in range(8)]
-            held = [match_id for match_id in ids if running.hub.in_memory(match_id)]
-            assert held == ids[-3:] and running.hub.in_memory(watched["id"])
+            held = [match_id for match_id in ids if match_id in running.hub.resident]
+            assert held == ids[-3:] and watched["id"] in running.hub.resident
         for match_id in [watched["id"], *ids]:
             assert running.get(f"/api/matches/{match_id}")["id"] == match_id
-        assert sum(running.hub.in_memory(match_id) for match_id in ids) <= 3
+        assert sum(match_id in running.hub.resident for match_id in ids) <= 3
     finally:
         running.stop()
 
@@ -131,7 +130,7 @@ def test_a_request_holding_a_dropped_match_cannot_change_it(quick: InProcessServ
         return await hub.get(match["id"])
 
     async def drop(held: LiveMatch) -> None:
-        Hub._evict(hub, held)
+        hub.resident.drop(held)
 
     async def roll(held: LiveMatch) -> int:
         return await hub.enter_dice(held, match["seats"][0]["token"], "4")

@@ -33,7 +33,7 @@ from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
 from dicegames.web.guard import OriginGuard
-from dicegames.web.hub import IDLE_EVICT, MATCHES_IN_MEMORY, Hub
+from dicegames.web.hub import Hub
 from dicegames.web.language import request_language
 from dicegames.web.limits import (
     ClientLimits,
@@ -43,6 +43,7 @@ from dicegames.web.limits import (
     client_of,
 )
 from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.store import Store
 
 STATIC = Path(str(files("dicegames.web").joinpath("static")))

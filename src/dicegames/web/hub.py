@@ -1,6 +1,8 @@
 """The match hub: creates, loads and drives matches; every change goes through here.
 
-Matches are loaded lazily from the store by replaying their moves, then kept in memory.
+Matches are loaded lazily from the store by replaying their moves, then kept in memory
+while they are used (:mod:`.resident`: an idle match leaves memory, and is replayed again
+on its next request).
 Every change takes the match's lock, is checked by the engine, is committed to SQLite and
 only then acknowledged and pushed to the viewers. A driver task per match plays the steps
 nobody needs to decide on: automatic dice, bot moves (thought out in a worker thread so the
@@ -12,11 +14,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import json
-import logging
 import random
 import secrets
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -40,6 +39,7 @@ from dicegames.i18n import DEFAULT
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import table_setup
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
 from dicegames.web.reviews import Reviews, with_labels
 from dicegames.web.store import Store, StoredMatch
 
@@ -48,25 +48,6 @@ DICE_MODES = ("auto", "manual")
 RECORD_BUDGET = 5.0
 """Seconds a record may take to check or rebuild (its replay runs in a worker thread, one
 record at a time, so the event loop keeps serving everyone meanwhile)."""
-
-RECORDS_IN_MEMORY = 32
-"""How many uploaded records stay in memory (the least recently used one without viewers
-is dropped past this, and rebuilt from the database when asked for again)."""
-
-IDLE_EVICT = 300.0
-"""Seconds a match may sit idle in memory (no viewer, no running driver, no request)
-before it is dropped; its next request or connection replays it from the database."""
-
-MATCHES_IN_MEMORY = 32
-"""How many idle matches stay in memory at most (the one just used counts as idle): past
-this, the least recently used idle one is dropped at once (matches with viewers or a
-running driver are never dropped, and do not count)."""
-
-REMEMBERED = 100_000
-"""How many dropped matches' revision and joined seats are remembered (a few dozen bytes
-each), so that a reloaded match never shows an older revision again."""
-
-log = logging.getLogger("dicegames.web")
 
 _T = TypeVar("_T")
 
@@ -84,8 +65,7 @@ class Hub:
         bot_delay: seconds of pause before a bot move or forced pass (half of it before an
             automatic roll), so people can follow; 0 in tests and benchmarks.
         board_module: maps a game id to the URL of its board module, or None.
-        idle_evict: seconds an idle match stays in memory (:data:`IDLE_EVICT`).
-        matches_in_memory: idle matches kept in memory at most (:data:`MATCHES_IN_MEMORY`).
+        idle_evict, matches_in_memory: when idle matches leave memory (:mod:`.resident`).
     """
 
     def __init__(self, store: Store, bot_delay: float,
@@ -94,26 +74,15 @@ class Hub:
         self.store = store
         self.bot_delay = bot_delay
         self.board_module = board_module
-        self.idle_evict = idle_evict
-        self.matches_in_memory = matches_in_memory
-        self._matches: OrderedDict[str, LiveMatch] = OrderedDict()
-        """The matches in memory, the least recently used first."""
-        self._used: dict[str, float] = {}
-        """When each match in memory was last used (``time.monotonic()``)."""
-        self._remembered: OrderedDict[str, tuple[int, frozenset[Seat]]] = OrderedDict()
-        """The revision and joined seats of dropped matches (:data:`REMEMBERED`)."""
-        self._sweeper: asyncio.Task[None] | None = None
-        self.evictions = 0
-        """How many matches have been dropped from memory (for tests and the log)."""
+        self.resident = Resident(idle_evict, matches_in_memory)
+        """The matches in memory."""
         self.reviews = Reviews()
-        self._records: OrderedDict[str, None] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
     def close(self) -> None:
         """Stop the record checker's and the reviews' threads (after the server stops)."""
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        self.resident.close()
         self._checker.shutdown(wait=False, cancel_futures=True)
         self.reviews.close()
 
@@ -156,7 +125,7 @@ class Hub:
         except OptionError as error:
             raise ApiError(422, "bad_player", str(error)) from None
         self.store.create(replace(self._stored(match), open=open_table, invited=invited))
-        self._keep(match)
+        self.resident.keep(match)
         self.kick(match)
         return match
 
@@ -182,7 +151,7 @@ class Hub:
 
         match = await self._off_loop(check)
         self.store.create(self._stored(match))
-        self._keep(match)
+        self.resident.keep(match)
         return match
 
     async def get(self, match_id: str) -> LiveMatch:
@@ -192,11 +161,8 @@ class Hub:
         Raises:
             ApiError: 404 when there is no such match.
         """
-        match = self._matches.get(match_id)
+        match = self.resident.find(match_id)
         if match is not None:
-            if match_id in self._records:
-                self._records.move_to_end(match_id)
-            self._touch(match)
             return match
         loading = self._loading.get(match_id)
         if loading is None:
@@ -207,78 +173,12 @@ class Hub:
             self._loading[match_id] = loading
             loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
         match = await asyncio.shield(loading)
-        if match_id not in self._matches:
-            remembered = self._remembered.pop(match_id, None)
-            if remembered is not None:  # dropped before: never show an older revision again
-                match.revision = max(match.revision, remembered[0] + 1)
-                match.joined.update(remembered[1])
-            self._keep(match)
-            self.kick(match)
-        return self._matches[match_id]
-
-    def _keep(self, match: LiveMatch) -> None:
-        """Hold ``match`` in memory; past :data:`RECORDS_IN_MEMORY` uploaded records, drop
-        the least recently used one nobody watches (records are read-only: nothing is lost),
-        and past :attr:`matches_in_memory` matches, the least recently used idle ones."""
-        self._matches[match.id] = match
-        self._touch(match)
-        self._start_sweeper()
-        if match.status == "record":
-            self._records[match.id] = None
-            for old in list(self._records)[:-RECORDS_IN_MEMORY]:
-                if not self._matches[old].viewers:
-                    self._evict(self._matches[old])
-        idle = [held for held in self._matches.values() if held is not match
-                and self._idle(held)]  # the least recently used first
-        for held in idle[:len(idle) + 1 - self.matches_in_memory]:
-            self._evict(held)
-
-    # ------------------------------------------------------------------ memory
-
-    def in_memory(self, match_id: str) -> bool:
-        """True when the match is held in memory now (for tests)."""
-        return match_id in self._matches
-
-    def _touch(self, match: LiveMatch) -> None:
-        """``match`` is being used now: the last to be dropped."""
-        self._matches.move_to_end(match.id)
-        self._used[match.id] = time.monotonic()
-
-    def _idle(self, match: LiveMatch) -> bool:
-        """True when dropping ``match`` loses nothing and disturbs nobody: no viewer, no
-        running driver, no change under way."""
-        return (not match.viewers and (match.driver is None or match.driver.done())
-                and not match.lock.locked())
-
-    def _evict(self, match: LiveMatch) -> None:
-        """Drop ``match`` from memory (everything it holds is in the database; its revision
-        and joined seats are remembered). A request still holding it cannot change it any
-        more: :meth:`_check_open` answers ``stale``."""
-        del self._matches[match.id]
-        self._used.pop(match.id, None)
-        self._records.pop(match.id, None)
-        self._remembered[match.id] = (match.revision, frozenset(match.joined))
-        while len(self._remembered) > REMEMBERED:
-            self._remembered.popitem(last=False)
-        self.evictions += 1
-        log.debug("match %s dropped from memory (idle)", match.id)
-
-    def _start_sweeper(self) -> None:
-        if self._sweeper is None or self._sweeper.done():
-            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
-
-    async def _sweep(self) -> None:
-        """Every few seconds (a quarter of the idle time, at most 30 s), drop the matches
-        idle for :attr:`idle_evict` seconds; a match in use counts as used now."""
-        interval = min(max(self.idle_evict / 4, 0.05), 30.0)
-        while self._matches:
-            await asyncio.sleep(interval)
-            now = time.monotonic()
-            for match in list(self._matches.values()):
-                if not self._idle(match):
-                    self._used[match.id] = now
-                elif now - self._used.get(match.id, now) >= self.idle_evict:
-                    self._evict(match)
+        held = self.resident.find(match_id)
+        if held is not None:  # another request kept it first
+            return held
+        self.resident.keep(match)
+        self.kick(match)
+        return match
 
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
         """A stored match replayed into memory (in the checker thread)."""
@@ -407,8 +307,7 @@ class Hub:
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""
-        if self._matches.get(match.id) is match:
-            self._touch(match)
+        self.resident.touch(match)
         match.wake_viewers()
         self.kick(match)
 
@@ -430,7 +329,7 @@ class Hub:
                            f"number), not {json.dumps(expect)[:40]}")
         if match.status == "record":
             raise ApiError(409, "read_only", "an uploaded record can only be replayed")
-        if self._matches.get(match.id) is not match:
+        if not self.resident.holds(match):  # dropped from memory since it was fetched
             raise ApiError(409, "stale", "the match was reloaded meanwhile: reload the state "
                            "and decide again")
         if expect is not None and expect != match.version:

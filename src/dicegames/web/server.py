@@ -20,8 +20,8 @@ import platformdirs
 import uvicorn
 
 from dicegames.web.app import SEND_TIMEOUT, create_app
-from dicegames.web.hub import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.limits import ClientLimits
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
 
 SWITCH_INTERVAL = 0.001
