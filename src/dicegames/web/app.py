@@ -88,7 +88,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     ``send_timeout`` is how long a live viewer may leave a push unread (:data:`SEND_TIMEOUT`).
     ``client_limits``: the per-client rate limits and open websockets (:mod:`.limits`;
     None: the defaults). ``idle_evict`` and ``matches_in_memory``: when idle matches leave
-    memory (:class:`~dicegames.web.hub.Hub`).
+    memory (:mod:`.resident`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
