@@ -70,8 +70,10 @@ def test_an_idle_match_leaves_memory_and_goes_on_exactly(quick: InProcessServer)
     with connect(address, open_timeout=10) as viewer:
         assert json.loads(viewer.recv(timeout=10))["type"] == "state"
     path = f"/api/matches/{match['id']}?token={_tokens(match)}"
-    time.sleep(0.1)
-    before = quick.get(path)
+    deadline = time.monotonic() + 10
+    while (before := quick.get(path))["presence"]["0"] != "away":  # the viewer has left
+        assert time.monotonic() < deadline, before["presence"]
+        time.sleep(0.02)
     assert before["presence"] == {"0": "away", "1": "invited"}
     dropped = quick.hub.resident.evictions
     _wait_dropped(quick, match["id"])
