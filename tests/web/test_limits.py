@@ -20,7 +20,17 @@ import pytest
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
-from dicegames.web.limits import DEFAULT_RATES, ClientLimits, Rate, RateLimited, RateLimits
+from dicegames.cli import _serve_limits, build_parser
+from dicegames.web.limits import (
+    DEFAULT_RATES,
+    SOCKETS_PER_CLIENT,
+    ClientLimits,
+    Rate,
+    RateLimited,
+    RateLimits,
+)
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
+from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT
 from web.server import Server
 from web.test_security import record_of
 
@@ -211,6 +221,17 @@ def test_bad_limits_on_the_command_line_are_one_line(tmp_path: Path,
                           capture_output=True, text=True, timeout=60, check=False)
     assert done.returncode == 2, done
     assert message in done.stderr and "Traceback" not in done.stderr, done.stderr
+
+
+def test_the_command_lines_defaults_are_the_servers() -> None:
+    """``dicegames serve`` states its defaults without importing the web app; they are the
+    web app's constants."""
+    chosen = _serve_limits(build_parser().parse_args(["serve"]))
+    assert chosen == {"client_limits": ClientLimits(dict(DEFAULT_RATES), SOCKETS_PER_CLIENT),
+                      "idle_evict": IDLE_EVICT, "matches_in_memory": MATCHES_IN_MEMORY,
+                      "ping_interval": PING_INTERVAL, "ping_timeout": PING_TIMEOUT}
+    off = _serve_limits(build_parser().parse_args(["serve", "--no-rate-limits"]))
+    assert off["client_limits"] == ClientLimits.off()
 
 
 # ----------------------------------------------------------------- memory
