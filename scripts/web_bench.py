@@ -123,7 +123,8 @@ def web_load(games: int = GAMES, seconds: float = SECONDS) -> list[dict[str, Any
 
 def _run(games: int, seconds: float, think: tuple[float, float]) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="dicegames-bench-") as folder:
-        process, url = spawn(Path(folder) / "bench.sqlite3", bot_delay=0.0)
+        process, url = spawn(Path(folder) / "bench.sqlite3", bot_delay=0.0,
+                             extra=("--no-rate-limits",))
         try:
             return asyncio.run(_load(url, games, seconds, think))
         finally:

@@ -205,26 +205,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="the language of the prompts, moves and log (default: from "
                            "LANG, else English); notation stays as it is")
 
-    hint = commands.add_parser("hint", help="what to play in a position, and why",
-                               formatter_class=_formatter, epilog=HINT_EPILOG,
-                               description="Show what the strongest bot plays in a position, "
-                                           "how it decides, and each choice's chance to win.")
-    hint.add_argument("game", metavar="GAME", help="a game id or alias")
-    hint.add_argument("position", metavar="POSITION",
-                      help="the position, quoted (see Positions on the rules page)")
-    hint.add_argument("--option", metavar="NAME=VALUE", action="append", default=[],
-                      dest="options", help="set a game option (repeatable)")
-    hint.add_argument("--seat", metavar="N", type=int,
-                      help="the seat to advise, 1-based (needed when several decide)")
-    hint.add_argument("--rollouts", metavar="N", type=int, default=120,
-                      help="rollout games per choice where the game is not solved "
-                           "(default 120)")
-    hint.add_argument("--seed", metavar="S", type=int, default=0,
-                      help="seed of the rollouts (default 0)")
-    hint.add_argument("--json", action="store_true", help="print one JSON document")
-    hint.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
-                      help="the language of the explanation (default: from LANG, else "
-                           "English)")
+    _add_hint(commands)
 
     replay = commands.add_parser("replay", help="show a saved game move by move",
                                  formatter_class=_formatter,
@@ -292,7 +273,69 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--send-timeout", metavar="S", type=float, default=10.0,
                        help="seconds a live viewer may leave an update unread before it is "
                             "dropped (default 10)")
+    _add_serve_limits(serve)
     return parser
+
+
+def _add_serve_limits(serve: argparse.ArgumentParser) -> None:
+    """``dicegames serve``'s limits: per-client rates, memory, websocket keepalive (the
+    defaults are :mod:`dicegames.web.limits`'s, not imported here: the web app's packages
+    load only when a server starts)."""
+    serve.add_argument("--rate-limit", metavar="KIND=COUNT/SECONDS", action="append",
+                       default=[], dest="rate_limits",
+                       help="requests one client address may make: COUNT at once, then COUNT "
+                            "per SECONDS; KIND is create, join, upload, hint or review "
+                            "(repeatable; defaults in docs/web-api.md)")
+    serve.add_argument("--max-sockets", metavar="N", type=int,
+                       help="websockets one client address may hold open at once (default "
+                            "64; 0: no limit)")
+    serve.add_argument("--no-rate-limits", action="store_true",
+                       help="no per-client limit at all (for benchmarks and tests)")
+    serve.add_argument("--idle-evict", metavar="S", type=float, default=300.0,
+                       help="seconds an idle match stays in memory before it is dropped "
+                            "(reloaded from the database when asked for; default 300)")
+    serve.add_argument("--matches-in-memory", metavar="N", type=int, default=32,
+                       help="idle matches kept in memory at most (default 32)")
+    serve.add_argument("--ping-interval", metavar="S", type=float, default=10.0,
+                       help="seconds between pings to each websocket (default 10)")
+    serve.add_argument("--ping-timeout", metavar="S", type=float, default=15.0,
+                       help="seconds a websocket has to answer a ping before it is closed "
+                            "(default 15)")
+
+
+def _serve_limits(args: argparse.Namespace) -> dict[str, Any]:
+    """The keyword arguments of ``serve`` for the limits on the command line.
+
+    Raises:
+        UsageError: a limit out of range (the message names the option and the range).
+    """
+    from dicegames.web.limits import DEFAULT_RATES, SOCKETS_PER_CLIENT, ClientLimits, Rate
+    rates = dict(DEFAULT_RATES)
+    sockets = SOCKETS_PER_CLIENT if args.max_sockets is None else args.max_sockets
+    for text in args.rate_limits:
+        kind, equals, value = text.partition("=")
+        if not equals or kind.strip() not in rates:
+            raise UsageError(f"--rate-limit takes KIND=COUNT/SECONDS with KIND one of "
+                             f"{', '.join(DEFAULT_RATES)}, not {text!r}")
+        try:
+            rates[kind.strip()] = Rate.parse(value.strip())
+        except ValueError as error:
+            raise UsageError(f"--rate-limit {kind.strip()}: {error}") from None
+    if not 0 <= sockets <= 100_000:
+        raise UsageError("--max-sockets takes a count from 0 to 100000")
+    if not 0 < args.idle_evict <= 86_400:
+        raise UsageError("--idle-evict takes seconds from 0 to 86400")
+    if not 1 <= args.matches_in_memory <= 100_000:
+        raise UsageError("--matches-in-memory takes a count from 1 to 100000")
+    for name, value in (("--ping-interval", args.ping_interval),
+                        ("--ping-timeout", args.ping_timeout)):
+        if not 0 < value <= 3600:
+            raise UsageError(f"{name} takes seconds from 0 to 3600")
+    limits = (ClientLimits.off() if args.no_rate_limits
+              else ClientLimits(rates, sockets))
+    return {"client_limits": limits, "idle_evict": args.idle_evict,
+            "matches_in_memory": args.matches_in_memory,
+            "ping_interval": args.ping_interval, "ping_timeout": args.ping_timeout}
 
 
 def _add_game_options(parser: argparse.ArgumentParser) -> None:
@@ -347,6 +390,30 @@ def _add_analysis_commands(commands: Any) -> None:
     rev.add_argument("--jobs", metavar="N", type=int, default=1,
                      help="worker processes for several records (default 1)")
     _add_scheduler(rev)
+
+
+def _add_hint(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``hint`` command: what to play in a position, and why."""
+    hint = commands.add_parser("hint", help="what to play in a position, and why",
+                               formatter_class=_formatter, epilog=HINT_EPILOG,
+                               description="Show what the strongest bot plays in a position, "
+                                           "how it decides, and each choice's chance to win.")
+    hint.add_argument("game", metavar="GAME", help="a game id or alias")
+    hint.add_argument("position", metavar="POSITION",
+                      help="the position, quoted (see Positions on the rules page)")
+    hint.add_argument("--option", metavar="NAME=VALUE", action="append", default=[],
+                      dest="options", help="set a game option (repeatable)")
+    hint.add_argument("--seat", metavar="N", type=int,
+                      help="the seat to advise, 1-based (needed when several decide)")
+    hint.add_argument("--rollouts", metavar="N", type=int, default=120,
+                      help="rollout games per choice where the game is not solved "
+                           "(default 120)")
+    hint.add_argument("--seed", metavar="S", type=int, default=0,
+                      help="seed of the rollouts (default 0)")
+    hint.add_argument("--json", action="store_true", help="print one JSON document")
+    hint.add_argument("--lang", choices=sorted(LANGUAGES), default=None,
+                      help="the language of the explanation (default: from LANG, else "
+                           "English)")
 
 
 def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
@@ -412,7 +479,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
             raise UsageError("--send-timeout takes seconds from 0 to 3600")
         try:
             serve(args.host, args.port, args.db, args.bot_delay, args.open,
-                  allow_origins=args.allow_origins, send_timeout=args.send_timeout)
+                  allow_origins=args.allow_origins, send_timeout=args.send_timeout,
+                  **_serve_limits(args))
         except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
             raise UsageError(str(error)) from None
         return ExitCode.OK

@@ -1,8 +1,10 @@
 """A real ``dicegames serve`` process on loopback, for the web tests and the bench.
 
 The server is started with ``--port 0`` and a temporary SQLite file; the address is read
-from the line it prints. :meth:`Server.kill` sends SIGKILL (no clean-up at all), and
-:meth:`Server.start` may be called again on the same database.
+from the line it prints. Its per-client limits are off (``--no-rate-limits``: the tests make
+bursts of requests from one address) unless a test asks for them (``limited=True``).
+:meth:`Server.kill` sends SIGKILL (no clean-up at all), and :meth:`Server.start` may be
+called again on the same database.
 """
 
 from __future__ import annotations
@@ -21,10 +23,11 @@ from dicegames.web.server import spawn
 class Server:
     """One server process over one database file."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()) -> None:
+    def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = (),
+                 limited: bool = False) -> None:
         self.db = db
         self.bot_delay = bot_delay
-        self.extra = extra
+        self.extra = extra if limited else ("--no-rate-limits", *extra)
         self.process: subprocess.Popen[str] | None = None
         self.url = ""
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import contextlib
 import json
 import os
 import random
@@ -231,7 +232,8 @@ def test_two_hundred_viewers_and_one_that_never_reads(server: Server) -> None:
 
 def test_a_viewer_that_never_reads_is_dropped(tmp_path: Path) -> None:
     """Big states (the largest Shortcut board) fill the slow reader's buffers in a few
-    moves; the server then waits ``--send-timeout`` and drops it."""
+    moves; the server then waits ``--send-timeout`` and drops it (with a close frame when
+    one can still be queued; the connection is reset when its queue does not drain)."""
     running = Server(tmp_path / "games.sqlite3", extra=("--send-timeout", "1")).start()
     try:
         match = running.post("/api/matches", {"game": "shortcut", "players": TWO_PEOPLE,
@@ -254,8 +256,9 @@ def test_a_viewer_that_never_reads_is_dropped(tmp_path: Path) -> None:
         grown_mb = (_rss_kb(running.process.pid) - before) / 1024
         slow.settimeout(10)
         received = bytearray()
-        while chunk := slow.recv(1 << 16):
-            received += chunk
+        with contextlib.suppress(ConnectionResetError):  # reset once its queue is stuck
+            while chunk := slow.recv(1 << 16):
+                received += chunk
         slow.close()
         assert len(received) < pushed // 2, (len(received), pushed)
         close_frame = b"\x88\x02" + SLOW_CLOSE.to_bytes(2, "big")

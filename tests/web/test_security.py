@@ -29,7 +29,7 @@ from dicegames.core.chance import sample
 from dicegames.core.names import MAX_NAME
 from dicegames.core.record import MAX_MOVES, save, to_record
 from dicegames.core.session import Session
-from dicegames.web.hub import RECORDS_IN_MEMORY
+from dicegames.web.resident import RECORDS_IN_MEMORY
 from web.server import Server
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]

@@ -13,7 +13,7 @@ import contextlib
 import json
 import logging
 import sys
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -31,10 +31,19 @@ from dicegames.core.errors import OptionError
 from dicegames.core.registry import game_class
 from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
+from dicegames.web.failsafe import SERVER_ERROR, Failsafe
 from dicegames.web.guard import OriginGuard
 from dicegames.web.hub import Hub
 from dicegames.web.language import request_language
+from dicegames.web.limits import (
+    ClientLimits,
+    RateLimited,
+    RateLimitMiddleware,
+    RateLimits,
+    client_of,
+)
 from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Store
 
@@ -69,13 +78,18 @@ def board_source(game_id: str) -> str | None:
 
 
 def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Iterable[str] = (),
-               loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT) -> Starlette:
+               loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT, *,
+               client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
+               matches_in_memory: int = MATCHES_IN_MEMORY) -> Starlette:
     """The web app storing its matches in the SQLite file ``db_path``.
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
     automatic roll) so people can follow; use 0 for tests and benchmarks.
     ``allow_origins`` and ``loopback_only`` set the cross-site policy (:mod:`.guard`);
     ``send_timeout`` is how long a live viewer may leave a push unread (:data:`SEND_TIMEOUT`).
+    ``client_limits``: the per-client rate limits and open websockets (:mod:`.limits`;
+    None: the defaults). ``idle_evict`` and ``matches_in_memory``: when idle matches leave
+    memory (:mod:`.resident`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
@@ -85,7 +99,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
             boards[game_id] = board_source(game_id)
         return f"/games/{game_id}/board.js" if boards[game_id] is not None else None
 
-    hub = Hub(store, bot_delay, board_module)
+    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory)
+    limits = RateLimits(client_limits if client_limits is not None else ClientLimits())
 
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -102,7 +117,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                         headers={"cache-control": "no-cache"})
 
     async def websocket(ws: WebSocket) -> None:
-        await _serve_socket(hub, ws, send_timeout)
+        await _serve_socket(hub, ws, send_timeout, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -120,9 +135,12 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only)
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard], exception_handlers={
-        ApiError: _api_error, HTTPException: _http_error, Exception: _server_error})
+    middleware = [Middleware(Failsafe), guard, Middleware(RateLimitMiddleware, limits=limits)]
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
+                    exception_handlers={ApiError: _api_error, HTTPException: _http_error,
+                                        Exception: _server_error})
     app.state.hub = hub
+    app.state.limits = limits
     return app
 
 
@@ -151,14 +169,14 @@ async def _http_error(request: Request, error: Exception) -> Response:
 
 async def _server_error(request: Request, error: Exception) -> Response:
     log.exception("unexpected error on %s %s", request.method, request.url.path)
-    return JSONResponse({"error": "server_error", "message": "unexpected server error"},
-                        status_code=500)
+    return JSONResponse(SERVER_ERROR, status_code=500)
 
 
 # ---------------------------------------------------------------------- websockets
 
 
-async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
+async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float,
+                        limits: RateLimits) -> None:
     """One websocket viewer: push the viewer's state on every change, take actions.
 
     Messages in (JSON text; a binary frame is answered with a 400 error and the socket
@@ -168,23 +186,43 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
     is answered ``{"type": "hint", "id", "seat", "version", "revision", "move", "label",
     "bot"}`` (see :meth:`Hub.hint`). Messages out also include ``{"type": "state",
     "state": {...}}`` whenever the match changes.
+
+    One client address holds at most :attr:`~.limits.ClientLimits.sockets` websockets at
+    once (one more is closed with 4429), and asks for hints at its rate (:mod:`.limits`).
     """
     await ws.accept()
+    client = client_of(ws)
+    try:
+        with limits.open_socket(client):
+            await _view(hub, ws, send_timeout, limits, client)
+    except RateLimited as error:
+        await _refuse(ws, error)
+
+
+async def _refuse(ws: WebSocket, error: ApiError) -> None:
+    """Send ``error`` and close the socket with 4000 + its status."""
+    await ws.send_json({"type": "error", "id": None, "status": error.status,
+                        **_error_json(error, request_language(ws))})
+    await ws.close(code=4000 + error.status)
+
+
+async def _view(hub: Hub, ws: WebSocket, send_timeout: float, limits: RateLimits,
+                client: str) -> None:
+    """The accepted websocket of ``client`` (see :func:`_serve_socket`)."""
     try:
         match = await hub.get(ws.path_params["match_id"])
         seats = hub.seats_of(match, ws.query_params.get("token"))
         await hub.store.claim(match.id, seats)  # a seat whose holder came is not offered
     except ApiError as error:
-        await ws.send_json({"type": "error", "id": None, "status": error.status,
-                            **_error_json(error, request_language(ws))})
-        await ws.close(code=4000 + error.status)
+        await _refuse(ws, error)
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
     viewer = Viewer(seats, request_language(ws))
     match.add_viewer(viewer)
     loop = asyncio.get_running_loop()
     sender = loop.create_task(_push_states(match, viewer, ws, send_timeout))
-    receiver = loop.create_task(_receive(hub, match, tokens, ws, viewer.lang))
+    receiver = loop.create_task(_receive(hub, match, tokens, ws, viewer.lang,
+                                         count_hint=lambda: limits.check("hint", client)))
     try:  # until the viewer leaves, or is dropped as too slow
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -194,8 +232,9 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
 
 
 async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
-                   lang: str) -> None:
-    """Answer the viewer's messages until it disconnects."""
+                   lang: str, *, count_hint: Callable[[], None]) -> None:
+    """Answer the viewer's messages until it disconnects (``count_hint`` counts a hint
+    against the client's rate, raising :class:`~.limits.RateLimited` past it)."""
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             message = await ws.receive()
@@ -206,7 +245,7 @@ async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSo
                 answer = {"type": "error", "id": None, "status": 400, "error": "bad_frame",
                           "message": "binary frames are not accepted: send JSON text"}
             else:
-                answer = await _answer(hub, match, tokens, text, lang)
+                answer = await _answer(hub, match, tokens, text, lang, count_hint=count_hint)
             await ws.send_text(json.dumps(answer))
 
 
@@ -229,9 +268,10 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
 
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
-                  text: str, lang: str) -> dict[str, Any]:
+                  text: str, lang: str, *, count_hint: Callable[[], None]
+                  ) -> dict[str, Any]:
     """Carry out one websocket message and return its ack or error (a hint's label in
-    ``lang``)."""
+    ``lang``; a refused hint's error has ``retry_after``, seconds)."""
     ident: Any = None
     try:
         if len(text) > MAX_WS_MESSAGE:
@@ -256,10 +296,11 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
         elif kind == "undo":
             version = await hub.undo(match, token, expect)
         elif kind == "hint":
+            count_hint()
             return {"type": "hint", "id": ident, **await hub.hint(match, token, lang)}
         else:
             raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
-    except ApiError as error:
+    except ApiError as error:  # a refused hint's error has ``retry_after``
         return {"type": "error", "id": ident, "status": error.status,
                 **_error_json(error, lang)}
     return {"type": "ack", "id": ident, "version": version}

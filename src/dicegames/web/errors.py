@@ -3,11 +3,12 @@
 Every refusal is ``{"error": code, "message": text}`` with a 4xx status: 400 malformed JSON
 or fields, 403 a wrong seat token, 404 an unknown match or game, 409 acting out of turn or
 on a stale version (and 409 ``damaged_match`` for a match whose stored row is damaged), 413 a
-body over the limit, 422 an unknown option or an illegal move. The game is never changed by a
-refused request. 503 ``store_busy`` (with ``Retry-After``) is the one 5xx a request may
-meet on purpose: the database could not be written (or read) in time, for example while
-another process holds it locked; nothing was changed, and the same request may be sent
-again after ``retry_after`` seconds.
+body over the limit, 422 an unknown option or an illegal move, 429 too many requests from one
+client (:mod:`.limits`, with ``Retry-After``). The game is never changed by a refused request.
+503 ``store_busy`` (with ``Retry-After``) is the one 5xx a request may meet on purpose: the
+database could not be written (or read) in time, for example while another process holds it
+locked; nothing was changed, and the same request may be sent again after ``retry_after``
+seconds.
 
 The codes are stable (clients match on them). The message is a precise English sentence for
 the developer; for the refusals a player can meet while playing, a request in another
@@ -41,6 +42,7 @@ PLAYER_MESSAGES: dict[str, str] = {
                        "out."),
     "store_busy": N_("The server cannot save the game just now: try again in a moment."),
     "damaged_match": N_("This game's saved data is damaged: it cannot be shown."),
+    "rate_limited": N_("Too many requests at once: wait a moment, then try again."),
 }
 """The refusals a player can meet while playing, each as a sentence for the player."""
 

@@ -1,6 +1,8 @@
 """The match hub: creates, loads and drives matches; every change goes through here.
 
-Matches are loaded lazily from the store by replaying their moves, then kept in memory.
+Matches are loaded lazily from the store by replaying their moves, then kept in memory
+while they are used (:mod:`.resident`: an idle match leaves memory, and is replayed again
+on its next request).
 Every change takes the match's lock, is checked by the engine, is committed to SQLite and
 only then acknowledged and pushed to the viewers. A driver task per match plays the steps
 nobody needs to decide on: automatic dice, bot moves (thought out in a worker thread so the
@@ -25,7 +27,6 @@ import json
 import logging
 import random
 import secrets
-from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -51,6 +52,7 @@ from dicegames.web.database import StoreBusy
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import table_setup
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
 from dicegames.web.reviews import Reviews, with_labels
 from dicegames.web.store import Store, StoredMatch
 
@@ -59,10 +61,6 @@ DICE_MODES = ("auto", "manual")
 RECORD_BUDGET = 5.0
 """Seconds a record may take to check or rebuild (its replay runs in a worker thread, one
 record at a time, so the event loop keeps serving everyone meanwhile)."""
-
-RECORDS_IN_MEMORY = 32
-"""How many uploaded records stay in memory (the least recently used one without viewers
-is dropped past this, and rebuilt from the database when asked for again)."""
 
 RETRY_FIRST = 0.1
 """Seconds a driver waits before trying again a move the database refused (doubling)."""
@@ -82,21 +80,24 @@ class Hub:
         bot_delay: seconds of pause before a bot move or forced pass (half of it before an
             automatic roll), so people can follow; 0 in tests and benchmarks.
         board_module: maps a game id to the URL of its board module, or None.
+        idle_evict, matches_in_memory: when idle matches leave memory (:mod:`.resident`).
     """
 
     def __init__(self, store: Store, bot_delay: float,
-                 board_module: Callable[[str], str | None]) -> None:
+                 board_module: Callable[[str], str | None], idle_evict: float = IDLE_EVICT,
+                 matches_in_memory: int = MATCHES_IN_MEMORY) -> None:
         self.store = store
         self.bot_delay = bot_delay
         self.board_module = board_module
-        self._matches: dict[str, LiveMatch] = {}
+        self.resident = Resident(idle_evict, matches_in_memory)
+        """The matches in memory."""
         self.reviews = Reviews()
-        self._records: OrderedDict[str, None] = OrderedDict()
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
     def close(self) -> None:
         """Stop the record checker's and the reviews' threads (after the server stops)."""
+        self.resident.close()
         self._checker.shutdown(wait=False, cancel_futures=True)
         self.reviews.close()
 
@@ -147,7 +148,7 @@ class Hub:
             raise ApiError(422, "bad_player", str(error)) from None
         await self.store.create(replace(self._stored(match), open=open_table,
                                         invited=invited))
-        self._matches[match.id] = match
+        self.resident.keep(match)
         self.kick(match)
         return match
 
@@ -173,7 +174,7 @@ class Hub:
 
         match = await self._off_loop(check)
         await self.store.create(self._stored(match))
-        self._keep(match)
+        self.resident.keep(match)
         return match
 
     async def get(self, match_id: str) -> LiveMatch:
@@ -184,10 +185,8 @@ class Hub:
             ApiError: 404 when there is no such match, 409 ``damaged_match`` or
                 ``unplayable_match`` when it is stored but cannot be rebuilt.
         """
-        match = self._matches.get(match_id)
+        match = self.resident.find(match_id)
         if match is not None:
-            if match_id in self._records:
-                self._records.move_to_end(match_id)
             return match
         loading = self._loading.get(match_id)
         if loading is None:
@@ -197,9 +196,11 @@ class Hub:
             self._loading[match_id] = loading
             loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
         match = await asyncio.shield(loading)
-        if match_id not in self._matches:
-            self._keep(match)
-            self.kick(match)
+        held = self.resident.find(match_id)
+        if held is not None:  # another request kept it first
+            return held
+        self.resident.keep(match)
+        self.kick(match)
         return match
 
     async def _load(self, match_id: str) -> LiveMatch:
@@ -208,17 +209,6 @@ class Hub:
         if stored is None:
             raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
         return await self._off_loop(lambda: self._rebuild(stored))
-
-    def _keep(self, match: LiveMatch) -> None:
-        """Hold ``match`` in memory; past :data:`RECORDS_IN_MEMORY` uploaded records, drop
-        the least recently used one nobody watches (records are read-only: nothing is lost)."""
-        self._matches[match.id] = match
-        if match.status != "record":
-            return
-        self._records[match.id] = None
-        for old in list(self._records)[:-RECORDS_IN_MEMORY]:
-            if not self._matches[old].viewers:
-                del self._records[old], self._matches[old]
 
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
         """A stored match replayed into memory (in the checker thread)."""
@@ -351,6 +341,7 @@ class Hub:
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""
+        self.resident.touch(match)
         match.wake_viewers()
         self.kick(match)
 
@@ -372,6 +363,9 @@ class Hub:
                            f"number), not {json.dumps(expect)[:40]}")
         if match.status == "record":
             raise ApiError(409, "read_only", "an uploaded record can only be replayed")
+        if not self.resident.holds(match):  # dropped from memory since it was fetched
+            raise ApiError(409, "stale", "the match was reloaded meanwhile: reload the state "
+                           "and decide again")
         if expect is not None and expect != match.version:
             raise ApiError(409, "stale", f"the match is at version {match.version}, not "
                            f"{expect!r}: reload the state and decide again")

@@ -28,6 +28,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
                 "rebuild or whose stored rows are damaged, a table with no free seat left",
            413: "body over the size limit", 415: "a body not sent as application/json",
            422: "unknown game or option, illegal move, bad record",
+           429: "too many requests of this kind from the client's address (Retry-After: "
+                "seconds to wait; see Limits in docs/web-api.md)",
            500: "a fault of the server (a hint bot that failed)",
            503: "store_busy: the database could not be written in time (another program "
                 "holds it locked); nothing was changed: send it again after Retry-After "
@@ -77,7 +79,7 @@ OPENAPI: dict[str, Any] = {
             "summary": "Create a match; the answer holds each person's secret seat link",
             "requestBody": _body(_ref("NewMatch")),
             "responses": {"201": _json({"type": "object"}, "the match's links and state"),
-                          **_errors(*_POSTED, 422)}}},
+                          **_errors(*_POSTED, 422, 429)}}},
         "/api/matches/{match_id}": {"get": {
             "summary": "The state as a viewer sees it (token: seat tokens, comma-separated)",
             "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": False,
@@ -108,7 +110,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": True,
                                        "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("Hint"), "the suggested move"),
-                          **_errors(403, 404, 409, 500)}}},
+                          **_errors(403, 404, 409, 429, 500)}}},
         "/api/matches/{match_id}/review": {"get": {
             "summary": "The review of a finished match so far: each decision's win chances, "
                        "the flagged mistakes, the win-chance curve (started on first asking; "
@@ -116,7 +118,7 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_MATCH_ID],
             "responses": {"200": _json({"type": "object", "required": ["status", "moves",
                                                                         "curve"]},
-                                       "the review so far"), **_errors(404, 409)}}},
+                                       "the review so far"), **_errors(404, 409, 429)}}},
         "/api/matches/{match_id}/qr": {"get": {
             "summary": "The QR code of one seat's link (for a phone at the same table), as "
                        "SVG; only for a seat token of this match, which the asker holds",
@@ -161,7 +163,7 @@ OPENAPI: dict[str, Any] = {
                                                        "token": {"type": "string"},
                                                        "link": {"type": "string"}}},
                                        "the seat taken"),
-                          **_errors(*_POSTED, 404, 409, 422)}}},
+                          **_errors(*_POSTED, 404, 409, 422, 429)}}},
         "/api/replays": {"post": {
             "summary": "Upload a record to replay it (checked move by move, within the "
                        "limits of docs/security.md)",
@@ -171,7 +173,7 @@ OPENAPI: dict[str, Any] = {
                                                        "replay": {"type": "string"},
                                                        "moves": {"type": "integer"}}},
                                        "the replay's id and page"),
-                          **_errors(*_POSTED, 422)}}},
+                          **_errors(*_POSTED, 422, 429)}}},
     },
     "components": {"schemas": {
         "Error": {"type": "object", "required": ["error", "message"],

@@ -20,6 +20,9 @@ import platformdirs
 import uvicorn
 
 from dicegames.web.app import SEND_TIMEOUT, create_app
+from dicegames.web.limits import ClientLimits
+from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
+from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
 
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval in the server process (seconds)."""
@@ -68,19 +71,27 @@ def is_loopback(host: str) -> bool:
 
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
-          allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT) -> None:
+          allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
+          client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
+          matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
+          ping_timeout: float = PING_TIMEOUT) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
     ``allow_origins``: web origins (``http://host:port``) whose pages may change games
     besides the server's own; see :mod:`dicegames.web.guard`. ``send_timeout``: seconds a
-    live viewer may leave a push unread before it is dropped.
+    live viewer may leave a push unread before it is dropped. ``client_limits``: the
+    per-client limits (:mod:`dicegames.web.limits`). ``idle_evict``, ``matches_in_memory``:
+    when idle matches leave memory. ``ping_interval``, ``ping_timeout``: the websockets'
+    keepalive (:mod:`dicegames.web.sockets`).
     """
     db_path = db if db is not None else default_db()
     # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
     # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
-                     loopback_only=is_loopback(host), send_timeout=send_timeout)
+                     loopback_only=is_loopback(host), send_timeout=send_timeout,
+                     client_limits=client_limits, idle_evict=idle_evict,
+                     matches_in_memory=matches_in_memory)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -94,6 +105,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     if open_browser:
         webbrowser.open(address)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
-                            lifespan="on")
+                            lifespan="on", ws=ViewerProtocol, ws_ping_interval=ping_interval,
+                            ws_ping_timeout=ping_timeout)
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[sock]))
