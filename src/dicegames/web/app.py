@@ -36,6 +36,7 @@ from dicegames.web.hub import Hub
 from dicegames.web.language import request_language
 from dicegames.web.live import LiveMatch, Viewer
 from dicegames.web.store import Store
+from dicegames.web.work import client_of
 
 STATIC = Path(str(files("dicegames.web").joinpath("static")))
 MAX_WS_MESSAGE = 16 * 1024
@@ -105,6 +106,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
         yield
         hub.close()
         store.close()
@@ -127,7 +129,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
 async def _api_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, ApiError)
-    return JSONResponse(error.to_json(request_language(request)), status_code=error.status)
+    return JSONResponse(error.to_json(request_language(request)), status_code=error.status,
+                        headers=error.headers)
 
 
 async def _http_error(request: Request, error: Exception) -> Response:
@@ -154,7 +157,9 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
     ``{"type": "undo"}``; each is answered ``{"type": "ack", "id", "version"}`` or
     ``{"type": "error", "id", "status", "error", "message"}``. ``{"type": "hint", "seat"?}``
     is answered ``{"type": "hint", "id", "seat", "version", "revision", "move", "label",
-    "bot"}`` (see :meth:`Hub.hint`). Messages out also include ``{"type": "state",
+    "bot", "estimate", "interval", "rollouts", "exact", "complete"}`` (see
+    :meth:`Hub.hint`; thought out while the socket's other messages are answered, and
+    cancelled when it closes). Messages out also include ``{"type": "state",
     "state": {...}}`` whenever the match changes.
     """
     await ws.accept()
@@ -183,19 +188,56 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float) -> None:
 
 async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
                    lang: str) -> None:
-    """Answer the viewer's messages until it disconnects."""
+    """Answer the viewer's messages until it disconnects.
+
+    Hints are thought out in tasks of their own, so the socket is still read meanwhile
+    (its other messages answered, its disconnection seen); when it closes, the hints still
+    being thought out are cancelled, their analysis jobs interrupted.
+    """
+    client = client_of(ws)
+    thinking: set[asyncio.Task[None]] = set()
+    try:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:
+                    answer = {"type": "error", "id": None, "status": 400,
+                              "error": "bad_frame",
+                              "message": "binary frames are not accepted: send JSON text"}
+                elif _wants_hint(text):
+                    task = asyncio.ensure_future(
+                        _send_answer(hub, match, tokens, ws, text, lang=lang, client=client))
+                    thinking.add(task)
+                    task.add_done_callback(thinking.discard)
+                    continue
+                else:
+                    answer = await _answer(hub, match, tokens, text, lang, client=client)
+                await ws.send_text(json.dumps(answer))
+    finally:
+        for task in thinking:
+            task.cancel()
+
+
+def _wants_hint(text: str) -> bool:
+    """True for a well-formed ``{"type": "hint", ...}`` message."""
+    if len(text) > MAX_WS_MESSAGE:
+        return False
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "hint"
+
+
+async def _send_answer(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
+                       text: str, *, lang: str, client: str) -> None:
+    """Answer one message on its own (a hint), unless the socket has closed."""
+    answer = await _answer(hub, match, tokens, text, lang, client=client)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:
-                answer = {"type": "error", "id": None, "status": 400, "error": "bad_frame",
-                          "message": "binary frames are not accepted: send JSON text"}
-            else:
-                answer = await _answer(hub, match, tokens, text, lang)
-            await ws.send_text(json.dumps(answer))
+        await ws.send_text(json.dumps(answer))
 
 
 async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
@@ -217,9 +259,9 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
 
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
-                  text: str, lang: str) -> dict[str, Any]:
+                  text: str, lang: str, *, client: str = "") -> dict[str, Any]:
     """Carry out one websocket message and return its ack or error (a hint's label in
-    ``lang``)."""
+    ``lang``, its work counted against ``client``'s limit)."""
     ident: Any = None
     try:
         if len(text) > MAX_WS_MESSAGE:
@@ -244,7 +286,8 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
         elif kind == "undo":
             version = await hub.undo(match, token, expect)
         elif kind == "hint":
-            return {"type": "hint", "id": ident, **await hub.hint(match, token, lang)}
+            return {"type": "hint", "id": ident,
+                    **await hub.hint(match, token, lang, client)}
         else:
             raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
     except ApiError as error:

@@ -33,6 +33,8 @@ PLAYER_MESSAGES: dict[str, str] = {
     "table_full": N_("Someone was quicker: this table has no free seat left."),
     "not_finished": N_("Only a finished game can be reviewed."),
     "too_large": N_("That is too much at once for this server."),
+    "too_busy": N_("You asked for too much at once: wait a moment and try again."),
+    "busy": N_("The server is busy thinking for others: wait a moment and try again."),
 }
 """The refusals a player can meet while playing, each as a sentence for the player."""
 
@@ -40,11 +42,14 @@ PLAYER_MESSAGES: dict[str, str] = {
 class ApiError(Exception):
     """A request the app refuses: HTTP ``status``, a stable ``code`` and a sentence."""
 
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 headers: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
         self.message = message
+        self.headers = headers or {}
+        """Extra response headers (``Retry-After`` of a 429 or a 503)."""
 
     def to_json(self, lang: str = DEFAULT) -> dict[str, str]:
         """The error body sent to clients: in ``lang`` for a refusal a player can meet (the

@@ -24,6 +24,11 @@ from dicegames.web.app import SEND_TIMEOUT, create_app
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval in the server process (seconds)."""
 
+SHUTDOWN_GRACE = 2
+"""Seconds the server waits, once told to stop, for the requests in flight to finish (their
+moves are committed before they are acknowledged); the rest are cancelled, their analysis
+jobs interrupted, and the process ends well within 5 s of ``SIGTERM``."""
+
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
@@ -94,6 +99,6 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     if open_browser:
         webbrowser.open(address)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
-                            lifespan="on")
+                            lifespan="on", timeout_graceful_shutdown=SHUTDOWN_GRACE)
     server = uvicorn.Server(config)
     asyncio.run(server.serve(sockets=[sock]))
