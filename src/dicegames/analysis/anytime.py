@@ -249,12 +249,18 @@ class BudgetedRollouts(Rollouts):
     since it was last reset. An estimate cut short states the worst case's standard error
     (``0.5 / sqrt(n)``) when its sample's is smaller, so that no verdict rests on a lucky
     handful of continuations.
+
+    When even one continuation per choice does not fit in the time, :attr:`only` names the
+    choices to estimate (the move played and the hint bot's): the others are left out.
+    :attr:`pace` is the running mean of the seconds one continuation takes.
     """
 
     def __init__(self, game: Game[Any, Any, Any], rollouts: int, seed: int = 0) -> None:
         super().__init__(game, rollouts, seed)
         self.deadline = math.inf
         self.fewest = rollouts
+        self.only: set[Hashable] | None = None
+        self.pace: float | None = None
 
     def position(self, state: State[Any, Any, Any]) -> Estimate:
         """Every seat's chance from ``state``, within the deadline."""
@@ -263,7 +269,8 @@ class BudgetedRollouts(Rollouts):
     def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
         """The chances after each legal action, within the deadline."""
         return self._estimates({action: state.apply_unchecked(action, seat)
-                                for action in state.legal_actions(seat)})
+                                for action in state.legal_actions(seat)
+                                if self.only is None or action in self.only})
 
     def _estimates(self, states: Mapping[Hashable, State[Any, Any, Any]]
                    ) -> dict[Hashable, Estimate]:
@@ -276,10 +283,13 @@ class BudgetedRollouts(Rollouts):
         squares = {key: [0.0] * players for key in going}
         n = 0
         while going and n < self.rollouts and (n == 0 or time.monotonic() < self.deadline):
+            began = time.monotonic()
             for key, state in going.items():
                 for seat, value in enumerate(self._play_out(state, n)):
                     sums[key][seat] += value
                     squares[key][seat] += value * value
+            pace = (time.monotonic() - began) / len(going)
+            self.pace = pace if self.pace is None else 0.8 * self.pace + 0.2 * pace
             n += 1
         if going:
             self.fewest = min(self.fewest, n)
@@ -377,10 +387,28 @@ def review_part(part: ReviewSlice, *, deadline: float) -> ReviewPart:
             left = (deadline - time.monotonic()) / (len(decisions) - done)
             budgeted.deadline = time.monotonic() + left
             budgeted.fewest = rollouts
+            budgeted.only = _shortlist(session, index, budgeted.pace, left)
         move = judge(session, index, estimator)
         if move is not None:
-            judged.append((move, budgeted is not None and budgeted.fewest < rollouts))
+            judged.append((move, budgeted is not None and (
+                budgeted.fewest < rollouts or budgeted.only is not None)))
     return ReviewPart(tuple(judged), estimator.kind, estimator.description, begin)
+
+
+def _shortlist(session: Session, index: int, pace: float | None,
+               share: float) -> set[Hashable] | None:
+    """The choices worth a continuation at decision ``index`` when one continuation of
+    every legal choice (at ``pace`` seconds each) would not fit in ``share`` seconds: the
+    move played and the hint bot's choice; None when all fit."""
+    state = session.states[index]
+    seat = session.moves[index].seat
+    assert seat is not None
+    legal = state.legal_actions(seat)
+    if pace is None or pace * len(legal) <= share or len(legal) <= 2:
+        return None
+    played = session.game.parse(state, session.moves[index].text, seat)
+    bot = adviser(session.game, random.Random(index))[1]
+    return {played, bot.choose(state, seat)}
 
 
 def _decides(session: Session, index: int) -> bool:

@@ -7,10 +7,12 @@ win-chance curve and the notes on flagged moves as they come in.
 A review is an asyncio task that hands the game to the analysis pool (:mod:`.pool`) in
 slices of :data:`SLICE_MOVES` moves, each with its share of :data:`BUDGET` (so hints asked
 meanwhile wait at most one slice for a worker). Every decision gets at least one rollout per
-choice and more while its share of the time lasts, so even a six-player EXTRA! game is
-reviewed within the budget; a decision that got fewer than :data:`ROLLOUTS` is marked
-``approximate``. A review nobody asks about for :data:`IDLE` seconds is ``cancelled`` (its
-client left), as is one cancelled by ``DELETE``; asking again resumes it where it stopped.
+choice and more while its share of the time lasts; where even that would not fit, only the
+move played and the hint bot's choice are compared. So even a six-player EXTRA! game is
+reviewed within the budget; a decision that got fewer than :data:`ROLLOUTS` continuations,
+or not every choice, is marked ``approximate``. A review nobody asks about for :data:`IDLE`
+seconds is ``cancelled`` (its client left), as is one cancelled by ``DELETE``; asking again
+resumes it where it stopped.
 Each running review counts against its starter's concurrency limit (:mod:`.work`).
 
 Reviews are kept per match and revision (an undo after the end starts a new one), the most
