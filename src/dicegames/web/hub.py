@@ -322,7 +322,7 @@ class Hub:
                     hint_within, HintJob(game.spec.id, game.players, dict(game.options),
                                          game.position(state), seat, version, HINT_SLICE),
                     deadline=arrived + HINT_BUDGET - HINT_MARGIN, urgent=True)
-            except (Busy, TimeoutError):
+            except (Busy, TimeoutError, OSError, EOFError):  # a worker that died: replaced
                 raise busy_error() from None
             except JobFailed as error:  # a failing bot must not take the connection down
                 raise ApiError(500, "server_error", f"the hint bot failed: {error}") from None

@@ -209,6 +209,8 @@ class Reviews:
         except TimeoutError:
             job.status, job.error = "failed", (f"the review failed: a part of it took more "
                                                f"than {SLICE_LIMIT:g} s")
+        except (OSError, EOFError):  # its worker died (and was replaced): ask again
+            job.status, job.error = "cancelled", ""
         except Exception as error:  # a bug: say so, keep the server up
             log.exception("a review failed")
             job.status, job.error = "failed", f"the review failed: {error}"
