@@ -34,9 +34,9 @@ HINT_BUDGET = 2.0
 HINT_MARGIN = 0.25
 """Seconds of the budget kept for sending the answer and for the worker's reply."""
 
-HINT_SLICE = 1.0
+HINT_SLICE = 0.6
 """Seconds of worker time one hint may use at most, so that two workers answer six
-simultaneous hints within the budget."""
+simultaneous hints (three clients at their limit) within the budget."""
 
 _T = TypeVar("_T")
 
