@@ -176,14 +176,16 @@ def test_a_third_hint_at_once_is_refused_and_a_departure_frees_its_slot(
         paced: Server) -> None:
     match_id, token = big_match(paced)
     first, second = raw_hint(paced, match_id, token), raw_hint(paced, match_id, token)
-    time.sleep(0.3)
+    time.sleep(0.15)
     status, headers, error = ask(paced, f"/api/matches/{match_id}/hint?token={token}")
     assert status == 429 and error["error"] == "too_busy", error
     assert int(headers["retry-after"]) >= 1
     assert "at most 2 per client" in error["message"]
     first.close()
     second.close()
-    time.sleep(0.2)  # the server sees both leave; their work is cancelled, their slots free
+    # The server sees both leave: their work is cancelled and their slots are free at once
+    # (without that they would hold them for the rest of their 0.6 s and this gets 429).
+    time.sleep(0.05)
     results: list[int] = []
     threads = [threading.Thread(target=lambda: results.append(ask(
         paced, f"/api/matches/{match_id}/hint?token={token}")[0])) for _ in range(2)]
@@ -202,8 +204,10 @@ def test_a_closed_websocket_frees_the_work_of_its_hint(paced: Server) -> None:
         with connect(f"{paced.ws_url}/ws/matches/{match_id}?token={token}",
                      open_timeout=10) as viewer:
             viewer.send('{"type": "hint", "id": 1}')
-            time.sleep(0.2)
-    time.sleep(0.2)
+            time.sleep(0.1)
+    # Both hints were cancelled with their sockets: this client's two slots are free (else
+    # they would be held for the rest of the hints' 0.6 s and this would get 429).
+    time.sleep(0.05)
     status, _, hint = ask(paced, f"/api/matches/{match_id}/hint?token={token}")
     assert status == 200, hint
 
