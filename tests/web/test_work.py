@@ -335,3 +335,21 @@ def test_the_workers_die_with_a_killed_server(tmp_path: Path) -> None:
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not any(alive(pid) for pid in workers)
+
+
+def test_a_third_review_at_once_is_refused(server: Server) -> None:
+    games = [six_bot_extra(server, seed) for seed in (11, 12, 13)]
+    for match_id in games[:2]:
+        status, _, review = ask(server, f"/api/matches/{match_id}/review", source="127.0.0.5")
+        assert status == 200 and review["status"] in ("queued", "running"), review
+    status, headers, error = ask(server, f"/api/matches/{games[2]}/review",
+                                 source="127.0.0.5")
+    assert (status, error["error"]) == (429, "too_busy"), error
+    assert int(headers["retry-after"]) >= 1
+    # Another client is not held back by this one; asking about a running review is free.
+    status, _, review = ask(server, f"/api/matches/{games[2]}/review", source="127.0.0.6")
+    assert status == 200, review
+    status, _, review = ask(server, f"/api/matches/{games[0]}/review", source="127.0.0.5")
+    assert status == 200, review
+    for match_id in games:
+        ask(server, f"/api/matches/{match_id}/review", "DELETE")
