@@ -27,12 +27,14 @@ from dicegames.i18n import translate
 from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
 from dicegames.web.language import bot_json, option_json, request_language
+from dicegames.web.limits import client_of
 from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import build_lobby_routes
 from dicegames.web.openapi import OPENAPI
 from dicegames.web.qr import qr_endpoint
 from dicegames.web.responses import JSONResponse
 from dicegames.web.samples import sample_state
+from dicegames.web.work import unless_gone
 
 MAX_BODY = 64 * 1024
 """Largest request body accepted (bytes); uploaded records are the biggest bodies."""
@@ -102,13 +104,33 @@ def match_links(match: LiveMatch) -> dict[str, Any]:
 
 
 def review_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
-    """``GET /api/matches/{id}/review``: the review so far (see :meth:`Hub.review`)."""
+    """``GET /api/matches/{id}/review``: the review so far (see :meth:`Hub.review`);
+    ``DELETE``: stop it (:meth:`Hub.cancel_review`)."""
 
     async def review(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        return JSONResponse(await hub.review(match, request_language(request)))
+        if request.method == "DELETE":
+            return JSONResponse(await hub.cancel_review(match))
+        return JSONResponse(await hub.review(match, request_language(request),
+                                             client_of(request)))
 
     return review
+
+
+def hint_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
+    """``GET /api/matches/{id}/hint``: the hint (see :meth:`Hub.hint`), cancelled when its
+    client disconnects before the answer."""
+
+    async def hint(request: Request) -> Response:
+        match = await hub.get(request.path_params["match_id"])
+        found = await unless_gone(request, hub.hint(
+            match, request.query_params.get("token"), request_language(request),
+            client_of(request)))
+        if found is None:  # the client left: its hint was cancelled, nobody reads this
+            return Response(status_code=204)
+        return JSONResponse(found)
+
+    return hint
 
 
 def build_routes(hub: Hub) -> list[Route]:
@@ -169,11 +191,6 @@ def build_routes(hub: Hub) -> list[Route]:
         version = await hub.undo(match, body.get("token"), body.get("expect"))
         return JSONResponse({"ok": True, "version": version})
 
-    async def hint(request: Request) -> Response:
-        match = await hub.get(request.path_params["match_id"])
-        return JSONResponse(await hub.hint(match, request.query_params.get("token"),
-                                            request_language(request)))
-
     async def record(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
         return JSONResponse(to_record(match.session), headers={
@@ -207,9 +224,10 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),
         Route("/api/matches/{match_id}/dice", dice, methods=["POST"]),
         Route("/api/matches/{match_id}/undo", undo, methods=["POST"]),
-        Route("/api/matches/{match_id}/hint", hint),
+        Route("/api/matches/{match_id}/hint", hint_endpoint(hub)),
         Route("/api/matches/{match_id}/record", record),
-        Route("/api/matches/{match_id}/review", review_endpoint(hub)),
+        Route("/api/matches/{match_id}/review", review_endpoint(hub),
+              methods=["GET", "DELETE"]),
         Route("/api/matches/{match_id}/qr", qr_endpoint(hub)),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),

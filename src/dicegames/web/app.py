@@ -121,6 +121,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await hub.start()
         yield
         hub.close()
         store.close()
@@ -184,7 +185,9 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float,
     ``{"type": "undo"}``; each is answered ``{"type": "ack", "id", "version"}`` or
     ``{"type": "error", "id", "status", "error", "message"}``. ``{"type": "hint", "seat"?}``
     is answered ``{"type": "hint", "id", "seat", "version", "revision", "move", "label",
-    "bot"}`` (see :meth:`Hub.hint`). Messages out also include ``{"type": "state",
+    "bot", "estimate", "interval", "rollouts", "exact", "complete"}`` (see
+    :meth:`Hub.hint`; thought out while the socket's other messages are answered, and
+    cancelled when it closes). Messages out also include ``{"type": "state",
     "state": {...}}`` whenever the match changes.
 
     One client address holds at most :attr:`~.limits.ClientLimits.sockets` websockets at
@@ -234,19 +237,60 @@ async def _view(hub: Hub, ws: WebSocket, send_timeout: float, limits: RateLimits
 async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
                    lang: str, *, count_hint: Callable[[], None]) -> None:
     """Answer the viewer's messages until it disconnects (``count_hint`` counts a hint
-    against the client's rate, raising :class:`~.limits.RateLimited` past it)."""
+    against the client's rate, raising :class:`~.limits.RateLimited` past it).
+
+    Hints are thought out in tasks of their own, so the socket is still read meanwhile
+    (its other messages answered, its disconnection seen); when it closes, the hints still
+    being thought out are cancelled, their analysis jobs interrupted.
+    """
+    client = client_of(ws)
+    thinking: set[asyncio.Task[None]] = set()
+    try:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            while True:
+                message = await ws.receive()
+                if message["type"] == "websocket.disconnect":
+                    return
+                text = message.get("text")
+                if text is None:
+                    answer = {"type": "error", "id": None, "status": 400,
+                              "error": "bad_frame",
+                              "message": "binary frames are not accepted: send JSON text"}
+                elif _wants_hint(text):
+                    task = asyncio.ensure_future(
+                        _send_answer(hub, match, tokens, ws, text, lang=lang, client=client,
+                                     count_hint=count_hint))
+                    thinking.add(task)
+                    task.add_done_callback(thinking.discard)
+                    continue
+                else:
+                    answer = await _answer(hub, match, tokens, text, lang, client=client,
+                                           count_hint=count_hint)
+                await ws.send_text(json.dumps(answer))
+    finally:
+        for task in thinking:
+            task.cancel()
+
+
+def _wants_hint(text: str) -> bool:
+    """True for a well-formed ``{"type": "hint", ...}`` message."""
+    if len(text) > MAX_WS_MESSAGE:
+        return False
+    try:
+        message = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(message, dict) and message.get("type") == "hint"
+
+
+async def _send_answer(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
+                       text: str, *, lang: str, client: str,
+                       count_hint: Callable[[], None]) -> None:
+    """Answer one message on its own (a hint), unless the socket has closed."""
+    answer = await _answer(hub, match, tokens, text, lang, client=client,
+                                           count_hint=count_hint)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
-        while True:
-            message = await ws.receive()
-            if message["type"] == "websocket.disconnect":
-                return
-            text = message.get("text")
-            if text is None:
-                answer = {"type": "error", "id": None, "status": 400, "error": "bad_frame",
-                          "message": "binary frames are not accepted: send JSON text"}
-            else:
-                answer = await _answer(hub, match, tokens, text, lang, count_hint=count_hint)
-            await ws.send_text(json.dumps(answer))
+        await ws.send_text(json.dumps(answer))
 
 
 async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
@@ -268,10 +312,11 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
 
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
-                  text: str, lang: str, *, count_hint: Callable[[], None]
-                  ) -> dict[str, Any]:
+                  text: str, lang: str, *, client: str = "",
+                  count_hint: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Carry out one websocket message and return its ack or error (a hint's label in
-    ``lang``; a refused hint's error has ``retry_after``, seconds)."""
+    ``lang``, its work counted against ``client``'s limits; a refused hint's error has
+    ``retry_after``, seconds)."""
     ident: Any = None
     try:
         if len(text) > MAX_WS_MESSAGE:
@@ -297,7 +342,8 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
             version = await hub.undo(match, token, expect)
         elif kind == "hint":
             count_hint()
-            return {"type": "hint", "id": ident, **await hub.hint(match, token, lang)}
+            return {"type": "hint", "id": ident,
+                    **await hub.hint(match, token, lang, client)}
         else:
             raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
     except ApiError as error:  # a refused hint's error has ``retry_after``

@@ -43,6 +43,8 @@ PLAYER_MESSAGES: dict[str, str] = {
     "store_busy": N_("The server cannot save the game just now: try again in a moment."),
     "damaged_match": N_("This game's saved data is damaged: it cannot be shown."),
     "rate_limited": N_("Too many requests at once: wait a moment, then try again."),
+    "too_busy": N_("You asked for too much at once: wait a moment and try again."),
+    "busy": N_("The server is busy thinking for others: wait a moment and try again."),
 }
 """The refusals a player can meet while playing, each as a sentence for the player."""
 

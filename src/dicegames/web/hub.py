@@ -22,17 +22,18 @@ refused with 503 ``store_busy`` and the match is as before; a driver that meets 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import gc
 import json
 import logging
-import random
 import secrets
+import time
 from collections.abc import Awaitable, Callable, Hashable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import Any, TypeVar
 
-from dicegames.bots import adviser
+from dicegames.analysis.anytime import HintJob, hint_within
 from dicegames.core.errors import (
     DiceGamesError,
     IllegalAction,
@@ -52,9 +53,11 @@ from dicegames.web.database import StoreBusy
 from dicegames.web.errors import ApiError, from_engine
 from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import table_setup
+from dicegames.web.pool import AnalysisPool, Busy, JobFailed
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
 from dicegames.web.reviews import Reviews, with_labels
 from dicegames.web.store import Store, StoredMatch
+from dicegames.web.work import HINT_BUDGET, HINT_MARGIN, HINT_SLICE, ClientLimit, busy_error
 
 DICE_MODES = ("auto", "manual")
 
@@ -67,6 +70,9 @@ RETRY_FIRST = 0.1
 
 RETRY_MOST = 2.0
 """The longest wait between a driver's tries."""
+
+BOT_THREADS = 4
+"""Threads that think out bot moves: theirs alone (analysis runs in :mod:`.pool`)."""
 
 _T = TypeVar("_T")
 log = logging.getLogger("dicegames.web")
@@ -91,15 +97,28 @@ class Hub:
         self.board_module = board_module
         self.resident = Resident(idle_evict, matches_in_memory)
         """The matches in memory."""
-        self.reviews = Reviews()
+        self.pool = AnalysisPool()
+        self.limits = ClientLimit()
+        self.reviews = Reviews(self.pool, self.limits)
+        self._bots = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="dicegames-bot")
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
+    async def start(self) -> None:
+        """Start the analysis workers (as the server starts)."""
+        await self.pool.start()
+
     def close(self) -> None:
-        """Stop the record checker's and the reviews' threads (after the server stops)."""
+        """Stop the drivers, the reviews, the analysis workers and the threads (the server
+        stops: nothing may keep the process alive; every acknowledged move is committed)."""
+        for match in self.resident.matches():
+            if match.driver is not None:
+                match.driver.cancel()
         self.resident.close()
-        self._checker.shutdown(wait=False, cancel_futures=True)
         self.reviews.close()
+        self.pool.close()
+        self._checker.shutdown(wait=False, cancel_futures=True)
+        self._bots.shutdown(wait=False, cancel_futures=True)
 
     async def _off_loop(self, work: Callable[[], _T]) -> _T:
         """Run ``work`` (a record check or a replay) in the checker thread."""
@@ -298,17 +317,21 @@ class Hub:
         self.changed(match)
         return match.version
 
-    async def hint(self, match: LiveMatch, token: object,
-                   lang: str = DEFAULT) -> dict[str, Any]:
-        """What the game's hint bot (:func:`dicegames.bots.adviser`) would play for the seat
-        the token holds, which must be deciding now: ``{"seat", "version", "revision",
-        "move", "label", "bot"}``, ``move`` in the notation the seat's choices use, ``label``
-        its button's text in ``lang``; the hint holds while the match's state has that
+    async def hint(self, match: LiveMatch, token: object, lang: str = DEFAULT,
+                   client: str = "") -> dict[str, Any]:
+        """What to play for the seat the token holds, which must be deciding now, found
+        within :data:`~dicegames.web.work.HINT_BUDGET` seconds of asking:
+        ``{"seat", "version", "revision", "move", "label", "bot", "estimate", "interval",
+        "rollouts", "exact", "complete"}`` (see :func:`~dicegames.analysis.anytime.
+        hint_within`), ``move`` in the notation the seat's choices use, ``label`` its
+        button's text in ``lang``; the hint holds while the match's state has that
         ``revision``.
 
-        The adviser is built and thinks in a worker thread on the immutable state, with a
-        generator seeded by the version; asking changes nothing in the match.
+        The work runs in the analysis pool on the position, with generators seeded by the
+        version; asking changes nothing in the match. It counts against ``client``'s
+        limit (429 ``too_busy``); 503 ``busy`` when no worker is free in time.
         """
+        arrived = time.monotonic()
         seat = self.seat_of(match, token)
         async with match.lock:
             self._check_open(match, None)
@@ -316,28 +339,42 @@ class Hub:
             state, version, revision = match.state, match.version, match.revision
             labels = {hint["move"]: hint["label"] for hint in match.hints(seat, lang)}
         game = match.session.game
+        with self.limits.slot(client, "hint"):
+            try:
+                found = await self.pool.run(
+                    hint_within, HintJob(game.spec.id, game.players, dict(game.options),
+                                         game.position(state), seat, version, HINT_SLICE),
+                    deadline=arrived + HINT_BUDGET - HINT_MARGIN, urgent=True)
+            except (Busy, TimeoutError, OSError, EOFError):  # a worker that died: replaced
+                raise busy_error() from None
+            except JobFailed as error:  # a failing bot must not take the connection down
+                raise ApiError(500, "server_error", f"the hint bot failed: {error}") from None
+        return {"seat": seat, "version": version, "revision": revision,
+                **found.to_json(), "label": labels.get(found.move, found.move)}
 
-        def think() -> tuple[str, str]:
-            level, bot = adviser(game, random.Random(version))
-            return level, str(bot.choose(state, seat))
-
-        try:
-            level, move = await asyncio.to_thread(think)
-        except Exception as error:  # a failing bot must not take the connection down
-            raise ApiError(500, "server_error", f"the hint bot failed: {error}") from None
-        return {"seat": seat, "version": version, "revision": revision, "move": move,
-                "label": labels.get(move, move), "bot": level}
-
-    async def review(self, match: LiveMatch, lang: str = DEFAULT) -> dict[str, Any]:
+    async def review(self, match: LiveMatch, lang: str = DEFAULT,
+                     client: str = "") -> dict[str, Any]:
         """The review of a finished match so far (:mod:`dicegames.web.reviews`), started on
-        first asking, its flagged moves labelled in ``lang``; 409 ``not_finished`` while the
-        game goes on."""
+        first asking (counting against ``client``'s limit while it runs), its flagged moves
+        labelled in ``lang``; 409 ``not_finished`` while the game goes on."""
         async with match.lock:
             if not match.session.state.is_terminal:
                 raise ApiError(409, "not_finished", "only a finished game can be reviewed; "
                                "this one is still being played")
-            job = self.reviews.get(match.id, match.revision, match.session)
+            job = self.reviews.get(match.id, match.revision, match.session, client)
             return with_labels(job.to_json(), match.session, lang)
+
+    async def cancel_review(self, match: LiveMatch) -> dict[str, Any]:
+        """Stop the match's review if it runs (asking for it again resumes it); the
+        review so far."""
+        async with match.lock:
+            job = self.reviews.cancel(match.id, match.revision)
+        if job is None:
+            raise ApiError(404, "no_review", "this match's review was never started")
+        if job.task is not None:
+            with contextlib.suppress(BaseException):
+                await asyncio.wait_for(asyncio.shield(job.task), 1.0)
+        return job.to_json()
 
     def changed(self, match: LiveMatch) -> None:
         """After a change: wake the viewers and let the driver look for automatic steps."""
@@ -425,7 +462,8 @@ class Hub:
                 move = PASS
             else:
                 assert seat is not None
-                move = await asyncio.to_thread(match.bots[seat].choose, state, seat)
+                move = await asyncio.get_running_loop().run_in_executor(
+                    self._bots, match.bots[seat].choose, state, seat)
             if await self._play(match, version, move, None if kind == "roll" else seat):
                 match.wake_viewers()
 

@@ -28,12 +28,13 @@ def _errors(*statuses: int) -> dict[str, Any]:
                 "rebuild or whose stored rows are damaged, a table with no free seat left",
            413: "body over the size limit", 415: "a body not sent as application/json",
            422: "unknown game or option, illegal move, bad record",
-           429: "too many requests of this kind from the client's address (Retry-After: "
-                "seconds to wait; see Limits in docs/web-api.md)",
+           429: "rate_limited: too many requests of this kind from the client's address; "
+                "too_busy: too many hints and reviews of this client in progress "
+                "(Retry-After: seconds to wait; see Limits in docs/web-api.md)",
            500: "a fault of the server (a hint bot that failed)",
            503: "store_busy: the database could not be written in time (another program "
-                "holds it locked); nothing was changed: send it again after Retry-After "
-                "seconds"}
+                "holds it locked; nothing was changed); busy: every analysis worker stayed "
+                "busy for the hint's budget (Retry-After: seconds to wait)"}
     return {str(status): _json(_ref("Error"), why[status]) for status in statuses}
 
 
@@ -105,12 +106,12 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_MATCH_ID], "requestBody": _body(_TOKENED),
             "responses": {"200": _ACK, **_errors(*_POSTED, 404, 409)}}},
         "/api/matches/{match_id}/hint": {"get": {
-            "summary": "What the game's hint bot would play for the token's seat, which must "
-                       "be deciding now (asking changes nothing)",
+            "summary": "What to play for the token's seat, which must be deciding now, found "
+                       "within 2 s, with its estimated win chance (asking changes nothing)",
             "parameters": [_MATCH_ID, {"name": "token", "in": "query", "required": True,
                                        "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("Hint"), "the suggested move"),
-                          **_errors(403, 404, 409, 429, 500)}}},
+                          **_errors(403, 404, 409, 429, 500, 503)}}},
         "/api/matches/{match_id}/review": {"get": {
             "summary": "The review of a finished match so far: each decision's win chances, "
                        "the flagged mistakes, the win-chance curve (started on first asking; "
@@ -118,7 +119,13 @@ OPENAPI: dict[str, Any] = {
             "parameters": [_MATCH_ID],
             "responses": {"200": _json({"type": "object", "required": ["status", "moves",
                                                                         "curve"]},
-                                       "the review so far"), **_errors(404, 409, 429)}}},
+                                       "the review so far"), **_errors(404, 409, 429)}},
+            "delete": {
+                "summary": "Stop the match's review (asking for it again resumes it)",
+                "parameters": [_MATCH_ID],
+                "responses": {"200": _json({"type": "object", "required": ["status"]},
+                                           "the review so far, cancelled"),
+                              **_errors(403, 404)}}},
         "/api/matches/{match_id}/qr": {"get": {
             "summary": "The QR code of one seat's link (for a phone at the same table), as "
                        "SVG; only for a seat token of this match, which the asker holds",
@@ -186,7 +193,16 @@ OPENAPI: dict[str, Any] = {
             "revision": {"type": "integer", "description": "the state's revision it holds for"},
             "move": {"type": "string", "description": "in notation, one of the seat's hints"},
             "label": {"type": "string", "description": "the move's button text"},
-            "bot": {"type": "string", "description": "the bot level that chose it"}}},
+            "bot": {"type": "string", "description": "the bot level that chose it (the "
+                    "rollouts' bot when the hint bot ran out of time)"},
+            "estimate": {"type": ["number", "null"], "description": "the seat's estimated "
+                         "win chance after the move (null: no rollout finished in time)"},
+            "interval": {"type": "array", "items": {"type": "number"},
+                         "description": "its 95% interval [low, high]"},
+            "rollouts": {"type": "integer", "description": "games played after the move"},
+            "exact": {"type": "boolean", "description": "the solved game's chance"},
+            "complete": {"type": "boolean", "description": "the hint bot answered and every "
+                         "choice got its full count of rollouts in time"}}},
         "NewMatch": {"type": "object", "required": ["game", "players"], "properties": {
             "game": {"type": "string", "description": "a game id or alias"},
             "players": {"type": "array", "minItems": 1, "items": {

@@ -66,6 +66,10 @@ class Resident:
         self.evictions = 0
         """How many matches have been dropped (for tests)."""
 
+    def matches(self) -> list[LiveMatch]:
+        """Every match in memory now (a copy: dropping one meanwhile is safe)."""
+        return list(self._matches.values())
+
     def __contains__(self, match_id: object) -> bool:
         return match_id in self._matches
 

@@ -74,7 +74,8 @@ async function loadReview() {
     $("review-status").textContent = error.message;
     return;
   }
-  const busy = review.status === "queued" || review.status === "running";
+  // A cancelled review (nobody asked for a while) resumes when asked again.
+  const busy = ["queued", "running", "cancelled"].includes(review.status);
   const flagged = review.mistakes && review.mistakes.length;
   $("review-status").textContent = busy
     ? t("Reviewing… move {done} of {total}", {done: review.done, total: review.total})

@@ -1,0 +1,77 @@
+"""The analysis pool with real worker processes: a job whose caller leaves is interrupted at
+once, a job past its deadline too, a failing job is reported, the pool stays bounded."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from dicegames.web.pool import AnalysisPool, Busy, JobFailed
+from web.jobs import fail, spin
+
+
+async def started(workers: int) -> AnalysisPool:
+    pool = AnalysisPool(workers)
+    await pool.start()
+    return pool
+
+
+def test_a_job_whose_caller_leaves_frees_its_worker_at_once() -> None:
+    async def scenario() -> float:
+        pool = await started(1)
+        try:
+            long = asyncio.ensure_future(pool.run(spin, 60.0,
+                                                  deadline=time.monotonic() + 120))
+            await asyncio.sleep(0.5)
+            long.cancel()  # its client left
+            began = time.monotonic()
+            assert await pool.run(spin, 0.0, deadline=time.monotonic() + 10) == "done"
+            return time.monotonic() - began
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) < 5.0  # not the minute the abandoned job had left
+
+
+def test_a_job_past_its_deadline_is_stopped_and_a_failing_one_reported() -> None:
+    async def scenario() -> None:
+        pool = await started(1)
+        try:
+            began = time.monotonic()
+            with pytest.raises(TimeoutError):
+                await pool.run(spin, 60.0, deadline=time.monotonic() + 0.5)
+            assert time.monotonic() - began < 5.0
+            with pytest.raises(JobFailed, match="ValueError: a bug in a bot"):
+                await pool.run(fail, deadline=time.monotonic() + 10)
+            assert await pool.run(spin, 0.0, deadline=time.monotonic() + 10) == "done"
+        finally:
+            pool.close()
+
+    asyncio.run(scenario())
+
+
+def test_jobs_wait_for_a_worker_until_their_deadline_and_urgent_ones_go_first() -> None:
+    async def scenario() -> list[str]:
+        pool = await started(1)
+        order: list[str] = []
+
+        async def job(name: str, urgent: bool, seconds: float = 0.1) -> None:
+            await pool.run(spin, seconds, deadline=time.monotonic() + 30, urgent=urgent)
+            order.append(name)
+
+        try:
+            busy = asyncio.ensure_future(job("first", False, 2.0))
+            await asyncio.sleep(0.1)
+            with pytest.raises(Busy):  # the only worker stays busy past this deadline
+                await pool.run(spin, 0.0, deadline=time.monotonic() + 0.05)
+            later = asyncio.ensure_future(job("slice", False))
+            await asyncio.sleep(0.01)
+            hint = asyncio.ensure_future(job("hint", True))
+            await asyncio.gather(busy, later, hint)
+            return order
+        finally:
+            pool.close()
+
+    assert asyncio.run(scenario()) == ["first", "hint", "slice"]
