@@ -211,6 +211,10 @@ class Hub:
     def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:
         """The seats held by a comma-separated list of tokens (none: a spectator).
 
+        Every use of a seat's token comes through here (state, QR code, websocket, act,
+        dice, undo, hint), so here the seats are marked claimed: a token someone used is
+        never handed to a stranger by the lobby (:meth:`Store.claim`).
+
         Raises:
             ApiError: 403 when a token is not one of this match's seat tokens.
         """
@@ -222,7 +226,9 @@ class Hub:
             if seat is None:
                 raise ApiError(403, "bad_token", "that seat token does not belong to this match")
             seats.append(seat)
-        return tuple(sorted(set(seats)))
+        held = tuple(sorted(set(seats)))
+        self.store.claim(match.id, held)
+        return held
 
     def seat_of(self, match: LiveMatch, token: object) -> Seat:
         """The one seat a token holds (403 when it holds none)."""

@@ -9,7 +9,8 @@ before the ack is sent.
 
 Open tables (the lobby, :mod:`dicegames.web.lobby`): a match its creator marked ``open``
 offers its ``invited`` seats to whoever asks; a seat is ``claimed`` once the lobby hands its
-token out or its holder first connects, and from then on it is never offered again.
+token out or its token is first used in any way (reading the state, a QR code, a websocket,
+a move, a hint, an undo, dice), and from then on it is never offered again.
 """
 
 from __future__ import annotations
@@ -193,11 +194,22 @@ class Store:
         self._db.execute("UPDATE matches SET finished = 1 WHERE id = ?", (match_id,))
 
     def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
-        """The holders of ``seats`` connected: the lobby no longer offers those seats."""
-        if seats:
+        """The tokens of ``seats`` were used (any request or connection that carried them):
+        the lobby no longer offers those seats.
+
+        Only a read while nothing changes (the usual case: the seat is not invited, or was
+        claimed already), so a request carrying a token costs no write transaction.
+        """
+        if not seats:
+            return
+        marks = ", ".join("?" * len(seats))
+        unclaimed = self._db.execute(
+            "SELECT 1 FROM seats WHERE match_id = ? AND claimed = 0 AND invited = 1 "
+            f"AND seat IN ({marks}) LIMIT 1", (match_id, *seats)).fetchone()
+        if unclaimed is not None:
             self._db.execute(
                 "UPDATE seats SET claimed = 1 WHERE match_id = ? AND claimed = 0 AND invited = 1"
-                f" AND seat IN ({', '.join('?' * len(seats))})", (match_id, *seats))
+                f" AND seat IN ({marks})", (match_id, *seats))
 
     def is_open(self, match_id: str) -> bool:
         """True when the match exists and its creator marked it open."""
