@@ -6,8 +6,9 @@ win-chance curve and the notes on flagged moves as they come in.
 
 The review runs on one dedicated worker thread (never on the event loop, and never more than
 one at a time, so reviews cannot starve the bots' threads), on a copy of the match's moves
-taken under its lock. Reviews are kept per match and revision (an undo after the end starts
-a new one), the most recent :data:`KEEP` of them.
+taken under its lock, replayed from the match's first state (a match set up from a
+``position`` starts there). Reviews are kept per match and revision (an undo after the end
+starts a new one), the most recent :data:`KEEP` of them.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from typing import Any
 
 from dicegames.analysis.estimate import estimator_for
 from dicegames.analysis.review import MoveReview, review_steps
-from dicegames.core.game import Game
+from dicegames.core.game import Game, State
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.i18n import use
 
@@ -58,12 +59,14 @@ class ReviewJob:
 
 
 def _run(job: ReviewJob, game: Game[Any, Any, Any], players: tuple[PlayerInfo, ...],
-         moves: list[tuple[int | None, str]], stop: threading.Event) -> None:
-    """Replay the moves into a private session and review it, filling ``job`` in (until
-    ``stop`` is set: the server is shutting down)."""
+         start: State[Any, Any, Any], moves: list[tuple[int | None, str]],
+         stop: threading.Event) -> None:
+    """Replay the moves from the match's ``start`` state (its position, when it was set up
+    from one) into a private session and review it, filling ``job`` in (until ``stop`` is
+    set: the server is shutting down)."""
     try:
         job.status = "running"
-        session = Session(game, players)
+        session = Session(game, players, start=start)
         for seat, text in moves:
             session.apply(text, seat)
         estimator = estimator_for(game, ROLLOUTS)
@@ -125,7 +128,8 @@ class Reviews:
             self._jobs[key] = job
             while len(self._jobs) > KEEP:
                 self._jobs.popitem(last=False)
-        self._worker.submit(_run, job, session.game, session.players, moves, self._stop)
+        self._worker.submit(_run, job, session.game, session.players, session.states[0],
+                            moves, self._stop)
         return job
 
     def close(self) -> None:
