@@ -21,7 +21,7 @@ from typing import Any
 
 from dicegames.analysis.estimate import estimator_for
 from dicegames.analysis.review import MoveReview, review_steps
-from dicegames.core.game import Game, State
+from dicegames.core.game import State
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.i18n import use
 
@@ -58,14 +58,14 @@ class ReviewJob:
                 "mistakes": [move.index for move in moves if move.flagged]}
 
 
-def _run(job: ReviewJob, game: Game[Any, Any, Any], players: tuple[PlayerInfo, ...],
-         start: State[Any, Any, Any], moves: list[tuple[int | None, str]],
-         stop: threading.Event) -> None:
+def _run(job: ReviewJob, players: tuple[PlayerInfo, ...], start: State[Any, Any, Any],
+         moves: list[tuple[int | None, str]], stop: threading.Event) -> None:
     """Replay the moves from the match's ``start`` state (its position, when it was set up
-    from one) into a private session and review it, filling ``job`` in (until ``stop`` is
-    set: the server is shutting down)."""
+    from one; the state knows its game) into a private session and review it, filling
+    ``job`` in (until ``stop`` is set: the server is shutting down)."""
     try:
         job.status = "running"
+        game = start.game
         session = Session(game, players, start=start)
         for seat, text in moves:
             session.apply(text, seat)
@@ -128,8 +128,7 @@ class Reviews:
             self._jobs[key] = job
             while len(self._jobs) > KEEP:
                 self._jobs.popitem(last=False)
-        self._worker.submit(_run, job, session.game, session.players, session.states[0],
-                            moves, self._stop)
+        self._worker.submit(_run, job, session.players, session.states[0], moves, self._stop)
         return job
 
     def close(self) -> None:
