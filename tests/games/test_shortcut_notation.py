@@ -23,6 +23,7 @@ from dicegames.core.registry import configure
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.games.shortcut.board import MAX_COLUMNS, SHORT_ROAD_COLUMNS, parse_board
 from dicegames.games.shortcut.data import Cell
+from dicegames.games.shortcut.rules import ShortcutRules
 
 WIDTHS = range(1, MAX_COLUMNS + 1)
 
@@ -38,8 +39,11 @@ def board_text(width: int) -> str:
     return "\n".join(" ".join(row) for row in (top, middle, bottom)) + "\n"
 
 
-def wide_game(width: int, players: int = 2) -> Game[Any, Any, Any]:
-    return configure("shortcut", players, {"board": board_text(width)})
+def wide_game(width: int, players: int = 2) -> ShortcutRules:
+    """Shortcut on :func:`board_text`'s board of ``width`` columns."""
+    game = configure("shortcut", players, {"board": board_text(width)})
+    assert isinstance(game, ShortcutRules)
+    return game
 
 
 def random_session(game: Game[Any, Any, Any], seed: int, limit: int = 400) -> Session:
@@ -88,7 +92,7 @@ def test_every_move_reads_back_as_itself_and_every_record_replays(width: int) ->
     assert named > 0  # squares were named, not only declarations and dice
 
 
-def _choosing(width: int, where: str, rolls: str = "1") -> tuple[Game[Any, Any, Any], Any]:
+def _choosing(width: int, where: str, rolls: str = "1") -> tuple[ShortcutRules, Any]:
     """The state where seat 1's car on ``where`` chooses a destination within ``rolls``."""
     game = wide_game(width)
     return game, game.from_position(f"{where}/a3 1 choose {rolls} 1")
