@@ -32,6 +32,7 @@ from dicegames.core.registry import game_class
 from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
 from dicegames.web.guard import OriginGuard
+from dicegames.web.headers import SecurityHeaders
 from dicegames.web.hub import Hub
 from dicegames.web.language import request_language
 from dicegames.web.live import LiveMatch, Viewer
@@ -121,6 +122,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only)
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[guard], exception_handlers={
         ApiError: _api_error, HTTPException: _http_error, Exception: _server_error})
+    app.add_middleware(SecurityHeaders)  # outermost: every answer gets the headers
     app.state.hub = hub
     return app
 
