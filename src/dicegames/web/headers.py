@@ -21,8 +21,8 @@
 
 A header the endpoint set itself is kept (the QR code's stricter policy, given
 ``frame-ancestors 'none'`` if it lacks it; a board module's ``no-cache``), except
-``Cache-Control``, which becomes ``no-store`` wherever a token is involved. Websocket handshakes pass untouched (their upgrade is not an HTTP answer a
-browser renders).
+``Cache-Control``, which becomes ``no-store`` wherever a token is involved. Websocket
+handshakes pass untouched (their upgrade is not an HTTP answer a browser renders).
 """
 
 from __future__ import annotations
