@@ -16,7 +16,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import ConsoleMessage, Page, expect
+from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from websockets.sync.client import connect
 
 from dicegames.core.registry import games
@@ -80,6 +80,7 @@ def test_every_page_has_the_headers(server: Server, match: dict[str, Any]) -> No
         status, headers, _ = fetch(server, "GET", path)
         assert status in (200, 404), path
         assert_protected(headers)
+        assert "'unsafe-inline'" not in headers["content-security-policy"]  # styles too
     # The seat page's address holds the token: never stored; the plain pages may be.
     _, seat_page, _ = fetch(server, "GET", f"/m/{match['id']}?seat={token}")
     assert seat_page["cache-control"] == "no-store"
@@ -158,8 +159,10 @@ def test_each_games_seat_page_works_under_the_policy(server: Server, page: Page,
     assert seen == []
 
 
-def test_another_page_cannot_frame_a_seat_page(server: Server, page: Page,
+def test_another_page_cannot_frame_a_seat_page(server: Server, browser: Browser,
                                                match: dict[str, Any]) -> None:
+    context = browser.new_context()  # not the page fixture: this refusal is a violation
+    page = context.new_page()
     seen = violations(page)
     link = f"{server.url}/m/{match['id']}?seat={match['seats'][0]['token']}"
     page.set_content(f'<iframe id="f" src="{link}" width="600" height="400"></iframe>')
@@ -167,3 +170,4 @@ def test_another_page_cannot_frame_a_seat_page(server: Server, page: Page,
     frame = page.frame_locator("#f")
     expect(frame.locator("#status")).to_have_count(0)
     assert any("frame-ancestors" in text for text in seen), seen
+    context.close()

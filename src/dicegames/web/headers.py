@@ -6,9 +6,10 @@
   inline script, no ``eval``), connections (``fetch``, the websocket) and images only to
   and from this server, no plugins, no ``<base>``, forms posted only here, and
   ``frame-ancestors 'none'``: no other site can show a page of this server in a frame and
-  trick a player into clicking on it. Styles may be inline (``'unsafe-inline'`` for styles
-  only): the game boards draw with ``<style>`` elements and ``style`` attributes, and a
-  style cannot run code.
+  trick a player into clicking on it. Styles come from the server's files too: the game
+  boards' stylesheets are constructed sheets and their ``style`` values are set through the
+  CSSOM (``adoptStyle``, ``el`` and ``svg`` in ``static/shell.js``), so neither inline
+  ``<style>`` elements nor ``style`` attributes are allowed (an injected one stays inert).
 * ``X-Frame-Options: DENY``, the same refusal for browsers without ``frame-ancestors``.
 * ``X-Content-Type-Options: nosniff``: an answer is only ever read as the type it declares
   (a JSON answer or an uploaded record is never run as a script or shown as a page).
@@ -38,7 +39,7 @@ NO_FRAMING = "frame-ancestors 'none'"
 CSP = "; ".join((
     "default-src 'self'",
     "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
+    "style-src 'self'",
     "img-src 'self' data:",
     "connect-src 'self'",
     "object-src 'none'",
