@@ -99,6 +99,10 @@ const adopted = new Set();
 export function adoptStyle(css) {
   if (adopted.has(css)) return;
   adopted.add(css);
+  if (!("adoptedStyleSheets" in document)) {  // a browser from before 2023: the board unstyled
+    console.warn("this browser cannot apply the board's styles (no adoptedStyleSheets)");
+    return;
+  }
   const sheet = new CSSStyleSheet();
   sheet.replaceSync(css);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
