@@ -13,7 +13,7 @@ from dicegames.analysis.estimate import ExactExtraMeters, Rollouts, estimator_fo
 from dicegames.analysis.review import ReviewError, review, verdict
 from dicegames.bots import make_bot
 from dicegames.core.match import RandomDice, play
-from dicegames.core.record import save
+from dicegames.core.record import load, save
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.games.extra_meters import Decision
 from dicegames.games.extra_meters.solver import solve
@@ -103,6 +103,39 @@ def test_an_unfinished_game_cannot_be_reviewed() -> None:
     session.apply("3")
     with pytest.raises(ReviewError, match="only a finished game"):
         review(session)
+
+
+MID_TURN = "0/0 1 decide 5,4 1"
+"""Extra Meters, seat 1 to decide after rolling 5 and 4: a game set up from here starts with
+a decision, so replaying its moves from the start of the game fails on the first one."""
+
+
+def test_a_game_started_from_a_position_is_reviewed_from_that_position(
+        tmp_path: Path) -> None:
+    game = dicegames.make("extra-meters", track_length=15)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], seed=2,
+                      start=game.from_position(MID_TURN))
+    session.apply("stop", 0)
+    finish(session, "optimal", 2)
+    expected = review(session)
+    assert expected.moves[0].index == 0 and expected.moves[0].played == "stop"
+    assert expected.start == ExactExtraMeters(game).position(session.states[0]).chances
+    # The same game saved and loaded again (the terminal's ``dicegames review``).
+    again = review(load(save(session, tmp_path / "game.json")))
+    assert again.to_json() == expected.to_json()
+
+
+def test_review_command_reviews_a_game_from_a_position(env: dict[str, str],  # noqa: F811
+                                                       tmp_path: Path) -> None:
+    game = dicegames.make("extra-meters", track_length=15)
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], seed=2,
+                      start=game.from_position(MID_TURN))
+    session.apply("stop", 0)
+    finish(session, "optimal", 2)
+    path = save(session, tmp_path / "game.json")
+    done = run(env, "review", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["moves"][0]["played"] == "stop"
 
 
 def test_review_command_prints_json_and_html(env: dict[str, str],  # noqa: F811

@@ -52,11 +52,14 @@ def browser() -> Iterator[Browser]:
 
 def _page(browser: Browser, width: int, height: int, **options: Any) -> Iterator[Page]:
     """A fresh browser context (its own storage, ``options`` as Playwright's
-    ``new_context`` takes them) and page; page errors fail the test."""
+    ``new_context`` takes them) and page; page errors and content security policy
+    violations (console errors: something the page tried was blocked) fail the test."""
     context = browser.new_context(viewport={"width": width, "height": height}, **options)
     opened = context.new_page()
     errors: list[str] = []
     opened.on("pageerror", lambda error: errors.append(str(error)))
+    opened.on("console", lambda message: errors.append(message.text)
+              if "Content Security Policy" in message.text else None)
     yield opened
     context.close()
     assert not errors, errors

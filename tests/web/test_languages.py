@@ -204,7 +204,7 @@ def test_every_page_is_in_the_chosen_language(server: Server, page: Page, lang: 
         check_page(page, lang, game)
     for match in matches.values():
         page.goto(f"{server.url}/m/{match['id']}?seat={match['token']}&lang={lang}")
-        page.wait_for_function("document.querySelector('#status').textContent.length > 0")
+        page.wait_for_function("() => document.querySelector('#status').textContent.length > 0")
         buttons = page.locator("#choices button.choice:not([disabled])")
         if buttons.count():
             buttons.first.click()

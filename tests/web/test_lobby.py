@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -155,6 +156,41 @@ def test_a_seat_whose_invited_person_came_by_link_is_no_longer_offered(
         assert match["id"] not in listed(server)
         status, body = join(server, match["id"])
         assert status == 409 and body["error"] == "table_full"
+
+
+def _use_token(server: Server, match_id: str, token: str, how: str) -> None:
+    """Use a seat's token once, the way ``how`` says (the answer does not matter: a
+    refused move still carried the token)."""
+    if how == "state":
+        server.get(f"/api/matches/{match_id}?token={token}")
+    elif how == "qr":
+        with urllib.request.urlopen(f"{server.url}/api/matches/{match_id}/qr?token={token}",
+                                    timeout=30) as answer:
+            assert answer.status == 200
+    elif how == "hint":
+        status, _ = server.call("GET", f"/api/matches/{match_id}/hint?token={token}")
+        assert status in (200, 409)  # 409 when not this seat's turn: the token was used
+    else:
+        status, _ = server.call("POST", f"/api/matches/{match_id}/{how}",
+                                {"token": token, "move": "roll"})
+        assert status in (200, 409, 422)  # refused or not, the token was used
+
+
+@pytest.mark.parametrize("how", ["state", "qr", "hint", "actions", "undo"])
+def test_a_seat_whose_token_was_used_in_any_way_is_no_longer_offered(
+        server: Server, how: str) -> None:
+    # The invited person only read the state (or drew the QR code, asked a hint...) with
+    # their token, without opening a websocket: the seat is theirs, never a stranger's.
+    match = table(server)
+    _use_token(server, match["id"], match["seats"][1]["token"], how)
+    assert match["id"] not in listed(server)
+    status, body = join(server, match["id"])
+    assert status == 409 and body["error"] == "table_full"
+    # A token of a seat that was never invited (the host's) changes nothing in the lobby.
+    other = table(server, [ANN_HERE, INVITED, dict(INVITED, name="Player 3")])
+    _use_token(server, other["id"], other["seats"][0]["token"], how)
+    status, joined = join(server, other["id"])
+    assert status == 200 and joined["seat"] == 1
 
 
 def test_a_finished_game_leaves_the_lobby(server: Server) -> None:

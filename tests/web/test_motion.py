@@ -172,10 +172,11 @@ def test_the_die_tumbles_when_rolled(server: Server, moving: Page) -> None:
     expect(die).to_have_count(1)
     # It turns (a CSS animation) and shows other faces on the way, then lands on its own.
     assert die.evaluate("d => getComputedStyle(d).animationName") == "tumble"
-    moving.wait_for_function("window.__flips >= 3")
+    moving.wait_for_function("() => window.__flips >= 3")
     expect(die).to_have_attribute("aria-label", "die showing 3")
-    moving.wait_for_function("document.querySelectorAll('#dice .pips circle').length === 3"
-                             " && !document.querySelector('#dice .die').getAnimations().length")
+    moving.wait_for_function(
+        "() => document.querySelectorAll('#dice .pips circle').length === 3"
+        " && !document.querySelector('#dice .die').getAnimations().length")
 
 
 def test_a_pushed_car_drives_back_after_the_mover(server: Server, moving: Page) -> None:
@@ -215,7 +216,8 @@ def test_a_cross_is_written_stroke_by_stroke(server: Server, moving: Page) -> No
     moving.goto(server.url + f"/m/{match}?seat={token}")
     expect(moving.locator("#board .xb-main .cross")).to_have_count(0)
     moving.locator("#choices button.choice").first.click()
-    moving.wait_for_function("document.querySelectorAll('#board .new-cross path').length >= 4")
+    moving.wait_for_function(
+        "() => document.querySelectorAll('#board .new-cross path').length >= 4")
     strokes = moving.evaluate("window.__animated")
     # Two crosses or more (the rows, an EXTRA box), two strokes each, one after the other,
     # each drawn from nothing.

@@ -51,6 +51,25 @@ def test_review_api_flags_the_mistakes(server: Server) -> None:
     assert review["done"] == review["total"] == match["moves"]
 
 
+def test_a_match_started_from_a_position_is_reviewed_from_it(server: Server) -> None:
+    # Seat 1 decides first (after a 5 and a 4): replayed from the start of the game its
+    # first move would be a roll, and the review failed with "'stop' is not a possible roll".
+    match = server.post("/api/matches", {
+        "game": "extra-meters", "seed": 5, "options": {"track_length": 15},
+        "position": "0/0 1 decide 5,4 1",
+        "players": [{"name": "Ann", "kind": "bot:optimal"}, {"name": "Ben", "kind": "bot:easy"}]})
+    for _ in range(500):
+        state = server.get(f"/api/matches/{match['id']}")
+        if state["status"] == "finished":
+            break
+        time.sleep(0.02)
+    review = wait_review(server, match["id"])
+    assert review["status"] == "done", review
+    first = review["moves"][0]
+    assert first["index"] == 0 and first["played"] in ("stop", "roll")
+    assert review["done"] == review["total"] == state["version"]
+
+
 def test_review_of_an_unfinished_or_unknown_match_is_refused(server: Server) -> None:
     match = server.post("/api/matches", {"game": "extra-meters", "seed": 3, "players": [
         {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})

@@ -169,7 +169,7 @@ def build_routes(hub: Hub) -> list[Route]:
 
     async def get_match(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        seats = hub.seats_of(match, request.query_params.get("token"))
+        seats = await hub.seats_of(match, request.query_params.get("token"))
         return JSONResponse(match.viewer_state(seats, request_language(request)))
 
     async def act(request: Request) -> Response:

@@ -33,6 +33,7 @@ from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
 from dicegames.web.guard import OriginGuard
+from dicegames.web.headers import SecurityHeaders
 from dicegames.web.hub import Hub
 from dicegames.web.language import request_language
 from dicegames.web.limits import (
@@ -140,6 +141,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={ApiError: _api_error, HTTPException: _http_error,
                                         Exception: _server_error})
+    app.add_middleware(SecurityHeaders)  # outermost: every answer gets the headers
     app.state.hub = hub
     app.state.limits = limits
     return app
@@ -214,8 +216,7 @@ async def _view(hub: Hub, ws: WebSocket, send_timeout: float, limits: RateLimits
     """The accepted websocket of ``client`` (see :func:`_serve_socket`)."""
     try:
         match = await hub.get(ws.path_params["match_id"])
-        seats = hub.seats_of(match, ws.query_params.get("token"))
-        await hub.store.claim(match.id, seats)  # a seat whose holder came is not offered
+        seats = await hub.seats_of(match, ws.query_params.get("token"))
     except ApiError as error:
         await _refuse(ws, error)
         return

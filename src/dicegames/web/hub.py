@@ -252,8 +252,12 @@ class Hub:
             match.note(happened)
         return match
 
-    def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:
+    async def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:
         """The seats held by a comma-separated list of tokens (none: a spectator).
+
+        Every use of a seat's token comes through here (state, QR code, websocket, act,
+        dice, undo, hint), so here the seats are marked claimed: a token someone used is
+        never handed to a stranger by the lobby (:meth:`Store.claim`).
 
         Raises:
             ApiError: 403 when a token is not one of this match's seat tokens.
@@ -266,20 +270,24 @@ class Hub:
             if seat is None:
                 raise ApiError(403, "bad_token", "that seat token does not belong to this match")
             seats.append(seat)
-        return tuple(sorted(set(seats)))
+        held = tuple(sorted(set(seats)))
+        if not match.claimed.issuperset(held):  # the first use of a token: one read or write
+            await self.store.claim(match.id, held)
+            match.claimed.update(held)
+        return held
 
-    def seat_of(self, match: LiveMatch, token: object) -> Seat:
+    async def seat_of(self, match: LiveMatch, token: object) -> Seat:
         """The one seat a token holds (403 when it holds none)."""
         if not isinstance(token, str) or not token:
             raise ApiError(403, "bad_token", "a seat token is needed to act ('token')")
-        return self.seats_of(match, token)[0]
+        return (await self.seats_of(match, token))[0]
 
     # ------------------------------------------------------------------ changes
 
     async def act(self, match: LiveMatch, token: object, move: object,
                   expect: object = None) -> int:
         """A person's decision for the seat their token holds; returns the new version."""
-        seat = self.seat_of(match, token)
+        seat = await self.seat_of(match, token)
         text = _move_text(move)
         async with match.lock:
             self._check_open(match, expect)
@@ -291,7 +299,7 @@ class Hub:
     async def enter_dice(self, match: LiveMatch, token: object, dice: object,
                          expect: object = None) -> int:
         """Physical dice typed in by a person of the match (manual mode only)."""
-        self.seat_of(match, token)
+        await self.seat_of(match, token)
         text = _move_text(dice)
         async with match.lock:
             self._check_open(match, expect)
@@ -306,7 +314,7 @@ class Hub:
 
     async def undo(self, match: LiveMatch, token: object, expect: object = None) -> int:
         """Take back the last move, when it is the token holder's own decision."""
-        seat = self.seat_of(match, token)
+        seat = await self.seat_of(match, token)
         async with match.lock:
             self._check_open(match, expect)
             if not match.session.can_undo(seat):
@@ -332,7 +340,7 @@ class Hub:
         limit (429 ``too_busy``); 503 ``busy`` when no worker is free in time.
         """
         arrived = time.monotonic()
-        seat = self.seat_of(match, token)
+        seat = await self.seat_of(match, token)
         async with match.lock:
             self._check_open(match, None)
             self._check_deciding(match, seat)

@@ -8,7 +8,8 @@ age; never a token). ``POST /api/tables/{id}/join`` with ``{"name"}`` hands out 
 one free invited seat, once: the store's transaction picks and marks it, under the match's
 lock, so of two people asking for the last seat one gets it and the other a 409. A private or
 unknown match answers the same 404, so the lobby tells nothing about private matches. A seat
-also stops being offered as soon as its holder connects with a private link.
+also stops being offered as soon as its token is used in any way (a state read, a QR code, a
+websocket, a move, a hint...): see :meth:`~dicegames.web.hub.Hub.seats_of`.
 """
 
 from __future__ import annotations

@@ -63,7 +63,7 @@ def qr_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
         if "," in token:
             raise ApiError(403, "bad_token", "one seat token at a time: a QR code shows one "
                            "seat's link")
-        hub.seat_of(match, token)
+        await hub.seat_of(match, token)
         base = str(request.base_url).rstrip("/")
         url = f"{base}/m/{quote(match.id, safe='')}?seat={quote(token, safe='')}"
         if len(url) > MAX_LINK:

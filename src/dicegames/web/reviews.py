@@ -12,7 +12,8 @@ move played and the hint bot's choice are compared. So even a six-player EXTRA! 
 reviewed within the budget; a decision that got fewer than :data:`ROLLOUTS` continuations,
 or not every choice, is marked ``approximate``. A review nobody asks about for :data:`IDLE`
 seconds is ``cancelled`` (its client left), as is one cancelled by ``DELETE``; asking again
-resumes it where it stopped.
+resumes it where it stopped. The game is replayed from the match's first state (a match set
+up from a ``position`` starts there).
 Each running review counts against its starter's concurrency limit (:mod:`.work`).
 
 Reviews are kept per match and revision (an undo after the end starts a new one), the most

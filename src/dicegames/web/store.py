@@ -22,7 +22,8 @@ its match is loaded, and left out of the lobby; the other matches are not concer
 
 Open tables (the lobby, :mod:`dicegames.web.lobby`): a match its creator marked ``open``
 offers its ``invited`` seats to whoever asks; a seat is ``claimed`` once the lobby hands its
-token out or its holder first connects, and from then on it is never offered again.
+token out or its token is first used in any way (reading the state, a QR code, a websocket,
+a move, a hint, an undo, dice), and from then on it is never offered again.
 """
 
 from __future__ import annotations
@@ -235,7 +236,8 @@ class Store:
             "UPDATE matches SET finished = 1 WHERE id = ?", (match_id,)))
 
     async def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
-        """The holders of ``seats`` connected: the lobby no longer offers those seats.
+        """The tokens of ``seats`` were used (any request or connection that carried them):
+        the lobby no longer offers those seats.
 
         Writes only when one of them is still offered (a read first), so that connecting
         to a match that is not in the lobby never waits for the database's write lock.

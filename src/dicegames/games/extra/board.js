@@ -7,7 +7,7 @@
 // read the 27 buttons of a first roll; the page's choice buttons stay as they are.
 // No library, no build step; colours come from the page's CSS variables (dark mode works).
 import {reducedMotion, safely} from "/static/motion.js";
-import {svg, t} from "/static/shell.js";
+import {adoptStyle, svg, t} from "/static/shell.js";
 
 
 /** The cells picked so far (ids), kept while the same choices are on offer. */
@@ -471,9 +471,7 @@ export function render(container, view, ctx) {
 
   const wrap = document.createElement("div");
   wrap.className = "xb";
-  const style = document.createElement("style");
-  style.textContent = STYLE;
-  wrap.append(style);
+  adoptStyle(STYLE);
   const mine = main === ctx.seat;
   wrap.append(drawSheet(state, board.sheets[main], mine));
   const others = board.sheets.filter((s) => s.seat !== main);

@@ -11,7 +11,7 @@
 // clickable and keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice
 // buttons: render returns {ownsChoices: false}. No libraries, no build step.
 import {Motion, safely} from "/static/motion.js";
-import {el, svg as s, t as tr} from "/static/shell.js";
+import {adoptStyle, el, svg as s, t as tr} from "/static/shell.js";
 
 const TILE = 60;          // a square's side, in SVG units
 const GAP = 8;            // road visible between two squares of a row
@@ -425,14 +425,13 @@ export function render(container, view, ctx) {
   for (const hint of hints) {
     for (const id of hint.targets || []) if (!targets.has(id)) targets.set(id, hint);
   }
-  const style = el("style", {});
-  style.textContent = STYLE;
+  adoptStyle(STYLE);
   runs = [];
   // As a picture (the home page's card, ctx.picture), the track alone.
   const narrow = container.clientWidth > 0 && container.clientWidth < 560;
   const drawn = safe.picture ? [track(board, safe, targets, narrow)]
     : [panel(board, safe, targets), track(board, safe, targets, narrow), legend(board, safe)];
-  const root = el("div", {class: "em-board"}, style, ...drawn);
+  const root = el("div", {class: "em-board"}, ...drawn);
   container.replaceChildren(root);
   safely(() => {
     for (const {id, node, points} of runs) {

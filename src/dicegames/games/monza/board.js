@@ -8,7 +8,7 @@
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
 import {Motion, fewestSteps, safely} from "/static/motion.js";
-import {el, svg, t} from "/static/shell.js";
+import {adoptStyle, el, svg, t} from "/static/shell.js";
 
 /** The colours' names in the page's language. */
 const COLOUR_WORDS = {red: t("red"), yellow: t("yellow"), green: t("green"), blue: t("blue"),
@@ -459,7 +459,8 @@ export function render(container, view, ctx) {
   const width = container.clientWidth || 700;
   const wrap = el("div", {class: "monza-board"});
   const track = drawTrack(board, safe, width);
-  wrap.append(el("style", {text: CSS}), turnLine(board, safe), track.root,
+  adoptStyle(CSS);
+  wrap.append(turnLine(board, safe), track.root,
     legend(board, safe),
     el("p", {class: "monza-key", text: t("Squares: R red · Y yellow · G green · B blue · W white · P purple. "
       + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start.")}));

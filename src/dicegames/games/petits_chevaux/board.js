@@ -3,7 +3,7 @@
 // ctx.hints glow on the board: a horse and the square it would land on are clickable and
 // keyboard-reachable (Tab, then Enter or Space). The page keeps its own choice buttons.
 import {Motion, STEP_MS, safely, straight} from "/static/motion.js";
-import {svg, t} from "/static/shell.js";
+import {adoptStyle, svg, t} from "/static/shell.js";
 
 /** The colours' names in the page's language. */
 const COLOUR_WORDS = {red: t("red"), blue: t("blue"), yellow: t("yellow"), green: t("green")};
@@ -385,12 +385,12 @@ function describe(board, ctx) {
 function legend() {
   const box = document.createElement("details");
   box.className = "pc-legend";
-  box.setAttribute("style", "margin: .3rem auto 0; max-width: 40rem; font-size: .85rem; "
+  box.style.cssText = ("margin: .3rem auto 0; max-width: 40rem; font-size: .85rem; "
     + "color: var(--muted);");
   const title = document.createElement("summary");
   title.textContent = t("What the board shows");
   const text = document.createElement("p");
-  text.setAttribute("style", "margin: .2rem 0 0;");
+  text.style.cssText = "margin: .2rem 0 0;";
   text.textContent = t("Filled arrow: a start square. Framed arrow: the way into the stable. "
     + "1 to 6: the stable; fill squares 3 to 6 to win. Two horses of one colour on a square "
     + "make a barrage that nobody can pass. The moves you can play glow: click or tap the "
@@ -407,7 +407,7 @@ export function render(container, view, ctx) {
   const size = board.size * CELL + 2 * PAD;
   const root = svg("svg", {viewBox: `0 0 ${size} ${size}`, class: "pc-board", role: "group",
     "aria-label": describe(board, ctx || {})});
-  root.append(svg("style", {}, STYLE));
+  adoptStyle(STYLE);
   root.append(svg("rect", {x: 1, y: 1, width: size - 2, height: size - 2, rx: 18,
     fill: "var(--bg)", stroke: "var(--line)", "stroke-width": 2}));
   const layers = ["stables", "track", "ghosts", "horses"].map(() => svg("g"));

@@ -7,7 +7,7 @@
 // where it may lead), destinations as glowing squares. Targets are clickable and keyboard-reachable; the page's
 // choice buttons stay (render returns {ownsChoices: false}). Re-drawn fully on each call.
 import {Motion, fewestSteps, safely} from "/static/motion.js";
-import {svg, t} from "/static/shell.js";
+import {adoptStyle, svg, t} from "/static/shell.js";
 
 const C = 60; // one grid square, in viewBox units
 const EDGE = 26; // room for the column letters and row numbers
@@ -235,7 +235,8 @@ export function render(container, view, ctx) {
   const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
     "aria-label": t("Shortcut board, {width} by {height} squares", {width: board.width, height: board.height}),
     style: "width: 100%; height: auto; max-height: 80vh; display: block; margin: 0 auto;"});
-  root.append(svg("style", {}, STYLE), defs());
+  adoptStyle(STYLE);
+  root.append(defs());
 
   // The field: grass under the whole grid, column letters and row numbers round it.
   root.append(svg("rect", {x: ox - 6, y: oy - 6, width: gridW + 12, height: gridH + 12, rx: 16,

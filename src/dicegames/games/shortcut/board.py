@@ -4,7 +4,8 @@ The seed's board drawing is lost, so a board is a text grid (see ``boards/defaul
 one line per row, cells separated by spaces, ``S`` the start, ``F`` the finish, ``g`` a grey
 (shortcut) cell, ``.`` off the board and a number for a road (white) cell, numbered in road
 order from 1. Lines starting with ``#`` are comments. Cells are named like chess squares:
-column letter from the left, row number from the bottom (``a1`` is the bottom-left corner).
+column letter from the left, row number from the bottom (``a1`` is the bottom-left corner);
+:meth:`Board.square` reads a destination's name, with its aliases, one way per board.
 
 The loader checks everything the rules rely on and names the bad cell in its error: one
 start and one finish, road numbers 1..N with none missing or repeated, road 1 next to the
@@ -33,6 +34,11 @@ MAX_COLUMNS = 26
 
 MAX_ROWS = 99
 """Rows are named 1..99."""
+
+SHORT_ROAD_COLUMNS = ord("r") - ord("a")
+"""The widest board (17 columns, a..q) on which ``r<n>`` is a road square's short name. From
+18 columns on, ``r`` is a column letter and ``r<n>`` always names that column's square;
+``road<n>`` names road square n on every board (see "Notation" in ``rules.md``)."""
 
 BUILT_IN = ("default",)
 """Boards shipped with the game, by name (a ``board`` option that is not one of these names
@@ -103,6 +109,32 @@ class Board:
             return self.names.index(name.strip().lower())
         except ValueError:
             raise KeyError(f"no cell {name!r} on this board") from None
+
+    def square(self, text: str) -> int | None:
+        """The cell ``text`` names as a destination, or None when it names none.
+
+        One reading per board width, so a move's text means one thing: a square's name
+        (``c4``) first; then ``start``, ``finish`` (or ``f``) and ``road<n>`` (or
+        ``road <n>``) for road square n on every board; ``r<n>`` for road square n only on
+        boards of at most :data:`SHORT_ROAD_COLUMNS` columns (wider ones have a column
+        ``r``, whose squares those names are). ``text`` is already normalized (lower case,
+        single spaces).
+        """
+        if text in self.names:
+            return self.names.index(text)
+        if text == "start":
+            return self.start
+        if text in ("finish", "f"):
+            return self.finish
+        number = None
+        if text.startswith("road"):
+            number = text[4:].strip()
+        elif text.startswith("r") and self.width <= SHORT_ROAD_COLUMNS:
+            number = text[1:]
+        if (number and number.isascii() and number.isdigit() and number[0] != "0"
+                and int(number) <= self.road_length):
+            return self.road[int(number)]
+        return None
 
     def road_target(self, cell: int, roll: int) -> int | None:
         """Where ``roll`` road steps from ``cell`` (start or road) end; None past the finish."""

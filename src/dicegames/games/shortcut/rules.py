@@ -185,12 +185,9 @@ class ShortcutRules(Game[ShortcutData, Action, int]):
                    "again": "press", "roll": "press", "roll again": "press"}
         if data.phase is not Phase.DECLARE:
             aliases.pop("r")
-            board = self.board
-            names = {"start": board.start, "finish": board.finish, "f": board.finish}
-            names.update({f"r{place}": cell for place, cell in enumerate(board.road)
-                          if 0 < place <= board.road_length})
-            if wanted in names:
-                return super()._parse_action(data, seat, board.names[names[wanted]])
+            cell = self.board.square(wanted)  # a square's name before any alias
+            if cell is not None:
+                return super()._parse_action(data, seat, self.board.names[cell])
         return super()._parse_action(data, seat, aliases.get(wanted, text))
 
     # ------------------------------------------------------------ positions (position.py)

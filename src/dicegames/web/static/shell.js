@@ -70,6 +70,7 @@ export function el(tag, attrs = {}, ...children) {
     if (value === undefined || value === null || value === false) continue;
     if (key === "text") node.textContent = value;
     else if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "style") node.style.cssText = value;  // CSSOM: no inline style attribute
     else node.setAttribute(key, value === true ? "" : value);
   }
   for (const child of children) if (child != null) node.append(child);
@@ -82,10 +83,29 @@ const SVG = "http://www.w3.org/2000/svg";
 export function svg(tag, attrs = {}, ...children) {
   const node = document.createElementNS(SVG, tag);
   for (const [key, value] of Object.entries(attrs)) {
-    if (value !== undefined && value !== null && value !== false) node.setAttribute(key, value);
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "style") node.style.cssText = value;  // CSSOM: no inline style attribute
+    else node.setAttribute(key, value);
   }
   for (const child of children) if (child != null) node.append(child);
   return node;
+}
+
+const adopted = new Set();
+/** Apply a board module's stylesheet to the document, once per text. The pages' content
+ *  security policy allows no inline ``<style>`` element or ``style`` attribute, so the sheet
+ *  is a constructed one (``adoptedStyleSheets``), and ``el``/``svg`` set ``style`` through
+ *  the CSSOM. */
+export function adoptStyle(css) {
+  if (adopted.has(css)) return;
+  adopted.add(css);
+  if (!("adoptedStyleSheets" in document)) {  // a browser from before 2023: the board unstyled
+    console.warn("this browser cannot apply the board's styles (no adoptedStyleSheets)");
+    return;
+  }
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(css);
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
 }
 
 /** Pip positions (on a 3×3 grid) of each die face; the boards draw their dice with them. */
