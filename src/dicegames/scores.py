@@ -5,23 +5,23 @@ best score: :func:`record_score` stores the score of a finished game under the g
 its option values (a record with other options is another record), and returns the best so
 far. The file is ``scores.json`` in ``platformdirs.user_data_dir("dicegames")``.
 
-The file is written to a temporary file that is then renamed, so an interrupted write never
-destroys it. A file that cannot be read as scores is never overwritten: it is set aside as
-``scores.json.corrupt`` (numbered if that exists) and a fresh file is started, and the caller
-gets a message saying so.
+The file is written to a temporary file that then replaces it, so an interrupted write never
+destroys it (:func:`dicegames.core.files.write_text`: a symbolic link is followed, a folder
+in its place is refused). A file that cannot be read as scores is never overwritten: it is
+set aside as ``scores.json.corrupt`` (numbered if that exists) and a fresh file is started,
+and the caller gets a message saying so.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
+from dicegames.core.files import write_text
 from dicegames.core.options import OptionValue
 
 FORMAT = "dicegames-scores"
@@ -104,18 +104,11 @@ def load_scores(path: Path | None = None) -> tuple[dict[str, dict[str, float]], 
 
 
 def _write(path: Path, records: Mapping[str, Mapping[str, float]]) -> None:
-    """Write the records atomically: a temporary file in the same folder, then a rename."""
+    """Write the records atomically (see :func:`dicegames.core.files.write_text`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"format": FORMAT, "version": VERSION, "records": records},
                       indent=2, sort_keys=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".scores-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text(path, text + "\n")
 
 
 def record_score(game_id: str, options: Mapping[str, OptionValue], score: float,
