@@ -9,7 +9,8 @@ The file is written to a temporary file that then replaces it, so an interrupted
 destroys it (:func:`dicegames.core.files.write_text`: a symbolic link is followed, a folder
 in its place is refused). A file that cannot be read as scores is never overwritten: it is
 set aside as ``scores.json.corrupt`` (numbered if that exists) and a fresh file is started,
-and the caller gets a message saying so.
+and the caller gets a message saying so. A device or FIFO in its place (a link to
+``/dev/null``, to keep no scores) is neither read nor set aside: the scores are written to it.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from pathlib import Path
 
 import platformdirs
 
-from dicegames.core.files import write_text
+from dicegames.core.files import check_target, write_text
 from dicegames.core.options import OptionValue
 
 FORMAT = "dicegames-scores"
@@ -80,6 +81,11 @@ def load_scores(path: Path | None = None) -> tuple[dict[str, dict[str, float]], 
     path = path or scores_path()
     if not path.exists():
         return {}, None
+    try:
+        if check_target(path) == "stream":  # e.g. a link to /dev/null: scores kept nowhere
+            return {}, None
+    except OSError:
+        pass  # a folder: set aside below, like any file that is not scores
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:

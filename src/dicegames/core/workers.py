@@ -60,13 +60,13 @@ def die_with_parent(parent: int) -> None:
     Meant as the ``initializer`` of a pool, with ``initargs=(os.getpid(),)`` evaluated in
     the parent; see the module for how, and for the thread and start-method caveats.
     """
-    _parent_death_signal(signal.SIGKILL)
-    _watch_parent(parent)
+    parent_death_signal(signal.SIGKILL)
+    watch_parent(parent)
     if os.getppid() != parent:  # the parent died before the lines above took effect
         os._exit(1)
 
 
-def _parent_death_signal(signal_number: int) -> bool:
+def parent_death_signal(signal_number: int) -> bool:
     """Ask Linux for ``signal_number`` when the parent dies; False where that is unknown."""
     if not sys.platform.startswith("linux"):
         return False
@@ -80,7 +80,7 @@ def _parent_death_signal(signal_number: int) -> bool:
     return bool(prctl(PR_SET_PDEATHSIG, signal_number, 0, 0, 0) == 0)
 
 
-def _watch_parent(parent: int) -> None:
+def watch_parent(parent: int) -> None:
     """Start a daemon thread that ends this process once ``parent`` is gone."""
     process = multiprocessing.parent_process()
     sentinel = process.sentinel if process is not None and process.pid == parent else None
