@@ -141,8 +141,16 @@ def test_a_fifo_is_written_directly_and_stays_a_fifo(tmp_path: Path, writer: str
     fifo = tmp_path / "pipe"
     os.mkfifo(fifo)
     reader = FifoReader(fifo)
-    part = WRITERS[writer](fifo)
-    assert part in reader.result()
+    parts: list[bytes] = []
+    writing = threading.Thread(target=lambda: parts.append(WRITERS[writer](fifo)),
+                               daemon=True)
+    writing.start()
+    writing.join(timeout=30)
+    if writing.is_alive():  # stuck reading the FIFO as if it were a file: free it, fail
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+        writing.join(timeout=30)
+        pytest.fail("the writer waited on the FIFO (it read it, or it has no reader)")
+    assert parts and parts[0] in reader.result()
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
     assert leftovers(tmp_path, "pipe") == []
 
@@ -253,6 +261,24 @@ def test_analyse_out_dev_stdout_prints_the_page_alone(tmp_path: Path) -> None:
     assert done.stdout.rstrip().endswith("</html>")
     assert "Report written to /dev/stdout" in done.stderr
     assert "seat 1 wins" in done.stderr
+
+
+def test_analyse_out_dev_stdout_appends_to_a_file_opened_for_appending(
+        tmp_path: Path) -> None:
+    # `dicegames analyse ... --out /dev/stdout >> pages.html`: the page goes through the
+    # open stdout, so what the file held stays, and no temporary file replaces it.
+    pages = tmp_path / "pages.html"
+    pages.write_text("<!-- earlier -->\n", encoding="utf-8")
+    env = dict(os.environ, XDG_DATA_HOME=str(tmp_path / "data"), PYTHONUTF8="1")
+    with pages.open("ab") as stdout:
+        done = subprocess.run([sys.executable, "-m", "dicegames", *ANALYSE, "--out",
+                               "/dev/stdout"], cwd=tmp_path, env=env, stdout=stdout,
+                              stderr=subprocess.PIPE, text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    text = pages.read_text(encoding="utf-8")
+    assert text.startswith("<!-- earlier -->\n<!") and text.rstrip().endswith("</html>")
+    assert "Report written to /dev/stdout" in done.stderr
+    assert leftovers(tmp_path, "pages.html", "data") == []
 
 
 def test_analyse_charts_need_out_to_be_a_file(tmp_path: Path) -> None:

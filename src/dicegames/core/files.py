@@ -11,7 +11,11 @@ So :func:`write_bytes` and :func:`write_text` first look at what the path names:
   the process may set it);
 * a symbolic link: followed to its target, which is then written as above (the link stays
   a link); a dangling link creates its target;
-* a character device or a FIFO (``--out /dev/stdout``, a named pipe): opened and written
+* this process's own standard output or error, by any name (``--out /dev/stdout``,
+  ``/dev/fd/2``, or the very file stdout is redirected to): written through that open
+  descriptor, so a pipe gets the data, ``>> file`` appends, and output already printed
+  stays in order;
+* a character device or a FIFO (``/dev/null``, a named pipe): opened and written
   directly, never created, truncated or replaced. A FIFO waits for its reader, like
   ``cat > fifo``;
 * a folder: refused with a :class:`TargetError` asking for a file name;
@@ -28,6 +32,7 @@ import errno
 import os
 import secrets
 import stat
+import sys
 from pathlib import Path
 from typing import Literal
 
@@ -61,12 +66,15 @@ def check_target(path: str | os.PathLike[str]) -> Target:
     """What writing ``path`` would do: replace a file, create one, or write to a stream.
 
     Symbolic links are followed: a link to a file is ``"file"``, a dangling link ``"new"``.
+    This process's stdout or stderr, by any name, is a ``"stream"`` whatever it is.
 
     Raises:
         TargetError: ``path`` is a folder, a socket or a block device.
         OSError: ``path`` cannot be looked at (a symbolic link loop, a file used as a
             folder, no permission).
     """
+    if standard_stream(path) is not None:
+        return "stream"
     try:
         mode = os.stat(path).st_mode
     except FileNotFoundError:
@@ -90,13 +98,17 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
     """Write ``data`` to ``path``: atomically onto a file, directly into a device or FIFO.
 
     Returns where the data went: the real file behind any symbolic links, or ``path``
-    itself for a device or FIFO. The folder must exist.
+    itself for a standard stream, a device or a FIFO. The folder must exist.
 
     Raises:
         TargetError: ``path`` is a folder, a socket or a block device (see the module).
         OSError: the file cannot be written (no permission, no such folder, disk full...);
             an existing file is then left as it was.
     """
+    descriptor = standard_stream(path)
+    if descriptor is not None:
+        _write_descriptor(descriptor, data)
+        return Path(path)
     kind = check_target(path)
     if kind == "stream":
         written = _write_stream(path, data)
@@ -111,6 +123,33 @@ def write_bytes(path: str | os.PathLike[str], data: bytes) -> Path:
         return Path(path)
     _replace(real, data)
     return Path(real)
+
+
+def standard_stream(path: str | os.PathLike[str]) -> int | None:
+    """1 or 2 when ``path`` names the file this process's stdout or stderr writes to."""
+    try:
+        target = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    for descriptor in (1, 2):
+        try:
+            stream = os.fstat(descriptor)
+        except OSError:
+            continue
+        if (stream.st_dev, stream.st_ino) == (target.st_dev, target.st_ino):
+            return descriptor
+    return None
+
+
+def _write_descriptor(descriptor: int, data: bytes) -> None:
+    """Write all of ``data`` to the open ``descriptor``, after what Python buffered for it."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            if stream.fileno() == descriptor:
+                stream.flush()
+    view = memoryview(data)
+    while view:
+        view = view[os.write(descriptor, view):]
 
 
 def _same_file(path: str | os.PathLike[str], real: str) -> bool:

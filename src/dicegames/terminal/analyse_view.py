@@ -7,9 +7,7 @@ terminal, never with ``--json``), writes the HTML page and the charts, and print
 
 from __future__ import annotations
 
-import io
 import json
-import os
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -22,7 +20,13 @@ from rich.table import Table
 
 from dicegames.analysis.cluster import run_tasks
 from dicegames.core.errors import OptionError
-from dicegames.core.files import Target, TargetError, check_target, write_bytes
+from dicegames.core.files import (
+    Target,
+    TargetError,
+    check_target,
+    standard_stream,
+    write_bytes,
+)
 from dicegames.core.record import load
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.play import new_seed
@@ -67,11 +71,7 @@ def messages_for(term: Terminal, path: Path) -> Terminal:
     ``--out /dev/stdout`` then gives the page alone on stdout, and the lines saying what
     was written, and the summary, on stderr.
     """
-    try:
-        target, stdout = os.stat(path), os.fstat(term.out.file.fileno())
-    except (OSError, ValueError, io.UnsupportedOperation):
-        return term
-    if (target.st_dev, target.st_ino) != (stdout.st_dev, stdout.st_ino):
+    if standard_stream(path) != 1:
         return term
     return Terminal(term.err, term.err, reader=term.reader, echo=term.echo, pace=term.pace,
                     keyboard=term.keyboard)
@@ -112,7 +112,8 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
         require_matplotlib()  # fail before the long run, not after it
         if request.out and check_out("--out", request.out) == "stream" and request.charts:
             raise UsageError(f"--charts writes files named after --out, and --out "
-                             f"{request.out} is a device or FIFO; give --out a file name")
+                             f"{request.out} is not a file (it is standard output, a "
+                             f"device or a FIFO); give --out a file name")
     reports = []
     for option_set in option_sets:
         game, items = configure(request.game, seats, option_set)
