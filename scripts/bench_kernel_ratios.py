@@ -30,6 +30,7 @@ import dicegames
 from dicegames.analysis.simulate import play_one
 from dicegames.bots import make_bot
 from dicegames.core.kernel import BACKEND, kernel_for
+from dicegames.core.workers import die_with_parent
 
 PAIRINGS = {"random": "easy", "medium": "medium"}
 """Kernel policy -> the engine bot that plays exactly like it."""
@@ -99,7 +100,8 @@ def million(game_id: str, workers: int) -> float:
     _million_part(game_id, 10, 0)  # compile (and cache) before the clock starts
     share = 1_000_000 // workers
     began = time.perf_counter()
-    with ProcessPoolExecutor(workers) as pool:
+    with ProcessPoolExecutor(workers, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         parts = [pool.submit(_million_part, game_id, share, i * share)
                  for i in range(workers)]
         total = sum(part.result() for part in parts)

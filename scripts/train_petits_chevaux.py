@@ -44,6 +44,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import random
 import sys
 import time
@@ -58,6 +59,7 @@ from dicegames.analysis.simulate import game_seed
 from dicegames.bots import PolicyBot, make_bot
 from dicegames.core.chance import sample
 from dicegames.core.model import PASS, Agent, NodeKind
+from dicegames.core.workers import die_with_parent
 from dicegames.games.petits_chevaux import value
 from dicegames.games.petits_chevaux.board import SEATING
 from dicegames.games.petits_chevaux.data import ChevauxData, Phase
@@ -154,7 +156,8 @@ def play_parallel(task: Task, jobs: int) -> list[Record]:
     bounds = [task.start + size * k // jobs for k in range(jobs + 1)]
     parts = [replace(task, start=first, stop=last)
              for first, last in pairwise(bounds)]
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         return [record for part in pool.map(play_games, parts) for record in part]
 
 
@@ -179,7 +182,8 @@ def featurize(records: list[Record], players: int, jobs: int = 1) -> tuple[Any, 
     x = np.empty((len(winners), players, value.FEATURES), dtype=np.float64)
     parts = [(records[k:k + 500], players) for k in range(0, len(records), 500)]
     filled = 0
-    with ProcessPoolExecutor(jobs) as pool:
+    with ProcessPoolExecutor(jobs, initializer=die_with_parent,
+                             initargs=(os.getpid(),)) as pool:
         for rows in pool.map(_features_of, parts):
             if rows:
                 x[filled:filled + len(rows)] = rows

@@ -17,6 +17,7 @@ from typing import Any, NoReturn
 
 from dicegames import __version__
 from dicegames.core.errors import DiceGamesError, OptionError
+from dicegames.core.files import TargetError
 from dicegames.i18n import LANGUAGES, choose, use
 from dicegames.terminal.analyse_view import (
     AnalyseRequest,
@@ -512,7 +513,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(dispatch(term, args))
     except SystemExit as done:  # --help and --version
         return done.code if isinstance(done.code, int) else 0
-    except (UsageError, OptionError) as error:
+    except (UsageError, OptionError, TargetError) as error:
+        # TargetError: a path named on the command line that is a folder, a socket...
         term.error(str(error))
         return ExitCode.USAGE
     except DiceGamesError as error:

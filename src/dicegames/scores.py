@@ -5,23 +5,24 @@ best score: :func:`record_score` stores the score of a finished game under the g
 its option values (a record with other options is another record), and returns the best so
 far. The file is ``scores.json`` in ``platformdirs.user_data_dir("dicegames")``.
 
-The file is written to a temporary file that is then renamed, so an interrupted write never
-destroys it. A file that cannot be read as scores is never overwritten: it is set aside as
-``scores.json.corrupt`` (numbered if that exists) and a fresh file is started, and the caller
-gets a message saying so.
+The file is written to a temporary file that then replaces it, so an interrupted write never
+destroys it (:func:`dicegames.core.files.write_text`: a symbolic link is followed, a folder
+in its place is refused). A file that cannot be read as scores is never overwritten: it is
+set aside as ``scores.json.corrupt`` (numbered if that exists) and a fresh file is started,
+and the caller gets a message saying so. A device or FIFO in its place (a link to
+``/dev/null``, to keep no scores) is neither read nor set aside: the scores are written to it.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 import platformdirs
 
+from dicegames.core.files import check_target, write_text
 from dicegames.core.options import OptionValue
 
 FORMAT = "dicegames-scores"
@@ -81,6 +82,11 @@ def load_scores(path: Path | None = None) -> tuple[dict[str, dict[str, float]], 
     if not path.exists():
         return {}, None
     try:
+        if check_target(path) == "stream":  # e.g. a link to /dev/null: scores kept nowhere
+            return {}, None
+    except OSError:
+        pass  # a folder: set aside below, like any file that is not scores
+    try:
         data = json.loads(path.read_text(encoding="utf-8"))
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError("not a dicegames scores file")
@@ -104,18 +110,11 @@ def load_scores(path: Path | None = None) -> tuple[dict[str, dict[str, float]], 
 
 
 def _write(path: Path, records: Mapping[str, Mapping[str, float]]) -> None:
-    """Write the records atomically: a temporary file in the same folder, then a rename."""
+    """Write the records atomically (see :func:`dicegames.core.files.write_text`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     text = json.dumps({"format": FORMAT, "version": VERSION, "records": records},
                       indent=2, sort_keys=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".scores-", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text + "\n")
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text(path, text + "\n")
 
 
 def record_score(game_id: str, options: Mapping[str, OptionValue], score: float,

@@ -6,7 +6,8 @@ maps such a function over the tasks and gives the results back **in task order**
 ran them, so the totals are added in the same order and the figures agree to the last bit:
 
 * ``jobs=1`` (the default): one after the other in this process;
-* ``jobs=N``: ``N`` spawned worker processes on this machine (``jobs=0``: one per CPU);
+* ``jobs=N``: ``N`` spawned worker processes on this machine (``jobs=0``: one per CPU),
+  which end with this process (:mod:`dicegames.core.workers`);
 * ``scheduler="tcp://host:8786"``: the workers of an existing Dask distributed cluster
   (``pip install 'dicegames[analysis]'`` here and on every worker). Consecutive tasks are
   batched so one Dask task holds thousands of games, not one: the scheduler's overhead per
@@ -108,6 +109,9 @@ def dask_map(function: Callable[[T], R], tasks: Sequence[T], scheduler: str,
 def local_map(function: Callable[[T], R], tasks: Sequence[T], workers: int) -> Iterator[R]:
     """``function`` over ``tasks`` here (``workers <= 1``) or in spawned processes, in order.
 
+    The processes end when this one does, even when it is killed (see
+    :mod:`dicegames.core.workers`).
+
     Raises:
         ClusterError: a worker process died (killed, out of memory, unable to start).
     """
@@ -115,12 +119,11 @@ def local_map(function: Callable[[T], R], tasks: Sequence[T], workers: int) -> I
         for task in tasks:
             yield function(task)
         return
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
-    executor = ProcessPoolExecutor(min(workers, len(tasks)),
-                                   mp_context=multiprocessing.get_context("spawn"))
+    from dicegames.core.workers import process_pool
+
+    executor = process_pool(min(workers, len(tasks)))
     try:
         yield from executor.map(function, tasks)
     except BrokenProcessPool as error:

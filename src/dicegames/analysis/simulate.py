@@ -491,7 +491,8 @@ def _results(game: Game[Any, Any, Any], tasks: list[_Task], workers: int) -> Ite
     """The tallies of ``tasks`` in task order, played here or by ``workers`` processes.
 
     Workers are spawned (not forked), so this is safe in threaded programs and on every
-    platform; each worker rebuilds the game from its id and options. A worker that dies
+    platform; each worker rebuilds the game from its id and options, and ends when this
+    process ends (:func:`dicegames.core.workers.process_pool`). A worker that dies
     (killed, out of memory, or unable to start) stops the run with a clear error instead of
     hanging it.
     """
@@ -499,11 +500,12 @@ def _results(game: Game[Any, Any, Any], tasks: list[_Task], workers: int) -> Ite
         for task in tasks:
             yield _run_block(game, task)
         return
-    import multiprocessing  # only runs with several jobs pay for these imports
-    from concurrent.futures import ProcessPoolExecutor
+    # Only runs with several jobs pay for these imports.
     from concurrent.futures.process import BrokenProcessPool
 
-    executor = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+    from dicegames.core.workers import process_pool
+
+    executor = process_pool(workers)
     try:
         yield from executor.map(_worker, tasks)
     except BrokenProcessPool as error:

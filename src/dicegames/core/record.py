@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -27,6 +26,7 @@ from typing import Any
 
 from dicegames.core.errors import DiceGamesError, OptionError, PositionError, RecordError
 from dicegames.core.fair import FairDice
+from dicegames.core.files import write_text
 from dicegames.core.names import BadName, check_name, text_problem
 from dicegames.core.registry import configure
 from dicegames.core.session import DICE_MODES, DiceMode, Event, PlayerInfo, Session
@@ -219,24 +219,19 @@ def _check_result(stored: object, session: Session) -> None:
 
 
 def save(session: Session, path: str | os.PathLike[str]) -> Path:
-    """Write the session's record to ``path`` atomically and return the path.
+    """Write the session's record to ``path`` and return the path.
 
-    The record goes to a temporary file in the same folder first and then replaces the
-    target, so a crash mid-write leaves any earlier file intact.
+    Written by :func:`dicegames.core.files.write_text`: atomically onto a file (a crash
+    mid-write leaves any earlier file intact), through a symbolic link to its target, and
+    directly into a device or FIFO (``--save /dev/stdout``); a folder is refused.
+
+    Raises:
+        OSError: the record cannot be written (a :class:`~dicegames.core.files.TargetError`
+            for a folder, a socket or a block device).
     """
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(to_record(session), indent=1) + "\n"
-    handle, temporary = tempfile.mkstemp(prefix=".dicegames-", dir=target.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    write_text(target, json.dumps(to_record(session), indent=1) + "\n")
     return target
 
 

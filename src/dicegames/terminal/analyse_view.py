@@ -20,8 +20,15 @@ from rich.table import Table
 
 from dicegames.analysis.cluster import run_tasks
 from dicegames.core.errors import OptionError
+from dicegames.core.files import (
+    Target,
+    TargetError,
+    check_target,
+    standard_stream,
+    write_bytes,
+)
 from dicegames.core.record import load
-from dicegames.terminal.console import ExitCode, Terminal
+from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.play import new_seed
 from dicegames.terminal.seats import configure, parse_options, split_players
 from dicegames.terminal.simulate_view import percent
@@ -45,11 +52,29 @@ class AnalyseRequest:
     json: bool
 
 
-def _write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file (never half a file)."""
-    temporary = path.with_name(path.name + ".part")
-    temporary.write_bytes(data)
-    temporary.replace(path)
+def check_out(option: str, path: Path) -> Target:
+    """What writing ``path`` (given as ``option``) will do, checked before any long run.
+
+    Raises:
+        UsageError: ``path`` is a folder, a socket or a block device (exit code 2).
+        OSError: ``path`` cannot be looked at (a symbolic link loop, no permission).
+    """
+    try:
+        return check_target(path)
+    except TargetError as error:
+        raise UsageError(f"{option} {error}") from None
+
+
+def messages_for(term: Terminal, path: Path) -> Terminal:
+    """``term``, or one printing on stderr when ``path`` is this process's own stdout.
+
+    ``--out /dev/stdout`` then gives the page alone on stdout, and the lines saying what
+    was written, and the summary, on stderr.
+    """
+    if standard_stream(path) != 1:
+        return term
+    return Terminal(term.err, term.err, reader=term.reader, echo=term.echo, pace=term.pace,
+                    keyboard=term.keyboard)
 
 
 @contextmanager
@@ -85,6 +110,10 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
     if not request.json:
         from dicegames.analysis.charts import require_matplotlib
         require_matplotlib()  # fail before the long run, not after it
+        if request.out and check_out("--out", request.out) == "stream" and request.charts:
+            raise UsageError(f"--charts writes files named after --out, and --out "
+                             f"{request.out} is not a file (it is standard output, a "
+                             f"device or a FIFO); give --out a file name")
     reports = []
     for option_set in option_sets:
         game, items = configure(request.game, seats, option_set)
@@ -102,14 +131,15 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
     from dicegames.analysis.html import report_page
 
     out = request.out or Path(f"{reports[0]['game']}-report.html")
-    _write(out, report_page(reports).encode())
-    term.say(f"Report written to {escape(str(out.resolve()))}")
+    term = messages_for(term, out)
+    written = write_bytes(out, report_page(reports).encode())
+    term.say(f"Report written to {escape(str(written))}")
     if request.charts:
         for number, report in enumerate(reports, start=1):
             suffix = f"-{number}" if len(reports) > 1 else ""
             for name, figure in report_charts(report).items():
                 path = out.with_name(f"{out.stem}{suffix}-{name}.{request.charts}")
-                _write(path, encode(figure, request.charts))
+                write_bytes(path, encode(figure, request.charts))
                 term.say(f"Chart written to {escape(str(path))}")
     for report in reports:
         show_summary(term, report)
@@ -172,6 +202,8 @@ def run_review(term: Terminal, request: ReviewRequest) -> ExitCode:
         raise OptionError("--rollouts must be at least 1")
     if request.html and len(request.files) > 1:
         raise OptionError("--html writes one page: review one record at a time with it")
+    if request.html and not request.json:
+        check_out("--html", request.html)
     sessions = [load(path) for path in request.files]  # a corrupt record fails first
     show = not request.json and term.err.is_terminal
     if len(sessions) == 1 and request.scheduler is None:
@@ -192,8 +224,9 @@ def run_review(term: Terminal, request: ReviewRequest) -> ExitCode:
         return ExitCode.OK
     if request.html:
         from dicegames.analysis.html import review_page
-        _write(request.html, review_page(reviews[0]).encode())
-        term.say(f"Review written to {escape(str(request.html.resolve()))}")
+        term = messages_for(term, request.html)
+        written = write_bytes(request.html, review_page(reviews[0]).encode())
+        term.say(f"Review written to {escape(str(written))}")
     for path, data in zip(request.files, reviews, strict=True):
         show_review(term, str(path), data)
     return ExitCode.OK

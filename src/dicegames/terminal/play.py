@@ -25,6 +25,7 @@ from rich.markup import escape
 
 from dicegames.bots import adviser
 from dicegames.core.errors import IllegalAction, PositionError
+from dicegames.core.files import TargetError, check_target
 from dicegames.core.game import State
 from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
 from dicegames.core.model import Agent, Seat
@@ -328,11 +329,20 @@ def check_writable(path: Path) -> None:
     """Refuse a ``--save`` path that cannot be written, before anyone has played a move.
 
     Raises:
-        UsageError: the path is a folder, or its nearest existing folder is not writable.
+        UsageError: the path is a folder, a socket or a block device, a device or FIFO
+            that cannot be opened, or its (real) nearest existing folder is not writable.
     """
     if path.is_dir():
         raise UsageError(f"--save {path} is a folder: name a file, e.g. {path / 'game.json'}")
-    folder = path.absolute().parent
+    try:
+        kind = check_target(path)
+    except TargetError as error:
+        raise UsageError(f"--save {error}") from None
+    if kind == "stream":  # written directly (--save /dev/stdout), not through its folder
+        if not os.access(path, os.W_OK):
+            raise UsageError(f"--save {path}: cannot write to it")
+        return
+    folder = Path(os.path.realpath(path)).parent  # a symbolic link's target is written
     while not folder.exists() and folder != folder.parent:
         folder = folder.parent
     if not os.access(folder, os.W_OK):
