@@ -34,7 +34,7 @@ def shortcut_board() -> str:
 
     The road snakes across the grid: every even line (from the top) is road from side to
     side, and every odd line is grey but for the one road square where the road turns, so
-    the road has 1,347 squares and there are 1,227 grey cells beside it. Games are long
+    the road has 1,347 squares and there are 1,225 grey cells beside it. Games are long
     (the random bots never reach the finish in a benchmark's seconds), and every turn has
     the shortcut's grey field at hand.
     """
