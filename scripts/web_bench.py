@@ -30,7 +30,6 @@ import random
 import statistics
 import sys
 import tempfile
-import threading
 import time
 import urllib.request
 from pathlib import Path

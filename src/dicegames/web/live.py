@@ -82,28 +82,38 @@ def join_objects(*texts: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class SharedJson:
-    """A state's shared part as JSON text, in pieces: the static board goes in or stays out
-    without encoding anything again.
+    """A state's shared part as JSON text without the board's static part, and where that
+    part goes: the whole state is made by putting it in, without encoding anything again.
 
     Attributes:
-        rest: the shared state but its ``view``, an object.
-        view: the view but its ``board``, an object.
-        board: the moving part of the board, an object, or ``null`` for a game with none.
+        text: the shared state, its ``view.board`` without the static part.
+        board_at: where ``view.board``'s opening brace is in ``text`` (-1: no board).
         static: the static part of the board (:func:`static_board_json`), an object.
     """
 
-    rest: str
-    view: str
-    board: str
+    text: str
+    board_at: int
     static: str
 
-    def text(self, static: bool) -> str:
-        """The shared state's JSON text, with the board's static part or without it."""
-        board = self.board
-        if static and board != "null":
-            board = join_objects(self.static, board)
-        view = join_objects(self.view, f'{{"board": {board}}}')
-        return join_objects(self.rest, f'{{"view": {view}}}')
+    @classmethod
+    def build(cls, rest: dict[str, Any], view: dict[str, Any], board: Any,
+              static: str) -> SharedJson:
+        """From the shared state but its view, the view but its board, and the board's
+        moving part (None: the game draws no board)."""
+        board_text = json.dumps(board)
+        view_text = join_objects(json.dumps(view), f'{{"board": {board_text}}}')
+        text = join_objects(json.dumps(rest), f'{{"view": {view_text}}}')
+        board_at = -1 if board is None else len(text) - len(board_text) - 2
+        return cls(text, board_at, static)
+
+    def whole(self) -> str:
+        """The shared state's JSON text with the board's static part in ``view.board``."""
+        at = self.board_at
+        if at < 0 or self.static == "{}":
+            return self.text
+        after = self.text[at + 1:]
+        comma = "" if after.startswith("}") else ", "
+        return f"{self.text[:at + 1]}{self.static[1:-1]}{comma}{after}"
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -189,9 +199,8 @@ class LiveMatch:
         when a seat is renamed (:meth:`rename`).
         Unlike :attr:`version` it never comes back: after an undo, another move has the
         version of the one taken back, so the caches below are keyed by both."""
-        self._shared: dict[str, tuple[tuple[int, int], SharedJson, str]] = {}
-        """Per language: the cache key, the current state's shared JSON, and its text
-        without the board's static part (what every push after a viewer's first sends)."""
+        self._shared: dict[str, tuple[tuple[int, int], SharedJson]] = {}
+        """Per language: the cache key and the current state's shared JSON."""
         self._hints: dict[tuple[tuple[int, int], Seat, str], list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ facts
@@ -277,12 +286,12 @@ class LiveMatch:
         """:meth:`shared_state` as JSON text, with the board's static part or without it;
         the current state's is built once per change and language."""
         if step is None or step == self.version:
-            if not static:
-                return self._current(lang)[2]
-            return self._current(lang)[1].text(True)
-        return self._build_shared(step, lang).text(static)
+            shared = self._current(lang)
+        else:
+            shared = self._build_shared(step, lang)
+        return shared.whole() if static else shared.text
 
-    def _current(self, lang: str) -> tuple[tuple[int, int], SharedJson, str]:
+    def _current(self, lang: str) -> SharedJson:
         """The shared state now in ``lang`` (built once for every viewer of that language)."""
         key = self._key()
         cached = self._shared.get(lang)
@@ -290,9 +299,8 @@ class LiveMatch:
             if any(old[0] != key for old in self._shared.values()):
                 self._shared = {}
                 self._hints = {}
-            shared = self._build_shared(self.version, lang)
-            cached = self._shared[lang] = (key, shared, shared.text(False))
-        return cached
+            cached = self._shared[lang] = (key, self._build_shared(self.version, lang))
+        return cached[1]
 
     def _key(self) -> tuple[int, int]:
         """What the caches of the current state are keyed by: the revision and the version
@@ -307,7 +315,7 @@ class LiveMatch:
         static, keys = (static_board_json(self.session.game, lang) if board is not None
                         else ("{}", []))
         data["static_board_keys"] = keys
-        return SharedJson(json.dumps(data), json.dumps(view), json.dumps(board), static)
+        return SharedJson.build(data, view, board, static)
 
     def _shared_now(self, step: int, lang: str) -> dict[str, Any]:
         """The shared state after ``step`` moves, in the language in use (``lang``), its
