@@ -31,6 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 from types import ModuleType
@@ -261,6 +262,8 @@ def big_boards(games: int = BIG_GAMES, seconds: float = BIG_SECONDS) -> list[dic
             process, url = spawn(Path(folder) / "bench.sqlite3", bot_delay=BOT_PACE)
             try:
                 rows.append(asyncio.run(_big_load(url, game_id, games, seconds)))
+            except urllib.error.HTTPError as error:  # a release that refuses such a board
+                rows.append({"game": game_id, "games": games, "refused": error.code})
             finally:
                 process.terminate()
                 process.wait(10)
