@@ -310,7 +310,7 @@ class LiveMatch:
     def _build_shared(self, step: int, lang: str) -> SharedJson:
         with use(lang):
             data = self._shared_now(step, lang)
-        view = data.pop("view")
+        view = dict(data.pop("view"))  # a copy: a game may hand out a view it keeps
         board = view.pop("board")
         static, keys = (static_board_json(self.session.game, lang) if board is not None
                         else ("{}", []))
