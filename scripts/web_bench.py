@@ -15,9 +15,10 @@ the latency is mostly queueing (100 moves always waiting), about games / through
 The largest boards (:func:`big_boards`): :data:`BIG_GAMES` bot matches at once on the
 largest board the limits allow (a 26 x 99 Shortcut grid, a Monza circuit of six lanes of
 200 squares: :mod:`dicegames.games.largest`), at the server's default bot pace, each watched
-by a spectator's websocket; meanwhile a probe sends a simple GET (:data:`PROBE`) every
-:data:`PROBE_EVERY` seconds on a new connection and times it. The figure is that GET's p50
-and p99: how much the matches' moves and pushes delay everyone else.
+by two spectators' websockets, one reading English and one French; meanwhile a probe sends
+a simple GET (:data:`PROBE`) every :data:`PROBE_EVERY` seconds on a new connection and
+times it. The figure is that GET's p50 and p99: how much the matches' moves and pushes
+delay everyone else.
 """
 
 from __future__ import annotations
@@ -54,6 +55,10 @@ BIG_SECONDS = 10.0
 
 BOT_PACE = 0.7
 """The bots' pause before a move, as ``dicegames serve`` has it by default (seconds)."""
+
+WATCHED_IN = ("en", "fr")
+"""Each big match is watched by one spectator per language here (the server builds each
+language's state apart)."""
 
 PROBE = "/api/games"
 """The simple GET whose latency is measured beside the big matches."""
@@ -206,9 +211,10 @@ def probe_for(url: str, seconds: float, every: float = PROBE_EVERY) -> list[floa
     return times
 
 
-async def _watch(url: str, match_id: str, stop: asyncio.Event, tally: dict[str, int]) -> None:
-    """A spectator reading every push of a match until ``stop``."""
-    ws_url = "ws" + url.removeprefix("http") + f"/ws/matches/{match_id}"
+async def _watch(url: str, match_id: str, lang: str, stop: asyncio.Event,
+                 tally: dict[str, int]) -> None:
+    """A spectator reading every push of a match in ``lang`` until ``stop``."""
+    ws_url = "ws" + url.removeprefix("http") + f"/ws/matches/{match_id}?lang={lang}"
     async with connect(ws_url, max_size=2**23) as socket:
         while not stop.is_set():
             try:
@@ -224,7 +230,8 @@ async def _big_load(url: str, game_id: str, games: int, seconds: float) -> dict[
     ids = [(await asyncio.to_thread(_post, url, body))["id"] for _ in range(games)]
     tally = {"pushes": 0, "bytes": 0}
     stop = asyncio.Event()
-    watchers = [asyncio.ensure_future(_watch(url, match_id, stop, tally)) for match_id in ids]
+    watchers = [asyncio.ensure_future(_watch(url, match_id, lang, stop, tally))
+                for match_id in ids for lang in WATCHED_IN]
     await asyncio.sleep(1.0)  # every match under way, every spectator served its first state
     before = sum(_version(url, match_id) for match_id in ids)
     times = await asyncio.to_thread(probe_for, url, seconds)

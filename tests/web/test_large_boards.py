@@ -10,10 +10,10 @@ The move budget is the issue's: at most 5 ms of event-loop time per move. It is 
 the event-loop thread's CPU time (``time.thread_time``: not the machine's other load),
 median per move, in process with the web app's own hub and match objects: each move's
 engine step, SQLite commit and the pushes its viewers get. The real-server test plays
-sixteen bot matches on the largest board at the default bot pace, each watched, and times a
-simple GET beside them: ``make bench`` reports its p99 (``scripts/web_bench.py --big``);
-the test's bound is looser, for a shared machine, and still far below the seconds the old
-code took.
+sixteen bot matches on the largest board at the default bot pace, each watched by a
+spectator reading English and one reading French, and times a simple GET beside them:
+``make bench`` reports its p99 (``scripts/web_bench.py --big``); the test's bound is looser,
+for a shared machine, and still far below what the old code took.
 """
 
 from __future__ import annotations
@@ -170,13 +170,15 @@ PROBE_SECONDS = 8.0
 GET_P50_S = 0.025
 GET_P99_S = 0.250
 """Bounds on the simple GET's median and p99 beside the sixteen matches: ``make bench``
-holds the p99 to 50 ms on a quiet machine; these allow for a shared one (the old code took
-1.8 s at the median and 3.9 s at p99)."""
+holds the p99 to 50 ms (about 4 ms now on a quiet machine); these allow for a shared one.
+The old code took 110-175 ms at the median and 360-760 ms at p99 on a quiet machine,
+seconds on a loaded one."""
 
 
-def _watch(server: Server, match_id: str, stop: threading.Event, seen: list[int]) -> None:
-    """A spectator reading every push of a match until ``stop``."""
-    with connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=30,
+def _watch(server: Server, match_id: str, lang: str, stop: threading.Event,
+           seen: list[int]) -> None:
+    """A spectator reading every push of a match in ``lang`` until ``stop``."""
+    with connect(f"{server.ws_url}/ws/matches/{match_id}?lang={lang}", open_timeout=30,
                  max_size=2**23) as socket:
         while not stop.is_set():
             try:
@@ -210,8 +212,8 @@ def test_sixteen_matches_on_the_largest_board_leave_a_get_quick(tmp_path: Path) 
         body["players"] = [{"name": "Bot 1", "kind": "bot:easy"},
                            {"name": "Bot 2", "kind": "bot:easy"}]
         ids = [server.post("/api/matches", body)["id"] for _ in range(GAMES)]
-        watchers = [threading.Thread(target=_watch, args=(server, match_id, stop, seen))
-                    for match_id in ids]
+        watchers = [threading.Thread(target=_watch, args=(server, match_id, lang, stop, seen))
+                    for match_id in ids for lang in ("en", "fr")]
         for watcher in watchers:
             watcher.start()
         time.sleep(1.0)  # every spectator served its first (whole) state
