@@ -17,7 +17,10 @@ For each game in the registry, with its default options:
 * bulk kernels (``scripts/bench_kernels.py``): compiled playouts against a C loop of the
   same rules, interleaved, as median ratios;
 * web load (``scripts/web_bench.py``): 100 concurrent games through a real server's
-  websocket API, moves per second and p50/p99 latency from send to acknowledgement.
+  websocket API, moves per second and p50/p99 latency from send to acknowledgement;
+* largest boards (``scripts/web_bench.py``): 16 bot matches at once on the largest Shortcut
+  board and Monza circuit the limits allow, each watched, and the p50/p99 of a simple GET
+  beside them (the p99 should stay under 50 ms).
 
 New games appear automatically. ``make bench`` runs this script on this checkout and on the
 previous release (see ``scripts/bench_previous.py``), ``--rounds`` times each, interleaved,
@@ -263,7 +266,7 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
         "python": platform.python_version(), "platform": platform.platform(),
         "cpus": os.cpu_count(), "dicegames": dicegames.__version__, "seconds_each": per,
         "random_playouts": [], "core_overhead": [], "bot_matches": [], "search": [],
-        "solvers": [], "web_load": [],
+        "solvers": [], "web_load": [], "big_boards": [],
     }
     for spec in specs:
         for players in player_counts(spec):
@@ -296,6 +299,8 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
     figures["kernels"] = bench_kernels.kernel_figures()
     note(f"web load: {web_bench.GAMES} concurrent games through the websocket API")
     figures["web_load"] = web_bench.web_load()
+    note(f"largest boards: {web_bench.BIG_GAMES} bot matches beside a simple GET")
+    figures["big_boards"] = web_bench.big_boards()
     return figures
 
 
@@ -368,6 +373,15 @@ def show(figures: dict[str, Any], ratios: dict[str, Any] | None = None,
            ("finished_games", "games finished")],
           figures["web_load"], {"moves_per_s": ",.0f", "p50_ms": ",.1f", "p99_ms": ",.1f",
                                 "max_ms": ",.1f"})
+    table(f"Largest boards: {web_bench.BIG_GAMES} bot matches at once on the largest board "
+          "the limits allow, at the default bot pace, each watched; a simple GET "
+          f"({web_bench.PROBE}) beside them",
+          [("game", "game"), ("games", "games"), ("moves_per_s", "moves/s"),
+           ("push_kb", "KB a push"), ("get_p50_ms", "GET p50 ms"),
+           ("get_p99_ms", "GET p99 ms"), ("get_max_ms", "GET max ms")],
+          figures.get("big_boards", []),
+          {"moves_per_s": ",.1f", "push_kb": ",.1f", "get_p50_ms": ",.1f",
+           "get_p99_ms": ",.1f", "get_max_ms": ",.1f"})
     bench_kernels.show(figures["kernels"])
 
 

@@ -11,18 +11,31 @@ as p50 / p99 / max. Every request goes to loopback only; the run stops by itself
 Two paces: ``people`` answers after a think time of :data:`THINK` seconds (quick players
 on 100 tables), ``flat out`` answers at once, which measures the server's capacity: there
 the latency is mostly queueing (100 moves always waiting), about games / throughput.
+
+The largest boards (:func:`big_boards`): :data:`BIG_GAMES` bot matches at once on the
+largest board the limits allow (a 26 x 99 Shortcut grid, a Monza circuit of six lanes of
+200 squares: :mod:`dicegames.games.largest`), at the server's default bot pace, each watched
+by two spectators' websockets, one reading English and one French; meanwhile a probe sends
+a simple GET (:data:`PROBE`) every :data:`PROBE_EVERY` seconds on a new connection and
+times it. The figure is that GET's p50 and p99: how much the matches' moves and pushes
+delay everyone else.
 """
 
 from __future__ import annotations
 
 import asyncio
+import http.client
+import importlib.util
 import json
 import random
 import statistics
+import sys
 import tempfile
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -33,6 +46,29 @@ from dicegames.web.server import spawn
 GAMES = 100
 SECONDS = 10.0
 THINK = (0.2, 1.0)
+
+BIG_GAMES = 16
+"""Matches played at once on the largest boards."""
+
+BIG_SECONDS = 10.0
+"""Seconds the probe runs while they play."""
+
+BOT_PACE = 0.7
+"""The bots' pause before a move, as ``dicegames serve`` has it by default (seconds)."""
+
+WATCHED_IN = ("en", "fr")
+"""Each big match is watched by one spectator per language here (the server builds each
+language's state apart)."""
+
+PROBE = "/api/games"
+"""The simple GET whose latency is measured beside the big matches."""
+
+PROBE_EVERY = 0.02
+"""Seconds between two probes."""
+
+LARGEST = Path(__file__).resolve().parent.parent / "src" / "dicegames" / "games" / "largest.py"
+"""This checkout's largest boards (loaded by path: an older release's server is measured
+on the same boards)."""
 
 
 def _create(url: str, game_id: str, seed: int) -> dict[str, Any]:
@@ -132,5 +168,119 @@ def _run(games: int, seconds: float, think: tuple[float, float]) -> dict[str, An
             process.wait(10)
 
 
+def largest() -> ModuleType:
+    """:mod:`dicegames.games.largest` of this checkout, whichever dicegames is imported."""
+    spec = importlib.util.spec_from_file_location("dicegames_largest", LARGEST)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def big_match_body(game_id: str, bots: int = 2) -> dict[str, Any]:
+    """The request that creates a bot match on ``game_id``'s largest board."""
+    boards = largest()
+    options = ({"board": boards.shortcut_board()} if game_id == "shortcut"
+               else {"circuit": boards.monza_circuit()})
+    return {"game": game_id, "options": options,
+            "players": [{"name": f"Bot {n + 1}", "kind": "bot:easy"} for n in range(bots)]}
+
+
+def probe(url: str, path: str = PROBE) -> float:
+    """Seconds one GET of ``path`` takes on a new connection (the answer read whole)."""
+    host, port = url.removeprefix("http://").split(":")
+    started = time.perf_counter()
+    connection = http.client.HTTPConnection(host, int(port), timeout=30)
+    try:
+        connection.request("GET", path)
+        answer = connection.getresponse()
+        answer.read()
+        if answer.status != 200:
+            raise RuntimeError(f"GET {path} answered {answer.status}")
+    finally:
+        connection.close()
+    return time.perf_counter() - started
+
+
+def probe_for(url: str, seconds: float, every: float = PROBE_EVERY) -> list[float]:
+    """:func:`probe` every ``every`` seconds for ``seconds``; the times, in seconds."""
+    times: list[float] = []
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        times.append(probe(url))
+        time.sleep(every)
+    return times
+
+
+async def _watch(url: str, match_id: str, lang: str, stop: asyncio.Event,
+                 tally: dict[str, int]) -> None:
+    """A spectator reading every push of a match in ``lang`` until ``stop``."""
+    ws_url = "ws" + url.removeprefix("http") + f"/ws/matches/{match_id}?lang={lang}"
+    async with connect(ws_url, max_size=2**23) as socket:
+        while not stop.is_set():
+            try:
+                message = await asyncio.wait_for(socket.recv(), 0.5)
+            except TimeoutError:
+                continue
+            tally["pushes"] += 1
+            tally["bytes"] += len(message)
+
+
+async def _big_load(url: str, game_id: str, games: int, seconds: float) -> dict[str, Any]:
+    body = big_match_body(game_id)
+    ids = [(await asyncio.to_thread(_post, url, body))["id"] for _ in range(games)]
+    tally = {"pushes": 0, "bytes": 0}
+    stop = asyncio.Event()
+    watchers = [asyncio.ensure_future(_watch(url, match_id, lang, stop, tally))
+                for match_id in ids for lang in WATCHED_IN]
+    await asyncio.sleep(1.0)  # every match under way, every spectator served its first state
+    before = sum(_version(url, match_id) for match_id in ids)
+    times = await asyncio.to_thread(probe_for, url, seconds)
+    moves = sum(_version(url, match_id) for match_id in ids) - before
+    stop.set()
+    await asyncio.gather(*watchers)
+    ordered = sorted(times)
+    return {"game": game_id, "games": games, "moves_per_s": moves / seconds,
+            "push_kb": tally["bytes"] / max(1, tally["pushes"]) / 1024,
+            "get_p50_ms": 1000 * statistics.median(ordered),
+            "get_p99_ms": 1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))],
+            "get_max_ms": 1000 * ordered[-1]}
+
+
+def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
+    request = urllib.request.Request(url + "/api/matches", data=json.dumps(body).encode(),
+                                     method="POST", headers={"content-type": "application/json"})
+    with urllib.request.urlopen(request, timeout=60) as answer:
+        created: dict[str, Any] = json.loads(answer.read())
+    return created
+
+
+def _version(url: str, match_id: str) -> int:
+    with urllib.request.urlopen(f"{url}/api/matches/{match_id}", timeout=60) as answer:
+        version: int = json.loads(answer.read())["version"]
+    return version
+
+
+def big_boards(games: int = BIG_GAMES, seconds: float = BIG_SECONDS) -> list[dict[str, Any]]:
+    """The simple GET's latency beside ``games`` bot matches on the largest Shortcut board,
+    then on the largest Monza circuit (a fresh server process each)."""
+    rows = []
+    for game_id in ("shortcut", "monza"):
+        with tempfile.TemporaryDirectory(prefix="dicegames-bench-") as folder:
+            process, url = spawn(Path(folder) / "bench.sqlite3", bot_delay=BOT_PACE)
+            try:
+                rows.append(asyncio.run(_big_load(url, game_id, games, seconds)))
+            except urllib.error.HTTPError as error:  # a release that refuses such a board
+                rows.append({"game": game_id, "games": games, "refused": error.code})
+            finally:
+                process.terminate()
+                process.wait(10)
+    return rows
+
+
 if __name__ == "__main__":
-    print(json.dumps(web_load(), indent=2))
+    sys.setswitchinterval(0.001)  # the probe thread gets the GIL back quickly
+    if sys.argv[1:] == ["--big"]:
+        print(json.dumps(big_boards(), indent=2))
+    else:
+        print(json.dumps(web_load(), indent=2))

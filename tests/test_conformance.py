@@ -214,6 +214,13 @@ def check_view(state: AnyState) -> None:
     assert view["game"] == game.spec.id
     assert {"board", "dice", "dice_entry"} <= set(view)
     assert isinstance(view["dice"], list)
+    # The view is its moving part with the board's static part put back (the web app sends
+    # the static part once); the static part names no entry the moving part has.
+    static, moving = game.static_board(), game.moving_view(state)
+    board = moving["board"]
+    assert not set(static) & set(board or {}), "static and moving board entries overlap"
+    assert not static or board is not None, "a static board part needs a board"
+    assert {**moving, "board": {**static, **board} if static else board} == view
     ids = element_ids(view["board"])
     for seat in state.current_players:
         hints = game.action_hints(state, seat)

@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
+from dicegames.games import largest
 from web.browser import READY, SHOTS, play_to_the_end, start_against_bots
 from web.server import Server
 
@@ -149,3 +150,25 @@ def test_no_sign_hides_a_square_number_or_a_car(server: Server, page: Page) -> N
         buttons = page.locator("#choices button.choice:not([disabled])")
         buttons.nth(rng.randrange(buttons.count())).click()
     assert checked >= 3
+
+
+def test_the_largest_board_stays_whole_after_pushes_without_its_grid(
+        server: Server, page: Page) -> None:
+    """On a 26 x 99 board only the first push of a connection carries the grid; the page
+    keeps it, so after a move (a push without the grid) every cell is still drawn and the
+    car stands where the die took it."""
+    match = server.post("/api/matches", {
+        "game": "shortcut", "dice": "manual", "seed": 3,
+        "options": {"board": largest.shortcut_board()},
+        "players": [{"name": "Ann", "kind": "human"}, {"name": "Robo", "kind": "bot:easy"}]})
+    page.goto(server.url + match["seats"][0]["link"])
+    board_ready(page)
+    expect(page.locator(f"{BOARD} .cell.road")).to_have_count(1347)
+    expect(page.locator(f"{BOARD} .cell.grey")).to_have_count(1225)
+    page.click("#sc-sign-road")
+    page.click("#entry .face[data-value='3']")
+    page.click("#entry button.primary")
+    expect(page.locator("#log")).to_contain_text("Ann rolls 3")
+    expect(page.locator(f"{BOARD} .cell.road")).to_have_count(1347)
+    expect(page.locator(f"{BOARD} .cell.grey")).to_have_count(1225)
+    expect(page.locator(f"{BOARD} .panel")).to_contain_text("square 3, 1345 to go")

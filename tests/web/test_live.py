@@ -142,7 +142,7 @@ def test_each_viewer_reads_the_match_in_their_own_language() -> None:
     assert french["hints"]["0"][0]["label"] == "Sortir R2 : barrage avec R1"
     assert [h["move"] for h in french["hints"]["0"]] == [h["move"] for h in english["hints"]["0"]]
     # Built once per change and language, whoever asks; a move makes them new.
-    assert match.shared_state(None, "fr") is match.shared_state(None, "fr")
+    assert match.shared_json(None, "fr", False) is match.shared_json(None, "fr", False)
     assert match.viewer_message((), "de") == match.viewer_message((), "de")
     before = match.shared_state(None, "fr")
     match.note(session.apply(session.state.legal_actions(0)[0], 0))

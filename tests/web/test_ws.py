@@ -138,10 +138,6 @@ def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None
         bots = server.post("/api/matches", {
             "game": "petits-chevaux", "seed": 5,
             "players": [{"name": "A", "kind": "bot:easy"}, {"name": "B", "kind": "bot:easy"}]})
-        match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
-                                             "seed": 11, "options": {"track_length": 200}})
-        mid = match["id"]
-        tokens = ",".join(seat["token"] for seat in match["seats"])
         acked: list[tuple[int, str]] = []
         stop = threading.Event()
 
@@ -169,6 +165,12 @@ def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None
 
         seen_bots = bots["state"]["version"]
         for pause in (0.3, 0.75, 0.5):
+            # A race of its own each time: answers come at once (no Nagle delay), so one
+            # race may end within a pause.
+            match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+                                                 "seed": 11, "options": {"track_length": 200}})
+            mid = match["id"]
+            tokens = ",".join(seat["token"] for seat in match["seats"])
             acked.clear()
             stop.clear()
             player = threading.Thread(target=play)

@@ -203,6 +203,24 @@ class Game(ABC, Generic[D, A, Out]):
         """
         return {"game": self.spec.id, "board": None, "dice": [], "dice_entry": None}
 
+    def static_board(self) -> JsonObject:
+        """The entries of ``view(state)["board"]`` that are the same in every state of this
+        configured game, in the current language: the drawing of a board that is data (a
+        custom Shortcut grid, a Monza circuit), as large as the limits allow. Empty (the
+        default) when the board has no such part worth sending once.
+
+        :meth:`view` holds them too; :meth:`moving_view` leaves them out, so a front end
+        that shows every move (the web app's pushes) builds and sends them once, not at
+        every move. They depend on the game's options and player count only.
+        """
+        return {}
+
+    def moving_view(self, state: State[D, A, Out]) -> JsonObject:
+        """:meth:`view` without the :meth:`static_board` entries in its ``"board"``: what may
+        change from one state to the next, cheap enough to build at every move of a board
+        at the size limits. The default is the whole view (a game without a static part)."""
+        return self.view(state)
+
     def roll_dice(self, state: State[D, A, Out], outcome: Out) -> list[JsonObject]:
         """The dice a roll shows, drawn as in :meth:`view` (``state`` is the chance node).
 
@@ -214,7 +232,7 @@ class Game(ABC, Generic[D, A, Out]):
         colour drawn for the first player) show nothing; a game whose table should show more
         (Extra Meters keeps the turn's earlier dice) overrides this.
         """
-        dice: list[JsonObject] = self.view(state.apply_unchecked(outcome))["dice"]
+        dice: list[JsonObject] = self.moving_view(state.apply_unchecked(outcome))["dice"]
         if not dice and type(outcome) is int:
             return [{"value": outcome, "label": str(outcome)}]
         return dice

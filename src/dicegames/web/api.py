@@ -28,7 +28,7 @@ from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
 from dicegames.web.language import bot_json, option_json, request_language
 from dicegames.web.limits import client_of
-from dicegames.web.live import LiveMatch
+from dicegames.web.live import LiveMatch, join_objects
 from dicegames.web.lobby import build_lobby_routes
 from dicegames.web.openapi import OPENAPI
 from dicegames.web.qr import qr_endpoint
@@ -73,6 +73,12 @@ async def read_json(request: Request, limit: int = MAX_BODY) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ApiError(400, "bad_json", "the body must be a JSON object")
     return data
+
+
+def json_text(text: str, status: int = 200) -> Response:
+    """An answer whose JSON is already encoded (a match's state: its large static board is
+    encoded once, not at every request)."""
+    return Response(text, status_code=status, media_type="application/json")
 
 
 def game_summary(game_id: str, lang: str = "en") -> dict[str, Any]:
@@ -163,14 +169,14 @@ def build_routes(hub: Hub) -> list[Route]:
 
     async def create_match(request: Request) -> Response:
         match = await hub.create(await read_json(request))
-        data = match_links(match)
-        data["state"] = match.viewer_state(match.human_seats(), request_language(request))
-        return JSONResponse(data, status_code=201)
+        state = match.viewer_json(match.human_seats(), request_language(request))
+        return json_text(join_objects(json.dumps(match_links(match)), f'{{"state": {state}}}'),
+                         status=201)
 
     async def get_match(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
         seats = await hub.seats_of(match, request.query_params.get("token"))
-        return JSONResponse(match.viewer_state(seats, request_language(request)))
+        return json_text(match.viewer_json(seats, request_language(request)))
 
     async def act(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
@@ -204,7 +210,7 @@ def build_routes(hub: Hub) -> list[Route]:
                 int(raw) > match.version):
             raise ApiError(404, "unknown_step", f"step {raw[:20]!r} does not exist: this match has "
                            f"steps 0 to {match.version}")
-        return JSONResponse(match.shared_state(int(raw), request_language(request)))
+        return json_text(match.shared_json(int(raw), request_language(request)))
 
     async def upload(request: Request) -> Response:
         match = await hub.upload(await read_json(request, MAX_RECORD))

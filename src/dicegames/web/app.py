@@ -297,13 +297,18 @@ async def _send_answer(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: W
 async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
                        send_timeout: float) -> None:
     """Send the newest state each time the viewer is woken (changes coalesce); give up on
-    a viewer that has not read for ``send_timeout`` seconds (see :data:`SLOW_CLOSE`)."""
+    a viewer that has not read for ``send_timeout`` seconds (see :data:`SLOW_CLOSE`).
+
+    The first state is whole; the later ones leave the board's static part out (the page
+    keeps it from the first: see :mod:`dicegames.web.live`)."""
+    first = True
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         while True:
             await viewer.wake.wait()
             viewer.wake.clear()
             try:
-                message = match.viewer_message(viewer.seats, viewer.lang)
+                message = match.viewer_message(viewer.seats, viewer.lang, static=first)
+                first = False
                 await asyncio.wait_for(ws.send_text(message), send_timeout)
             except TimeoutError:
                 log.info("dropping a viewer of match %s that reads nothing", match.id)

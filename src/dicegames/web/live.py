@@ -11,6 +11,15 @@ viewer's language (``?lang=`` of their page): each language's shared state is bu
 change, however many viewers read it, and each move's log sentences are written once per
 language (:meth:`~dicegames.core.session.Session.events_at`), only for the moves a state's
 log tail shows.
+
+A board that is data can be large (a 26 x 99 Shortcut grid, a Monza circuit of 1,200
+squares): its drawing is most of a state's JSON, yet no move changes it. So the board's
+static part (:meth:`~dicegames.core.game.Game.static_board`) is encoded once per configured
+game and language and shared by every match played on it (:func:`static_board_json`); a move
+builds and encodes only the rest (:meth:`~dicegames.core.game.Game.moving_view`). A whole
+state (an API answer, a viewer's first push) has the static part put back into
+``view.board`` as text; the pushes after a viewer's first leave it out, and the page keeps
+it from the first (the state's ``static_board_keys`` name its entries).
 """
 
 from __future__ import annotations
@@ -18,12 +27,15 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
 from dicegames.bots import make_bot
 from dicegames.core.fair import FairDice
-from dicegames.core.game import State
+from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT, _, use
@@ -33,6 +45,75 @@ LOG_TAIL = 150
 
 FEW_OUTCOMES = 36
 """Up to this many possible rolls, a person entering dice gets one button per outcome."""
+
+STATIC_BOARDS_KEPT = 32
+"""How many static boards (per configured game and language) stay encoded in memory; the
+largest is about 330 KB of text."""
+
+_static_boards: OrderedDict[Hashable, tuple[str, list[str]]] = OrderedDict()
+_static_lock = threading.Lock()  # the sample pictures are built in worker threads
+
+
+def static_board_json(game: Game[Any, Any, Any], lang: str) -> tuple[str, list[str]]:
+    """``game.static_board()`` in ``lang`` as JSON text, and its keys; encoded once per
+    configured game (its id, player count and options) and language, and shared by every
+    match played on it (the :data:`STATIC_BOARDS_KEPT` most recently used are kept)."""
+    key = (game.spec.id, game.players, tuple(sorted(game.options.items())), lang)
+    with _static_lock:
+        found = _static_boards.get(key)
+        if found is not None:
+            _static_boards.move_to_end(key)
+            return found
+    with use(lang):
+        static = game.static_board()
+    found = (json.dumps(static), list(static))
+    with _static_lock:
+        _static_boards[key] = found
+        while len(_static_boards) > STATIC_BOARDS_KEPT:
+            _static_boards.popitem(last=False)
+    return found
+
+
+def join_objects(*texts: str) -> str:
+    """JSON objects given as text, as one object's text (no key may appear twice)."""
+    members = [text[1:-1] for text in texts if text != "{}"]
+    return "{" + ", ".join(members) + "}"
+
+
+@dataclass(frozen=True, slots=True)
+class SharedJson:
+    """A state's shared part as JSON text without the board's static part, and where that
+    part goes: the whole state is made by putting it in, without encoding anything again.
+
+    Attributes:
+        text: the shared state, its ``view.board`` without the static part.
+        board_at: where ``view.board``'s opening brace is in ``text`` (-1: no board).
+        static: the static part of the board (:func:`static_board_json`), an object.
+    """
+
+    text: str
+    board_at: int
+    static: str
+
+    @classmethod
+    def build(cls, rest: dict[str, Any], view: dict[str, Any], board: Any,
+              static: str) -> SharedJson:
+        """From the shared state but its view, the view but its board, and the board's
+        moving part (None: the game draws no board)."""
+        board_text = json.dumps(board)
+        view_text = join_objects(json.dumps(view), f'{{"board": {board_text}}}')
+        text = join_objects(json.dumps(rest), f'{{"view": {view_text}}}')
+        board_at = -1 if board is None else len(text) - len(board_text) - 2
+        return cls(text, board_at, static)
+
+    def whole(self) -> str:
+        """The shared state's JSON text with the board's static part in ``view.board``."""
+        at = self.board_at
+        if at < 0 or self.static == "{}":
+            return self.text
+        after = self.text[at + 1:]
+        comma = "" if after.startswith("}") else ", "
+        return f"{self.text[:at + 1]}{self.static[1:-1]}{comma}{after}"
 
 
 def event_json(event: Event) -> dict[str, Any]:
@@ -120,7 +201,8 @@ class LiveMatch:
         when a seat is renamed (:meth:`rename`).
         Unlike :attr:`version` it never comes back: after an undo, another move has the
         version of the one taken back, so the caches below are keyed by both."""
-        self._shared: dict[str, tuple[tuple[int, int], dict[str, Any], str]] = {}
+        self._shared: dict[str, tuple[tuple[int, int], SharedJson]] = {}
+        """Per language: the cache key and the current state's shared JSON."""
         self._hints: dict[tuple[tuple[int, int], Seat, str], list[dict[str, Any]]] = {}
 
     # ------------------------------------------------------------------ facts
@@ -196,37 +278,50 @@ class LiveMatch:
     # ------------------------------------------------------------------ JSON
 
     def shared_state(self, step: int | None = None, lang: str = DEFAULT) -> dict[str, Any]:
-        """What every viewer reading ``lang`` sees after ``step`` moves (default: now),
-        cached for now."""
-        now = self.version
-        if step is None or step == now:
-            return self._current(lang)[1]
-        return self._build_shared(step, lang)
+        """What every viewer reading ``lang`` sees after ``step`` moves (default: now), the
+        board whole (decoded from :meth:`shared_json`: for tests and the sample pictures)."""
+        decoded: dict[str, Any] = json.loads(self.shared_json(step, lang))
+        return decoded
 
-    def _current(self, lang: str) -> tuple[tuple[int, int], dict[str, Any], str]:
-        """The shared state now in ``lang``, and its JSON text (encoded once for every viewer
-        of that language)."""
+    def shared_json(self, step: int | None = None, lang: str = DEFAULT,
+                    static: bool = True) -> str:
+        """:meth:`shared_state` as JSON text, with the board's static part or without it;
+        the current state's is built once per change and language."""
+        if step is None or step == self.version:
+            shared = self._current(lang)
+        else:
+            shared = self._build_shared(step, lang)
+        return shared.whole() if static else shared.text
+
+    def _current(self, lang: str) -> SharedJson:
+        """The shared state now in ``lang`` (built once for every viewer of that language)."""
         key = self._key()
         cached = self._shared.get(lang)
         if cached is None or cached[0] != key:
             if any(old[0] != key for old in self._shared.values()):
                 self._shared = {}
                 self._hints = {}
-            shared = self._build_shared(self.version, lang)
-            cached = self._shared[lang] = (key, shared, json.dumps(shared))
-        return cached
+            cached = self._shared[lang] = (key, self._build_shared(self.version, lang))
+        return cached[1]
 
     def _key(self) -> tuple[int, int]:
         """What the caches of the current state are keyed by: the revision and the version
         (the version also sees a move applied to the session directly, as tests do)."""
         return self.revision, self.version
 
-    def _build_shared(self, step: int, lang: str) -> dict[str, Any]:
+    def _build_shared(self, step: int, lang: str) -> SharedJson:
         with use(lang):
-            return self._shared_now(step, lang)
+            data = self._shared_now(step, lang)
+        view = dict(data.pop("view"))  # a copy: a game may hand out a view it keeps
+        board = view.pop("board")
+        static, keys = (static_board_json(self.session.game, lang) if board is not None
+                        else ("{}", []))
+        data["static_board_keys"] = keys
+        return SharedJson.build(data, view, board, static)
 
     def _shared_now(self, step: int, lang: str) -> dict[str, Any]:
-        """The shared state after ``step`` moves, in the language in use (``lang``)."""
+        """The shared state after ``step`` moves, in the language in use (``lang``), its
+        board without the static part."""
         session = self.session
         state = session.states[step]
         game = session.game
@@ -276,7 +371,9 @@ class LiveMatch:
                 "summary": self.session.game.describe_summary(state, result)}
 
     def _view(self, step: int) -> dict[str, Any]:
-        """The game's view after ``step`` moves; with no dice out, the last roll, spent.
+        """The game's view after ``step`` moves without the board's static part
+        (:meth:`~dicegames.core.game.Game.moving_view`); with no dice out, the last roll,
+        spent.
 
         Most games keep a roll only while it is being used, so without this the die would
         vanish the moment a bot has moved (or a forced pass was played) and a child would
@@ -285,7 +382,7 @@ class LiveMatch:
         """
         states = self.session.states
         game = self.session.game
-        view = game.view(states[step])
+        view = game.moving_view(states[step])
         if view["dice"]:
             return view
         for index in range(step - 1, -1, -1):
@@ -362,19 +459,25 @@ class LiveMatch:
 
     def viewer_state(self, seats: tuple[Seat, ...], lang: str = DEFAULT) -> dict[str, Any]:
         """The current state as the holder of ``seats`` reading ``lang`` sees it
-        (spectator: no seats)."""
-        return {**self.shared_state(None, lang), **self._personal(seats, lang)}
+        (spectator: no seats), decoded from :meth:`viewer_json`."""
+        decoded: dict[str, Any] = json.loads(self.viewer_json(seats, lang))
+        return decoded
 
-    def viewer_message(self, seats: tuple[Seat, ...], lang: str = DEFAULT) -> str:
-        """``{"type": "state", "state": viewer_state(seats, lang)}`` as JSON text, built
-        cheaply.
+    def viewer_json(self, seats: tuple[Seat, ...], lang: str = DEFAULT,
+                    static: bool = True) -> str:
+        """The current state as the holder of ``seats`` reading ``lang`` sees it, as JSON
+        text; ``static=False`` leaves the board's static part out (see the module's doc).
 
-        The shared part is encoded once per change and language; only the viewer's part is
-        encoded here.
+        The shared part is encoded once per change and language; only the viewer's own part
+        is encoded here.
         """
-        shared = self._current(lang)[2]
-        personal = json.dumps(self._personal(seats, lang))
-        return f'{{"type": "state", "state": {shared[:-1]}, {personal[1:]}}}'
+        return join_objects(self.shared_json(None, lang, static),
+                            json.dumps(self._personal(seats, lang)))
+
+    def viewer_message(self, seats: tuple[Seat, ...], lang: str = DEFAULT,
+                       static: bool = True) -> str:
+        """``{"type": "state", "state": viewer_json(seats, lang, static)}``: a push."""
+        return f'{{"type": "state", "state": {self.viewer_json(seats, lang, static)}}}'
 
     def _personal(self, seats: tuple[Seat, ...], lang: str) -> dict[str, Any]:
         data: dict[str, Any] = {}

@@ -74,6 +74,22 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def listening_socket(family: socket.AddressFamily) -> socket.socket:
+    """A TCP socket to listen on whose connections all have Nagle's algorithm off.
+
+    With Nagle on, the second small write of an answer (uvicorn writes a response's
+    headers and body apart; a move's ack comes just before its state push) waits for the
+    client's delayed ACK, about 40 ms, on every answer after a connection's first. Made
+    with protocol ``IPPROTO_TCP`` (not 0), the accepted sockets are ones asyncio recognises
+    as TCP, and it sets ``TCP_NODELAY`` on each; the option is set on the listening socket
+    too, which Linux passes on to the connections it accepts.
+    """
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    return sock
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
@@ -98,8 +114,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                      client_limits=client_limits, idle_evict=idle_evict,
                      matches_in_memory=matches_in_memory)
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock = listening_socket(family)
     sock.bind((host, port))
     sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     bound_port = sock.getsockname()[1]

@@ -57,6 +57,9 @@ MAX_SQUARES = 200
 """The most squares a lane may have (the default circuit has about 25 a lane); keeps the
 checks of a circuit that arrives in a record quick."""
 
+MAX_LANES = 6
+"""The most lanes a circuit may have (the default circuit has three)."""
+
 
 class CircuitError(ValueError):
     """A circuit file that cannot be played; the message names the square and the problem."""
@@ -238,8 +241,8 @@ def parse(raw: Mapping[str, Any], source: str = "circuit") -> Circuit:
     if not isinstance(raw, Mapping):
         raise _fail(f"{source}: the file must hold a JSON object with lanes, entries, targets")
     lanes_raw = raw.get("lanes")
-    if not isinstance(lanes_raw, list) or not 1 <= len(lanes_raw) <= 6:
-        raise _fail(f"{source}: 'lanes' must be a list of 1 to 6 lanes")
+    if not isinstance(lanes_raw, list) or not 1 <= len(lanes_raw) <= MAX_LANES:
+        raise _fail(f"{source}: 'lanes' must be a list of 1 to {MAX_LANES} lanes")
     lanes: list[tuple[str, list[Square]]] = []
     seen_names: set[str] = set()
     for lane_index, lane_raw in enumerate(lanes_raw):

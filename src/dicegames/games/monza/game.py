@@ -49,6 +49,14 @@ class Monza(MonzaRules):
         """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
         return web.view(self, state.data, state.current_players)
 
+    def static_board(self) -> JsonObject:
+        """The circuit: its lanes of squares and the start zone (see :mod:`.view`)."""
+        return web.static_board(self)
+
+    def moving_view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
+        """The view without the circuit: cars, turn and dice."""
+        return web.moving_view(self, state.data, state.current_players)
+
     def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
         """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
         return web.action_hints(self, state.data, seat, state.legal_actions(seat))

@@ -7,7 +7,9 @@ colour too. Every square has an ``"id"`` (its name, ``m5``), the notation's own 
 and every car one too (``car-0``), so the action hints can name where each move is clicked:
 a step on the square it goes to, the variant's advance on its square, ``stay`` on the car.
 
-Everything here is pure and cheap: it runs at every move of every web match.
+Everything here is pure. The circuit itself (:func:`static_board`) is the same in every
+state, so the web app builds and sends it once per viewer; the rest (:func:`moving_view`)
+runs at every move of every web match and stays cheap on a circuit at the size limits.
 """
 
 from __future__ import annotations
@@ -63,6 +65,12 @@ def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonOb
     this turn or None), ``used`` (dice used this turn), ``finishing`` (the last round is
     being played) and ``winners``.
     """
+    return {**static_board(game), **moving_board(game, data, deciding)}
+
+
+def static_board(game: MonzaRules) -> JsonObject:
+    """The part of :func:`board` that no move changes: the circuit's name, span, lanes of
+    squares and start zone (see :meth:`dicegames.core.game.Game.static_board`)."""
     circuit = game.circuit
     entries = set(circuit.entries)
     lanes = []
@@ -78,6 +86,18 @@ def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonOb
                 "target": j in circuit.targets, "entry": j in entries,
             })
         lanes.append({"name": circuit.lane_names[lane_no], "squares": squares})
+    return {
+        "name": circuit.name,
+        "first": min(s.start for s in circuit.squares),
+        "length": circuit.length,
+        "lanes": lanes,
+        "start": START_ID,
+    }
+
+
+def moving_board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
+    """The part of :func:`board` a move may change: the cars and the turn."""
+    circuit = game.circuit
     cars = []
     for seat, car in enumerate(data.cars):
         on_target = car != START and car in circuit.targets
@@ -87,11 +107,6 @@ def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonOb
             "target": on_target, "to_go": 0 if on_target else circuit.steps_to_finish(car),
         })
     return {
-        "name": circuit.name,
-        "first": min(s.start for s in circuit.squares),
-        "length": circuit.length,
-        "lanes": lanes,
-        "start": START_ID,
         "cars": cars,
         "player": data.player,
         "decider": deciding[0] if deciding else None,
@@ -137,9 +152,16 @@ def view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObj
     """The whole view (see :meth:`dicegames.core.game.Game.view`), with the cars' colours
     as ``seat_colours`` so the page's seat markers match the board; ``deciding`` are the
     seats deciding now (none at a roll or the end)."""
+    moving = moving_view(game, data, deciding)
+    return {**moving, "board": {**static_board(game), **moving["board"]}}
+
+
+def moving_view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
+    """:func:`view` without the :func:`static_board` part of its board (see
+    :meth:`dicegames.core.game.Game.moving_view`)."""
     return {
         "game": game.spec.id,
-        "board": board(game, data, deciding),
+        "board": moving_board(game, data, deciding),
         "dice": dice(data),
         "dice_entry": dice_entry(data),
         "seat_colours": [SEAT_COLOURS[COLOURS[s].value] for s in range(len(data.cars))],

@@ -44,6 +44,14 @@ class Shortcut(ShortcutRules):
         """The grid, cars, turn, signs and dice for the web board (see :mod:`.view`)."""
         return web.view(self, state.data, state.is_chance)
 
+    def static_board(self) -> JsonObject:
+        """The grid: every cell with its kind, road number and notation (:mod:`.view`)."""
+        return web.static_board(self)
+
+    def moving_view(self, state: State[ShortcutData, Action, int]) -> JsonObject:
+        """The view without the grid: cars, turn, signs, destinations and dice."""
+        return web.moving_view(self, state.data, state.is_chance)
+
     def action_hints(self, state: State[ShortcutData, Action, int],
                      seat: Seat) -> list[JsonObject]:
         """Each legal choice with a friendly label and the cell or sign it is clicked on."""

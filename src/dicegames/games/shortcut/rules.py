@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
@@ -74,6 +75,13 @@ SPEC = GameSpec(
 )
 
 
+@lru_cache(maxsize=16)
+def cells_of(names: tuple[str, ...]) -> tuple[Cell, ...]:
+    """Every cell of a board as a destination action, made once per board (the largest
+    board's 2,574 would otherwise cost every match on it 200 KB)."""
+    return tuple(Cell(index, name) for index, name in enumerate(names))
+
+
 class ShortcutRules(Game[ShortcutData, Action, int]):
     """The rules of Shortcut (see the module docstring)."""
 
@@ -84,7 +92,7 @@ class ShortcutRules(Game[ShortcutData, Action, int]):
         board_option = self.options["board"]
         assert isinstance(board_option, str)
         self.board: Board = board_for(board_option)
-        self._cells = tuple(Cell(i, name) for i, name in enumerate(self.board.names))
+        self._cells = cells_of(self.board.names)
 
     # ------------------------------------------------------------------ helpers
 

@@ -13,8 +13,11 @@ Choices are made meaningful on the board:
   also lists its *preview*: the cells the choice may bring the car to, each with a short text
   (the die value that lands there), which the board shows while the sign has focus.
 
-Everything is computed from the state alone, cheaply (a few breadth-first searches of a
-small grid), since the web app builds the view at every move of every match.
+Everything is computed from the state alone. The grid itself (every cell with its kind,
+road number and notation) is the same in every state: :func:`static_board` builds it, and
+the web app sends it once per viewer. The rest (:func:`moving_view`: cars, turn, signs,
+destinations) is built at every move of every match, cheaply even on a board at the size
+limits (a few breadth-first searches that stop early).
 """
 
 from __future__ import annotations
@@ -57,17 +60,17 @@ def sign_id(move: str) -> str:
 def _cells(board: Board) -> list[JsonObject]:
     """Every cell of the grid with its place, kind, road number and short text."""
     cells: list[JsonObject] = []
+    texts = {Kind.START: _("Start"), Kind.FINISH: _("Finish"), Kind.GREY: ""}
     for line, row in enumerate(board.grid):
         for column, cell in enumerate(row):
             if cell < 0:
                 continue
             kind = board.kinds[cell]
             road = board.road_pos[cell] if kind is Kind.ROAD else None
-            text = {Kind.START: _("Start"), Kind.FINISH: _("Finish"), Kind.GREY: ""}.get(
-                kind, str(road))
             cells.append({"id": cell_id(board, cell), "name": board.names[cell],
                           "kind": KIND_NAMES[kind], "col": column, "row": line,
-                          "road": road, "text": text, "where": where(board, cell)})
+                          "road": road, "text": texts.get(kind, str(road)),
+                          "where": where(board, cell)})
     return cells
 
 
@@ -102,12 +105,29 @@ def _reach_preview(board: Board, here: int, total: int,
 
 
 def _entrance(board: Board, here: int, blocked: frozenset[int]) -> int:
-    """The grey cell nearest the car (the entrance of the shortcut field); the next road
-    square when no grey cell can be reached any more."""
-    reach = board.reachable(here, len(board.kinds), blocked)
-    grey = [(steps, cell) for cell, steps in reach.items() if board.is_grey(cell)]
-    if grey:
-        return min(grey)[1]
+    """The grey cell nearest the car (the entrance of the shortcut field; of several as
+    near, the first in reading order); the next road square when no grey cell can be reached
+    any more.
+
+    A breadth-first search that stops at the first ring of cells holding a grey one, so on
+    a large board it looks only as far as the nearest grey cell (the legal steps and cars
+    in the way as :meth:`~dicegames.games.shortcut.board.Board.reachable` has them)."""
+    seen = {here}
+    ring = [here]
+    finish = board.finish
+    while ring:
+        grey = [cell for cell in ring if board.is_grey(cell)]
+        if grey:
+            return min(grey)
+        following: list[int] = []
+        for cell in ring:
+            if cell == finish:
+                continue
+            for step in board.steps[cell]:
+                if step not in seen and step not in blocked:
+                    seen.add(step)
+                    following.append(step)
+        ring = following
     ahead = board.road_target(here, 1)
     return here if ahead is None else ahead
 
@@ -147,18 +167,26 @@ def _signs(game: ShortcutRules, data: ShortcutData) -> list[JsonObject]:
     return signs
 
 
-def board_view(game: ShortcutRules, data: ShortcutData) -> JsonObject:
-    """The board part of the view: grid, cars, turn, signs and destinations."""
+def static_board(game: ShortcutRules) -> JsonObject:
+    """The part of the board's view that no move changes: the grid's name, size, road length
+    and every cell (see :meth:`dicegames.core.game.Game.static_board`)."""
     board = game.board
-    over = data.phase is Phase.OVER
-    destinations = ([cell_id(board, c.index) for c in game.destinations(data)]
-                    if data.phase in (Phase.CHOOSE, Phase.PUSH_TO) else [])
     return {
         "name": board.name,
         "width": board.width,
         "height": board.height,
         "road_length": board.road_length,
         "cells": _cells(board),
+    }
+
+
+def moving_board(game: ShortcutRules, data: ShortcutData) -> JsonObject:
+    """The part of the board's view a move may change: cars, turn, signs, destinations."""
+    board = game.board
+    over = data.phase is Phase.OVER
+    destinations = ([cell_id(board, c.index) for c in game.destinations(data)]
+                    if data.phase in (Phase.CHOOSE, Phase.PUSH_TO) else [])
+    return {
         "cars": _cars(board, data),
         "turn": {"seat": data.player, "number": data.turn, "phase": PHASE_NAMES[data.phase],
                  "rolls": list(data.rolls), "total": sum(data.rolls)},
@@ -169,7 +197,14 @@ def board_view(game: ShortcutRules, data: ShortcutData) -> JsonObject:
 
 
 def view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
-    """The whole view (see :meth:`dicegames.core.game.Game.view`).
+    """The whole view (see :meth:`dicegames.core.game.Game.view`)."""
+    moving = moving_view(game, data, chance)
+    return {**moving, "board": {**static_board(game), **moving["board"]}}
+
+
+def moving_view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
+    """The view without the :func:`static_board` part of its board (see
+    :meth:`dicegames.core.game.Game.moving_view`).
 
     The dice shown are the current shortcut turn's 1-3 rolls (their sum is the movement
     allowed; none is spent before the car moves, so none is marked used). A road roll ends
@@ -182,7 +217,7 @@ def view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
     if chance:
         entry = {"count": 1, "join": " ",
                  "faces": [{"value": str(face), "label": str(face)} for face in range(1, 7)]}
-    return {"game": game.spec.id, "board": board_view(game, data), "dice": dice,
+    return {"game": game.spec.id, "board": moving_board(game, data), "dice": dice,
             "dice_entry": entry,
             "seat_colours": list(SEAT_COLOURS[:game.players])}  # cars also carry a letter
 

@@ -19,6 +19,10 @@ let endShown = false;
 let hinted = null;  // the last hint answer: {seat, revision, move, label, bot}
 let logSeen = null;  // the log's size at the last drawing: the dice tumble after a new roll
 let fairFull = false;  // the whole dice commitment is shown (a click on the short one)
+// The board's static part (a large custom grid or circuit): the server sends it in a
+// connection's first state only, and every later state's board lacks the entries named in
+// static_board_keys, which this keeps.
+let staticBoard = null;
 const NOT_CONNECTED = t("Not connected: reconnecting…");
 
 function send(message) {
@@ -317,6 +321,20 @@ async function render() {
   showEnd();
 }
 
+/** A pushed state with its board whole: the first of a connection holds the static part
+ * (kept here), the later ones get it back from there. */
+function wholeBoard(incoming) {
+  const board = incoming.view && incoming.view.board;
+  const keys = incoming.static_board_keys || [];
+  if (!board || !keys.length) return incoming;
+  if (keys.every((key) => key in board)) {
+    staticBoard = Object.fromEntries(keys.map((key) => [key, board[key]]));
+  } else if (staticBoard) {
+    incoming.view.board = {...staticBoard, ...board};
+  }
+  return incoming;
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
   // The server writes the log, the choices and the board's words in the page's language.
@@ -334,7 +352,7 @@ function connect() {
     const message = JSON.parse(event.data);
     if (message.type === "state") {
       const first = state === null;
-      state = message.state;
+      state = wholeBoard(message.state);
       waiting = false;
       if (first) drawLinks();
       render();
