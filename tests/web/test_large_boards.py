@@ -98,7 +98,7 @@ async def _play(hub: Hub, match: LiveMatch, viewers: list[Viewer], moves: int,
         before_cpu, before_version = time.thread_time(), match.version
         hints = match.hints(seat)
         for hint in rng.sample(hints, len(hints)):
-            try:  # a cell named like a road square ("r93") may be read as the road square
+            try:  # a refused hint (none expected) tries the next one
                 await hub.act(match, match.seat_tokens[seat], hint["move"])
                 break
             except ApiError:
@@ -119,7 +119,7 @@ def test_a_move_on_the_largest_board_costs_little_event_loop_time(
         game_id: str, tmp_path: Path) -> None:
     async def run() -> list[float]:
         hub = create_app(tmp_path / "games.sqlite3", bot_delay=0).state.hub
-        match = hub.create(big_match(game_id))
+        match = await hub.create(big_match(game_id))
         viewers = [Viewer((seat,), "en") for seat in match.human_seats()] + [Viewer((), "fr")]
         for viewer in viewers:
             match.add_viewer(viewer)
@@ -138,14 +138,14 @@ def test_a_match_on_the_largest_board_holds_little_memory(game_id: str,
     :data:`MOVES` moves watched by two viewers."""
     async def run() -> int:
         hub = create_app(tmp_path / "games.sqlite3", bot_delay=0).state.hub
-        first = hub.create(big_match(game_id))  # the board itself, parsed once for all
+        first = await hub.create(big_match(game_id))  # the board itself, parsed once for all
         first.viewer_message((0,))
         await _play(hub, first, [], 1, random.Random(1))
         gc.collect()
         tracemalloc.start()
         try:
             before = tracemalloc.take_snapshot()
-            match = hub.create(big_match(game_id))
+            match = await hub.create(big_match(game_id))
             viewers = [Viewer((seat,), "en") for seat in match.human_seats()]
             for viewer in viewers:
                 match.add_viewer(viewer)

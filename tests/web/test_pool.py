@@ -14,7 +14,10 @@ from web.jobs import fail, spin
 
 async def started(workers: int) -> AnalysisPool:
     pool = AnalysisPool(workers)
-    await pool.start()
+    pool.start()
+    deadline = time.monotonic() + 60
+    while pool.idle < workers and time.monotonic() < deadline:  # warming up
+        await asyncio.sleep(0.05)
     return pool
 
 

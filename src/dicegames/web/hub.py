@@ -105,8 +105,9 @@ class Hub:
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
     async def start(self) -> None:
-        """Start the analysis workers (as the server starts)."""
-        await self.pool.start()
+        """Start the analysis workers (as the server starts; it answers while they warm
+        up)."""
+        self.pool.start()
 
     def close(self) -> None:
         """Stop the drivers, the reviews, the analysis workers and the threads (the server

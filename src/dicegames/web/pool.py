@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ctypes
 import heapq
 import itertools
 import logging
@@ -38,6 +37,8 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from dicegames.core.workers import die_with_parent
+
 WORKERS = 2
 """Analysis worker processes (the bots and the event loop keep the server's own cores)."""
 
@@ -45,7 +46,7 @@ GRACE = 0.5
 """Seconds a job may overrun its deadline before it is interrupted."""
 
 WARM_UP = 30.0
-"""Seconds the server waits at start for its workers to be ready (imports, tables)."""
+"""Seconds a new worker may take to be ready (imports, tables) before it is used anyway."""
 
 KILL_AFTER = 1.0
 """Seconds an interrupted worker has to answer before it is killed and replaced."""
@@ -81,17 +82,22 @@ class AnalysisPool:
         self._closed = False
         self._tasks: set[asyncio.Task[None]] = set()
 
-    async def start(self) -> None:
-        """Start the workers and wait until they are ready (at most :data:`WARM_UP`
-        seconds: a worker that is not is used anyway, its first job waits for it)."""
+    def start(self) -> None:
+        """Start the workers; each joins the pool once it is ready (its imports and tables
+        loaded, at most :data:`WARM_UP` seconds), so the server answers meanwhile and a job
+        asked for before then waits for the first worker ready."""
         self._started = True
-        workers = [self._spawn() for _ in range(self.size)]
-        loop = asyncio.get_running_loop()
+        for _ in range(self.size):
+            task = asyncio.get_running_loop().create_task(self._ready(self._spawn()))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _ready(self, worker: _Worker) -> None:
+        """Give ``worker`` to the pool once it says it is ready."""
         with contextlib.suppress(TimeoutError, EOFError, OSError):
-            await asyncio.wait_for(asyncio.gather(*(
-                loop.run_in_executor(self._readers, worker.connection.recv)
-                for worker in workers)), WARM_UP)
-        for worker in workers:
+            await asyncio.wait_for(asyncio.get_running_loop().run_in_executor(
+                self._readers, worker.connection.recv), WARM_UP)
+        if not self._closed:
             self._give_back(worker)
 
     @property
@@ -238,15 +244,6 @@ def _on_interrupt(signum: int, frame: object) -> None:
         raise Interrupted("the job's caller left")
 
 
-def _die_with_parent(parent: int) -> None:
-    """``SIGKILL`` this process when the server dies (Linux), however it dies."""
-    with contextlib.suppress(Exception):
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
-    if os.getppid() != parent:  # the server died before the line above
-        os._exit(0)
-
-
 def _warm_up() -> None:
     """Load every game and ask each one's hint bot once (tables, models, the default
     boards' planners), so the first hints do not pay for it."""
@@ -270,7 +267,7 @@ def _warm_up() -> None:
 
 def _serve(connection: Connection, parent: int) -> None:
     """The worker's loop: run each job received, send back ``(status, value)``."""
-    _die_with_parent(parent)
+    die_with_parent(parent)  # kernel signal and a watching thread (core.workers)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGUSR1, _on_interrupt)
     from dicegames.analysis.anytime import enable_timer
