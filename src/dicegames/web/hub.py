@@ -38,19 +38,18 @@ from dicegames.core.errors import (
     DiceGamesError,
     IllegalAction,
     OptionError,
-    PositionError,
     RecordError,
 )
 from dicegames.core.fair import FairDice
-from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
-from dicegames.core.names import BadName, check_name, safe_name, text_problem
-from dicegames.core.record import MAX_POSITION, from_record
+from dicegames.core.names import safe_name
+from dicegames.core.record import from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
 from dicegames.web.database import StoreBusy
 from dicegames.web.errors import ApiError, from_engine
+from dicegames.web.fields import move_text, option_code, players_of, start_state
 from dicegames.web.live import LiveMatch
 from dicegames.web.lobby import table_setup
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
@@ -132,7 +131,7 @@ class Hub:
         game_id = body.get("game")
         if not isinstance(game_id, str):
             raise ApiError(400, "bad_request", "'game' must be a game id (text)")
-        players = _players(body.get("players"))
+        players = players_of(body.get("players"))
         open_table, invited = table_setup(body, players)
         options = body.get("options", {})
         if not isinstance(options, dict):
@@ -155,11 +154,11 @@ class Hub:
         try:  # never files=True: nothing a request holds may name a file to read
             game = configure(game_id, len(players), options)
         except OptionError as error:
-            raise ApiError(422, _option_code(str(error)), str(error)) from None
+            raise ApiError(422, option_code(str(error)), str(error)) from None
         if dice == "manual" and all(player.is_bot for player in players):
             raise ApiError(422, "bad_dice", "manual dice need at least one person to enter them")
         session = Session(game, players, seed, "manual" if dice == "manual" else "auto",
-                          start=_start(game, body.get("position")), fair=fair)
+                          start=start_state(game, body.get("position")), fair=fair)
         tokens = {seat: secrets.token_urlsafe(18)
                   for seat, player in enumerate(players) if not player.is_bot}
         try:
@@ -289,7 +288,7 @@ class Hub:
                   expect: object = None) -> int:
         """A person's decision for the seat their token holds; returns the new version."""
         seat = await self.seat_of(match, token)
-        text = _move_text(move)
+        text = move_text(move)
         async with match.lock:
             self._check_open(match, expect)
             self._check_deciding(match, seat)
@@ -301,7 +300,7 @@ class Hub:
                          expect: object = None) -> int:
         """Physical dice typed in by a person of the match (manual mode only)."""
         await self.seat_of(match, token)
-        text = _move_text(dice)
+        text = move_text(dice)
         async with match.lock:
             self._check_open(match, expect)
             if match.dice != "manual":
@@ -575,12 +574,6 @@ def _driver_ended(task: asyncio.Task[None]) -> None:
         log.error("a match's driver stopped", exc_info=task.exception())
 
 
-def _option_code(message: str) -> str:
-    if message.startswith("unknown game"):
-        return "unknown_game"
-    return "bad_player_count" if " players, not " in message else "bad_option"
-
-
 def _quietly(work: Callable[[], _T]) -> _T:
     """``work()`` (a replay building thousands of long-lived states) with the cyclic garbage
     collector paused, then its survivors moved out of the collector's sight (``gc.freeze``).
@@ -600,59 +593,3 @@ def _quietly(work: Callable[[], _T]) -> _T:
 
 def _new_id() -> str:
     return secrets.token_urlsafe(9)
-
-
-def _start(game: Game[Any, Any, Any], position: object) -> State[Any, Any, Any] | None:
-    """The state a match's optional ``position`` describes (None: the start of the game).
-
-    Raises:
-        ApiError: 400 when it is not text or too long, 422 ``bad_position`` when the game
-            refuses it (the message names the field and what is allowed).
-    """
-    if position is None:
-        return None
-    if not isinstance(position, str) or len(position) > MAX_POSITION:
-        raise ApiError(400, "bad_request", f"'position' must be a position text of at most "
-                       f"{MAX_POSITION} characters (see Positions on the game's rules page)")
-    problem = text_problem(position)
-    if problem is not None:
-        raise ApiError(422, "bad_position", f"'position' contains {problem}; a position is "
-                       "plain text (see Positions on the game's rules page)")
-    try:
-        return game.from_position(position)
-    except PositionError as error:
-        raise ApiError(422, "bad_position", str(error)) from None
-
-
-def _move_text(move: object) -> str:
-    if not isinstance(move, str) or not move.strip():
-        raise ApiError(400, "bad_request", "'move' must be the move's notation (text)")
-    if len(move) > 200:
-        raise ApiError(400, "bad_request", "'move' is longer than 200 characters")
-    problem = text_problem(move)
-    if problem is not None:
-        raise ApiError(400, "bad_request", f"'move' contains {problem}; a move is plain "
-                       "text in the game's notation")
-    return move
-
-
-def _players(raw: object) -> list[PlayerInfo]:
-    if not isinstance(raw, list) or not raw:
-        raise ApiError(400, "bad_request", "'players' must be a non-empty list of "
-                       "{name, kind} objects")
-    players = []
-    for number, item in enumerate(raw, start=1):
-        if not isinstance(item, dict):
-            raise ApiError(400, "bad_request", f"player {number} must be an object "
-                           "{name, kind}")
-        kind = item.get("kind", "human")
-        if not isinstance(kind, str) or not (kind == "human" or kind.startswith("bot:")):
-            raise ApiError(422, "bad_player", f"player {number}'s kind must be 'human' or "
-                           "'bot:<level>'")
-        name = item.get("name", kind.replace("bot:", "Bot ").capitalize()
-                        if kind != "human" else f"Player {number}")
-        try:
-            players.append(PlayerInfo(check_name(name, f"player {number}'s name"), kind))
-        except BadName as error:
-            raise ApiError(422, "bad_player", str(error)) from None
-    return players
