@@ -176,15 +176,20 @@ seconds on a loaded one."""
 
 
 def _watch(server: Server, match_id: str, lang: str, stop: threading.Event,
-           seen: list[int]) -> None:
-    """A spectator reading every push of a match in ``lang`` until ``stop``."""
+           seen: list[int], *, ready: list[str]) -> None:
+    """A spectator reading every push of a match in ``lang`` until ``stop`` (noted in
+    ``ready`` once its first, whole state came)."""
     with connect(f"{server.ws_url}/ws/matches/{match_id}?lang={lang}", open_timeout=30,
                  max_size=2**23) as socket:
+        first = True
         while not stop.is_set():
             try:
                 socket.recv(timeout=0.5)
             except TimeoutError:
                 continue
+            if first:
+                ready.append(f"{match_id}/{lang}")
+                first = False
             seen.append(1)
 
 
@@ -206,17 +211,21 @@ def test_sixteen_matches_on_the_largest_board_leave_a_get_quick(tmp_path: Path) 
     server = Server(tmp_path / "games.sqlite3", bot_delay=PACE).start()
     stop = threading.Event()
     seen: list[int] = []
+    ready: list[str] = []
     watchers: list[threading.Thread] = []
     try:
         body = big_match("shortcut")
         body["players"] = [{"name": "Bot 1", "kind": "bot:easy"},
                            {"name": "Bot 2", "kind": "bot:easy"}]
         ids = [server.post("/api/matches", body)["id"] for _ in range(GAMES)]
-        watchers = [threading.Thread(target=_watch, args=(server, match_id, lang, stop, seen))
+        watchers = [threading.Thread(target=_watch, args=(server, match_id, lang, stop, seen),
+                                     kwargs={"ready": ready})
                     for match_id in ids for lang in ("en", "fr")]
         for watcher in watchers:
             watcher.start()
-        time.sleep(1.0)  # every spectator served its first (whole) state
+        first_states = time.monotonic() + 30  # every spectator served its first (whole) state
+        while len(ready) < len(watchers) and time.monotonic() < first_states:
+            time.sleep(0.02)
         versions = sum(server.get(f"/api/matches/{match_id}")["version"] for match_id in ids)
         times = []
         deadline = time.perf_counter() + PROBE_SECONDS

@@ -32,13 +32,11 @@ from dicegames.web.limits import (
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT
 from web.server import Server
+from web.test_fuzz_ws import BIG_BOARD  # the largest board allowed (26 x 99 cells)
 from web.test_security import record_of
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 
-BIG_BOARD = "\n".join([" ".join(["S", *map(str, range(1, 25)), "F"])]
-                      + [" ".join(["g"] * 26)] * 98) + "\n"
-"""The largest Shortcut board allowed (26 x 99 cells)."""
 
 
 @pytest.fixture(scope="module")
@@ -160,9 +158,14 @@ def test_one_client_holds_a_bounded_number_of_websockets(limited: Server) -> Non
                 third.recv(timeout=10)
             assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
         first.close()
-        time.sleep(0.3)
-        with opened() as again:
-            assert json.loads(again.recv(timeout=10))["type"] == "state"
+        deadline = time.monotonic() + 10  # until the server has seen the close
+        while True:
+            with opened() as again:
+                message = json.loads(again.recv(timeout=10))
+            if message["type"] == "state" or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
+        assert message["type"] == "state", message
 
 
 # ----------------------------------------------------------------- the buckets themselves

@@ -24,10 +24,7 @@ import pytest
 from websockets.sync.client import connect
 
 from web.server import Server
-
-BIG_BOARD = "\n".join([" ".join(["S", *map(str, range(1, 25)), "F"])]
-                      + [" ".join(["g"] * 26)] * 98) + "\n"
-"""The largest board allowed (26 x 99 cells): the hard bot's planner takes a minute on it."""
+from web.test_fuzz_ws import BIG_BOARD  # the largest board allowed (26 x 99 cells)
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 

@@ -223,17 +223,7 @@ class Store:
 
         return await self._reader.run(read)
 
-    async def match_ids(self) -> list[str]:
-        """Every stored match id, oldest first."""
-        return await self._reader.run(lambda db: [
-            row[0] for row in db.execute("SELECT id FROM matches ORDER BY created")])
-
     # ------------------------------------------------------------------ open tables
-
-    async def finish(self, match_id: str) -> None:
-        """The match's game is over: it leaves the lobby."""
-        await self._writer.run(lambda db: db.execute(
-            "UPDATE matches SET finished = 1 WHERE id = ?", (match_id,)))
 
     async def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
         """The tokens of ``seats`` were used (any request or connection that carried them):
