@@ -289,7 +289,7 @@ async def _send_answer(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: W
                        count_hint: Callable[[], None]) -> None:
     """Answer one message on its own (a hint), unless the socket has closed."""
     answer = await _answer(hub, match, tokens, text, lang, client=client,
-                                           count_hint=count_hint)
+                           count_hint=count_hint)
     with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
         await ws.send_text(json.dumps(answer))
 

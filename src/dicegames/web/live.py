@@ -181,10 +181,10 @@ class LiveMatch:
         self.lock = asyncio.Lock()
         self.viewers: set[Viewer] = set()
         self.joined: set[Seat] = set()
-        self.claimed: set[Seat] = set()
-        """Seats whose token was used and the store told (the lobby offers them no more)."""
         """The seats that have had an open connection since the server started (a seat in it
         with no open connection now is "away")."""
+        self.claimed: set[Seat] = set()
+        """Seats whose token was used and the store told (the lobby offers them no more)."""
         self.move_events: list[list[dict[str, Any]]] = []
         """Each move's events as played, in English (the log's other languages are written
         from the session when asked: :meth:`_move_log`)."""
