@@ -142,25 +142,48 @@ def test_check_reports_a_message_in_two_catalogues(script: ModuleType,
     assert "fr: 'Shared words' is in both shared and one" in script.problems()
 
 
+def made_up_game(folder: Path, shared_message: str) -> None:
+    """A compiled French catalogue in ``folder``: a message of its own, and another
+    translation of a message the shared catalogue has."""
+    catalog = Catalog(locale="fr", domain=i18n.DOMAIN)
+    catalog.add("A made-up game's words", string="Les mots d'un jeu inventé")
+    catalog.add(shared_message, string="autre chose")
+    path = catalogue_file(folder, "fr")
+    path.parent.mkdir(parents=True)
+    buffer = io.BytesIO()
+    write_mo(buffer, catalog)
+    path.write_bytes(buffer.getvalue())
+
+
 def test_the_shared_catalogue_wins_over_a_games(tmp_path: Path,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Merging reads each folder's ``.mo``: a game's new message is added, a message the
     shared catalogue has keeps the shared translation."""
     shared_message = next(iter(table("fr")))
-    catalog = Catalog(locale="fr", domain=i18n.DOMAIN)
-    catalog.add("A made-up game's words", string="Les mots d'un jeu inventé")
-    catalog.add(shared_message, string="autre chose")
-    path = catalogue_file(tmp_path, "fr")
-    path.parent.mkdir(parents=True)
-    buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    path.write_bytes(buffer.getvalue())
+    made_up_game(tmp_path, shared_message)
     monkeypatch.setattr(i18n, "catalogue_folders", lambda: (PACKAGE, tmp_path))
-    i18n._merged.cache_clear()
+    i18n.reload()
     try:
         assert translate("fr", "A made-up game's words") == "Les mots d'un jeu inventé"
         assert translate("fr", shared_message) == table("fr")[shared_message] != "autre chose"
         assert translate("de", "A made-up game's words") == "A made-up game's words"
     finally:
         monkeypatch.undo()
-        i18n._merged.cache_clear()
+        i18n.reload()
+    assert translate("fr", "A made-up game's words") == "A made-up game's words"
+
+
+def test_a_game_registered_later_is_merged_too(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The catalogues were read before the game came (one more game in the registry, whose
+    folder has a catalogue): its messages are found at their first use."""
+    assert translate("fr", "Options") == "Options"  # read before
+    made_up_game(tmp_path, "Options")
+    registered = i18n._registry_games()()
+    monkeypatch.setattr(i18n, "catalogue_folders", lambda: (PACKAGE, tmp_path))
+    monkeypatch.setattr(i18n, "_registry_games", lambda: lambda: (*registered, "a new game"))
+    try:
+        assert translate("fr", "A made-up game's words") == "Les mots d'un jeu inventé"
+    finally:
+        monkeypatch.undo()
+        i18n.reload()

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -75,18 +75,39 @@ def translations(lang: str) -> _gettext.NullTranslations:
     (English and unknown languages: the ids as they are)."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return _ENGLISH
-    return _merged(lang, _registered())
+    return _merged(lang, len(_registry_games()()))  # merged again when a game is registered
 
 
 _ENGLISH = _gettext.NullTranslations()
+_loaded: dict[str, _gettext.NullTranslations] = {}
+"""The catalogue :func:`translate` last used for each language."""
 
 
-def _registered() -> int:
-    """How many games the registry holds: the merged catalogues are built again when a
-    game is registered after they were first read."""
+@cache
+def _registry_games() -> Callable[[], tuple[object, ...]]:
+    """:func:`dicegames.core.registry.games`, imported on first use (the registry's modules
+    import this one)."""
     from dicegames.core.registry import games
 
-    return len(games())
+    return games
+
+
+def _lookup(lang: str, message: str) -> str:
+    """``message`` in ``lang``. The catalogue of the registered games is kept per language
+    and looked at again only when a message is missing from it (a game registered since
+    brings its messages), so a found message costs one dictionary lookup."""
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return message
+    catalogue = _loaded.get(lang)
+    if catalogue is None:
+        catalogue = _loaded[lang] = translations(lang)
+    text = catalogue.gettext(message)
+    if text == message:
+        latest = translations(lang)
+        if latest is not catalogue:
+            _loaded[lang] = latest
+            text = latest.gettext(message)
+    return text
 
 
 @cache
@@ -111,6 +132,13 @@ def _merged(lang: str, registered: int) -> _gettext.GNUTranslations:
     return merged
 
 
+def reload() -> None:
+    """Forget the merged catalogues: they are read again from the ``.mo`` files at their
+    next use (after a test swaps the folders, or a translator compiles anew)."""
+    _merged.cache_clear()
+    _loaded.clear()
+
+
 def _table_of(catalogue: _gettext.GNUTranslations) -> dict[object, str]:
     """The message table a compiled catalogue was read into (``str`` ids, or ``(id, n)``
     pairs for plural forms). gettext keeps it in ``_catalog``: no public name gives it."""
@@ -123,13 +151,15 @@ def table(lang: str) -> Mapping[str, str]:
     text: what the web pages' ``t()`` looks up (served as JSON). Empty for English."""
     if lang == DEFAULT or lang not in LANGUAGES:
         return {}
-    return {message: text for message, text in _table_of(_merged(lang, _registered())).items()
+    merged = translations(lang)
+    assert isinstance(merged, _gettext.GNUTranslations)
+    return {message: text for message, text in _table_of(merged).items()
             if isinstance(message, str) and message}
 
 
 def translate(lang: str, message: str, **params: object) -> str:
     """``message`` in ``lang``, its ``{placeholders}`` filled from ``params``."""
-    text = translations(lang).gettext(message) if message else message
+    text = _lookup(lang, message) if message else message
     return text.format(**params) if params else text
 
 
