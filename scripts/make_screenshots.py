@@ -102,15 +102,15 @@ def post(url: str, body: dict[str, Any]) -> Any:
 def open_tables(base: str) -> None:
     """Two open tables for the lobby's picture, of the first two games shown: Ann, a free
     seat and a bot at the first (at least two seats, three when it allows), Ben and a free
-    seat at the second."""
+    seat at the second. No seed: an open table takes none (the server draws a secret); the
+    picture shows no dice."""
     invited = {"name": "Player 2", "kind": "human", "invited": True}
     first, second = GAMES[0], GAMES[1 % len(GAMES)]
     players = [{"name": "Ann", "kind": "human"}, invited]
     if make(first).spec.max_players >= 3:
         players.append({"name": "Cleo", "kind": opponent(first)})
-    post(base + "/api/matches", {"game": first, "open": True, "seed": SEED,
-                                 "players": players})
-    post(base + "/api/matches", {"game": second, "open": True, "seed": SEED,
+    post(base + "/api/matches", {"game": first, "open": True, "players": players})
+    post(base + "/api/matches", {"game": second, "open": True,
                                  "players": [{"name": "Ben", "kind": "human"}, invited]})
 
 
