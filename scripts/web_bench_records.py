@@ -164,7 +164,8 @@ def run_once(src: str | None, record: dict[str, Any]) -> dict[str, dict[str, flo
             finally:
                 process.terminate()
                 process.wait(10)
-            process, url = spawn(db, extra=["--matches-in-memory", str(KEPT)])
+            process, url = spawn(db, extra=["--matches-in-memory", str(KEPT),
+                                            "--no-rate-limits"])
             try:
                 _call(url + f"/api/matches/{other}")
                 latencies, took = _probed(url, f"/api/matches/{other}", lambda: [

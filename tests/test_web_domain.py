@@ -13,14 +13,20 @@ from __future__ import annotations
 
 import ast
 import asyncio
+import gc
+import os
 import re
+import subprocess
+import sys
 from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+import dicegames.core.record
 import dicegames.web
+import dicegames.web.hub
 from dicegames.core import errors as core_errors
 from dicegames.core.errors import (
     BadOptionValue,
@@ -36,8 +42,9 @@ from dicegames.core.errors import (
 )
 from dicegames.core.names import BadName
 from dicegames.core.options import OptionSpec
-from dicegames.core.registry import configure, games
-from dicegames.core.session import DICE_MODES
+from dicegames.core.record import to_record
+from dicegames.core.registry import configure, games, make
+from dicegames.core.session import DICE_MODES, Session
 from dicegames.web import domain
 from dicegames.web.app import create_app
 from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Join, Undo, Upload
@@ -359,3 +366,43 @@ async def _settled(match: LiveMatch) -> None:
     """Let the match's driver play its automatic steps before the hub closes."""
     if match.driver is not None:
         await asyncio.wait_for(match.driver, 30)
+
+
+# ------------------------------------------------------------- the garbage collector
+
+
+def test_checking_a_record_leaves_the_collector_alone(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No request switches the process's collector off or freezes its heap (a record check
+    used to do both: ``gc.disable()`` meanwhile, ``gc.freeze()`` after)."""
+    checked = dicegames.core.record.from_record
+    enabled: list[bool] = []
+
+    def watched(*args: Any, **kwargs: Any) -> Session:
+        enabled.append(gc.isenabled())
+        return checked(*args, **kwargs)
+
+    monkeypatch.setattr(dicegames.web.hub, "from_record", watched)
+    session = Session(make(games()[0].id), None, 1)
+    frozen = gc.get_freeze_count()
+
+    async def work(hub: Hub) -> None:
+        match = await hub.upload(Upload(to_record(session)))
+        assert match.status == "record"
+        assert gc.isenabled()
+
+    _with_hub(tmp_path, work)
+    assert enabled == [True]
+    assert gc.get_freeze_count() == frozen
+
+
+def test_the_server_process_freezes_its_start_up_heap_once() -> None:
+    """What ``dicegames serve`` does before its first request (:func:`settle_heap`), seen
+    in a process of its own."""
+    script = ("import gc; from dicegames.web.server import GC_THRESHOLDS, settle_heap; "
+              "settle_heap(); print(gc.get_freeze_count() > 10_000, "
+              "gc.get_threshold() == GC_THRESHOLDS, gc.isenabled())")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, check=True,
+                          env={**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)})
+    assert done.stdout.split() == ["True", "True", "True"]

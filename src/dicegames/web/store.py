@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dicegames.core.session import DICE_MODES
 from dicegames.web.database import DatabaseThread, connect, open_file
 from dicegames.web.domain import DamagedMatch
 
@@ -328,8 +329,8 @@ class DamagedRow(ValueError):
     """A stored row is not what the app writes (edited by hand, or damaged on disk)."""
 
 
-DICE = ("auto", "manual", "record")
-"""The stored ``dice`` values."""
+DICE = (*DICE_MODES, "record")
+"""The stored ``dice`` values: a played match's dice mode, or ``record`` (an upload)."""
 
 
 def _damaged(match_id: str, reason: str) -> DamagedMatch:
