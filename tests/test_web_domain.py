@@ -339,7 +339,8 @@ def test_the_hub_refuses_changes_with_domain_errors(tmp_path: Path) -> None:
     early; every refusal a domain error."""
     async def work(hub: Hub) -> None:
         for spec in games():
-            match = await hub.create(_new(spec.id))
+            seats = min(max(2, spec.min_players), spec.max_players)
+            match = await hub.create(_new(spec.id, seats))
             token = match.seat_tokens[0]
             state = match.state
             assert isinstance(await _refused(hub.act(match, Act("stranger", "x"))),
@@ -354,7 +355,7 @@ def test_the_hub_refuses_changes_with_domain_errors(tmp_path: Path) -> None:
             assert isinstance(await _refused(hub.undo(match, stale)), domain.Stale)
             assert isinstance(await _refused(hub.review(match)), domain.NotFinished)
             assert isinstance(await _refused(hub.cancel_review(match)), domain.NoReview)
-            rolled = await hub.create(_new(spec.id, dice="auto"))
+            rolled = await hub.create(_new(spec.id, seats, dice="auto"))
             dice = EnterDice(rolled.seat_tokens[0], "1")
             assert isinstance(await _refused(hub.enter_dice(rolled, dice)), domain.AutoDice)
             await _settled(rolled)

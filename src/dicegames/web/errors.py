@@ -1,4 +1,4 @@
-"""The web app's error answers: one exception type, one JSON shape, a status per kind.
+"""The web app's error answers: one JSON shape, and a status and code per kind of refusal.
 
 Every refusal is ``{"error": code, "message": text}`` with a 4xx status: 400 malformed JSON
 or fields, 403 a wrong seat token, 404 an unknown match or game, 409 acting out of turn or
