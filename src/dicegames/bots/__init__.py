@@ -11,7 +11,7 @@ from typing import Any
 
 from dicegames.bots.basic import Policy, PolicyBot, RandomBot, random_policy
 from dicegames.bots.mcts import MCTSBot
-from dicegames.core.errors import OptionError
+from dicegames.core.errors import UnknownBot
 from dicegames.core.game import Game
 from dicegames.core.model import Agent, BotLevel
 
@@ -37,14 +37,14 @@ def make_bot(game: Game[Any, Any, Any], name: str, rng: random.Random) -> Agent:
     """Build the bot called ``name`` for ``game``, drawing randomness only from ``rng``.
 
     Raises:
-        OptionError: no such bot; the message lists the available ones.
+        UnknownBot: no such bot; the message lists the available ones.
     """
     levels = bot_levels(game)
     for level in levels:
         if level.name == name.strip().lower():
             return level.factory(game, rng)
     known = ", ".join(level.name for level in levels)
-    raise OptionError(f"{game.spec.id} has no bot {name!r}; the bots are: {known}")
+    raise UnknownBot(f"{game.spec.id} has no bot {name!r}; the bots are: {known}")
 
 
 HINT_LEVELS = ("expert", "hard", "medium")

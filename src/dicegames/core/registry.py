@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from dicegames.core.errors import OptionError, PositionError
+from dicegames.core.errors import OptionError, PlayerCount, PositionError, UnknownGame
 from dicegames.core.game import Game, State
 from dicegames.core.model import GameSpec
 from dicegames.core.options import read_option_files, resolve_options
@@ -40,12 +40,12 @@ def game_class(game_id: str) -> type[Game[Any, Any, Any]]:
     """The class registered under ``game_id`` (or an alias).
 
     Raises:
-        OptionError: no such game; the message lists the known ids.
+        UnknownGame: no such game; the message lists the known ids.
     """
     key = _ALIASES.get(game_id.strip().lower())
     if key is None:
         known = ", ".join(_GAMES)
-        raise OptionError(f"unknown game {game_id!r}; the games are: {known}")
+        raise UnknownGame(f"unknown game {game_id!r}; the games are: {known}")
     return _GAMES[key]
 
 
@@ -59,7 +59,9 @@ def make(game_id: str, players: int | None = None, **options: object) -> Game[An
 
     Raises:
         OptionError: an unknown game or option, a value out of range, or a player count
-            the game does not allow. The message names what is allowed.
+            the game does not allow (:class:`~dicegames.core.errors.UnknownGame`,
+            ``UnknownOption``, ``BadOptionValue``, ``PlayerCount``). The message names what
+            is allowed.
     """
     return configure(game_id, players, options, files=True)
 
@@ -81,7 +83,7 @@ def configure(
     if isinstance(count, bool) or not isinstance(count, int) or not (
         spec.min_players <= count <= spec.max_players
     ):
-        raise OptionError(
+        raise PlayerCount(
             f"{spec.id} is for {spec.min_players} to {spec.max_players} players, not {count!r}"
         )
     given = dict(options or {})
@@ -92,7 +94,7 @@ def configure(
     except OptionError as error:
         if not paths:
             raise
-        raise OptionError(f"{error} (read from {', '.join(paths)})") from None
+        raise type(error)(f"{error} (read from {', '.join(paths)})") from None
 
 
 def from_position(game_id: str, text: str, **options: object) -> State[Any, Any, Any]:
