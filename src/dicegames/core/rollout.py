@@ -32,7 +32,11 @@ The rules every caller shares:
 A seat's bot is a :class:`BotSpec`: a factory (how the engine builds the bot from its
 generator) and a name the kernel may know (a bot level, mapped by
 :meth:`GameKernel.policy_of`, or a kernel policy name). This module imports no game and no
-bot; ``dicegames.bots`` builds the specs of a game's levels (``bots.bot_spec``).
+bot; ``dicegames.bots`` builds the specs of a game's levels (``bots.bot_spec``) and names
+the bot that plays the rollouts of estimates and hints (``bots.rollout_level``: ``medium``,
+else the one fallback bot, ``random``). The primitive takes a seed where OpenSpiel's takes a
+generator for the dice: the seed is what both paths can share, and one seed for dice and
+bots together is what keeps their streams apart by construction.
 """
 
 from __future__ import annotations
