@@ -165,12 +165,13 @@ class Plan:
     description: str
 
 
+_ENGINE = Plan(None, None, "engine (kernel not asked for)")
+
+
 def plan(game: Game[Any, Any, Any], names: Sequence[str | None],
          use_kernel: bool = True) -> Plan:
     """How bots of these names (one per seat, or per entry) are played on ``game``."""
-    if not use_kernel:
-        return Plan(None, None, "engine (kernel not asked for)")
-    return _plan(game, tuple(names))
+    return _plan(game, tuple(names)) if use_kernel else _ENGINE
 
 
 @lru_cache(maxsize=128)
@@ -214,7 +215,7 @@ def rollout(
         raise ValueError(f"{len(agents)} bots for a {game.players}-player game")
     if state.is_terminal:
         return Ending(state, 0)
-    how = plan(game, [agent.name for agent in agents], use_kernel)
+    how = _plan(game, tuple(agent.name for agent in agents)) if use_kernel else _ENGINE
     if how.kernel is not None and how.policies is not None:
         kernel = how.kernel
         stop_seat, stop_turns = (horizon.seat, horizon.turns) if horizon else (-1, 0)
