@@ -199,8 +199,10 @@ def hint_within(job: HintJob, *, deadline: float) -> QuickHint:
     if exact is not None and move is not None:
         chance = exact[move]
         return QuickHint(str(move), level, chance, chance, chance, 0, True, True)
+    # On the engine: a timer cuts this work off at the deadline, and a kernel's first
+    # compilation (minutes on a fresh install) cut off every time would never finish.
     runner = Rollouts(game, rollouts, seed, rollout_level(game) if move is not None
-                      else FALLBACK_LEVEL)
+                      else FALLBACK_LEVEL, use_kernel=False)
     children = {action: state.apply_unchecked(action, seat) for action in legal}
     if move is not None:  # the bot's move first: it gets the first rollouts
         children = {move: children[move], **children}

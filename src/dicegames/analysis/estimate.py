@@ -181,12 +181,15 @@ class Rollouts:
     kind = "rollouts"
 
     def __init__(self, game: Game[Any, Any, Any], rollouts: int = DEFAULT_ROLLOUTS,
-                 seed: int = 0, level: str | None = None) -> None:
+                 seed: int = 0, level: str | None = None, *, use_kernel: bool = True) -> None:
         if rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, not {rollouts}")
         self.level = level or rollout_level(game)
         self.rollouts = rollouts
         self.seed = seed
+        self.use_kernel = use_kernel
+        """False: always the engine (a caller whose deadline must not wait for a kernel's
+        first compilation)."""
         self._bots = [bot_spec(game, self.level)] * game.players
         self._game = game
         self.description = (f"{rollouts} continuations played out by the {self.level} bot, "
@@ -196,7 +199,8 @@ class Rollouts:
         """Every seat's return at the end of continuation ``index`` from ``state``."""
         if state.is_terminal:
             return state.result.returns()
-        return rollout(state, self._bots, game_seed(self.seed, index)).returns()
+        return rollout(state, self._bots, game_seed(self.seed, index),
+                       use_kernel=self.use_kernel).returns()
 
     def position(self, state: State[Any, Any, Any]) -> Estimate:
         """The mean outcome of the continuations, with the largest standard error."""

@@ -245,12 +245,10 @@ def _on_interrupt(signum: int, frame: object) -> None:
 
 
 def _warm_up() -> None:
-    """Load every game, ask each one's hint bot once (tables, models, the default boards'
-    planners) and play one rollout (the kernel's compiled code), so the first hints do not
-    pay for it."""
+    """Load every game and ask each one's hint bot once (tables, models, the default
+    boards' planners), so the first hints do not pay for it."""
     import random
 
-    from dicegames.analysis.estimate import Rollouts
     from dicegames.bots import adviser
     from dicegames.core.chance import sample
     from dicegames.core.registry import games, make
@@ -265,9 +263,6 @@ def _warm_up() -> None:
             if not state.is_terminal:
                 seat = state.current_players[0]
                 adviser(game, rng)[1].choose(state, seat)
-                # One rollout compiles the game's kernel for the hints' rollouts, here
-                # rather than within a hint's two seconds.
-                Rollouts(game, 1).play_out(state, 0)
 
 
 def _serve(connection: Connection, parent: int) -> None:
