@@ -83,9 +83,11 @@ def horizon_step(player: int, turn: int, stop_seat: int, seen: int,
 class ArrayKernel(GameKernel):
     """A :class:`GameKernel` whose bulk methods call the compiled functions above.
 
-    Subclasses set ``tabs`` and ``players`` in ``__init__``, name their compiled functions
-    with ``staticmethod`` class attributes, and override :meth:`tables_for` when some
-    policies need tables of their own (built on first use).
+    Subclasses set ``tabs`` and ``players`` in ``__init__``, name their four compiled
+    functions with ``staticmethod`` class attributes (``compiled_choose``, ``compiled_run``,
+    ``compiled_playouts``, ``compiled_work``: :func:`no_work` when they need no scratch), and
+    override :meth:`tables_for` when some policies need tables of their own (built on first
+    use).
     """
 
     # Each array kernel plays the game's random and medium bots; easy is the random one.

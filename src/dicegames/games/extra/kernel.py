@@ -5,12 +5,13 @@ re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): 1-6 playe
 ``extra_columns``, the children's variant for any seats under either ``children_rule``, from
 any state.
 
-**Tables** (:func:`tables`, per configured game): one flat int array at fixed offsets
-(``T_...``): ``meta`` (players and the three column sizes), per-seat children's flags
-(``extra`` and ``rows`` readings), the sheet constants (k, boxes and value per row) and, for
-each of the 252 rolls, what :func:`.sheet.legal_decisions` builds its lists from: the distinct
-faces, the pairings of the four dice left by each face (as their two sums), and the distinct
-pairings of a free ride; and one float array, the medium rule's smoothed row scores
+**Tables** (:func:`tables`, per configured game, a :class:`Tables`): ``flat``, one int
+array at fixed offsets (``T_...``, compile-time constants): ``meta`` (players and the three
+column sizes), per-seat children's flags (``extra`` and ``rows`` readings), the sheet
+constants (k, boxes and value per row) and, for each of the 252 rolls, what
+:func:`.sheet.legal_decisions` builds its lists from: the distinct faces, the pairings of the
+four dice left by each face (as their two sums), and the distinct pairings of a free ride;
+and ``smooth``, one float array, the medium rule's smoothed row scores
 (:func:`.heuristics.progress`, the very floats).
 
 **The state array**: ``[roll, roller, turn, players]`` then one block of :data:`SEAT` slots

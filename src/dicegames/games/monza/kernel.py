@@ -5,8 +5,9 @@ never pushed, a target holds any number of cars) and the ``medium`` rule of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
 any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
 
-**Tables** (:func:`tables`): one flat int array, a header (squares, players, compulsion,
-variant, successor width, and where each table below starts) then per square its colour,
+**Tables** (:func:`tables`, a :class:`Tables`): ``flat``, one int array: a header (squares,
+players, compulsion, variant, successor width, and where each part below starts, in the named
+slots ``O_*``: a part is read as ``t[t[O_COLOUR] + square]``), then per square its colour,
 target and tyre flags and the first square of its lane; per position (the start zone is
 position ``squares``) its next squares, steps to a target and progress; and the length of
 the longest legal sequence of dice from every position with every multiset of at most six
