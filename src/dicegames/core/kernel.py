@@ -24,8 +24,8 @@ out-of-line call to numba's runtime, twice per array argument of every inlined h
 So the functions that run the loops, and the helpers they call, are compiled by
 :func:`njit_uncounted`, without numba's runtime: they count nothing, and may not allocate
 (an allocation there fails to compile). Allocation happens once, in the :func:`njit`
-functions that call them (``playouts``, ``run``), which pass their arrays down; tables are
-still a few flat arrays.
+functions that call them (``playouts``, and ``work``, whose scratch arrays the driver passes
+to ``run``); tables are named tuples of arrays (see :mod:`dicegames.core.array_kernel`).
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.

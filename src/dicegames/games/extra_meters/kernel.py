@@ -53,6 +53,7 @@ from dicegames.core.kernel import (
     float_array,
     limit_of,
     njit,
+    njit_inline,
     njit_uncounted,
     step_u32,
     zeros,
@@ -163,7 +164,7 @@ def _exact_index(a: int, b: int, k: int, total: int, tab: int, n: int,
     return int(base + (k - 1) * (top + 1) - ((k - 1) * k) // 2 + (total - k))
 
 
-@njit_uncounted
+@njit_inline
 def _exact_rolls(t: Tables, pos: IntArray, at: int, player: int, count: int,
                  total: int) -> bool:
     """The exact policy's decision: roll again? (against the leading opponent; runner
