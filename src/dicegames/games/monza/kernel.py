@@ -488,8 +488,15 @@ def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: I
          work: Work, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends, or until ``stop_seat`` begins its
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    t, roll = tabs.flat, work.roll
-    legal, stamps, stack, found = work.legal, work.stamps, work.stack, work.found
+    return _play(s, tabs.flat, policies, dice, whims, work.legal, work.stamps, work.stack,
+                 work.found, work.roll, stop_seat, stop_turns)
+
+
+@njit_uncounted
+def _play(s: IntArray, t: IntArray, policies: IntArray, dice: IntArray, whims: IntArray,
+          legal: IntArray, stamps: IntArray, stack: IntArray, found: IntArray, roll: IntArray,
+          stop_seat: int, stop_turns: int) -> int:
+    """:func:`_run` over the table and scratch arrays as arrays."""
     seen, left = horizon_start(s[PLAYER], s[TURN], stop_seat, stop_turns)
     played = 0
     while s[PHASE] != OVER and played < MAX_MOVES:
