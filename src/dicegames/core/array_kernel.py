@@ -18,8 +18,9 @@ so that the loops allocate nothing). :class:`ArrayKernel` turns them into
 the generators the protocol specifies (dice from ``seed``, the random policies from ``~seed``).
 
 **The rollout horizon** (stop when ``stop_seat`` begins its ``stop_turns + 1``-th new turn) is
-:func:`horizon_start` and :func:`horizon_step`, written once here and inlined (a call at every
-move cost Monza's random playouts 5%); every game's move loop reads them as::
+:func:`horizon_start` and :func:`horizon_step`, written once here and inlined into each loop
+(no call per move, as the hand-written checks they replace); every game's move loop reads
+them as::
 
     seen, left = horizon_start(s[PLAYER], s[TURN], stop_seat, stop_turns)
     while s[PHASE] != OVER and played < MAX_MOVES:
