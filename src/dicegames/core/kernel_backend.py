@@ -11,7 +11,7 @@ first imported, that is when a kernel first runs. ``import dicegames`` and
 **The backend.** :func:`njit` is ``numba.njit(cache=True, nogil=True)`` when numba is
 importable (the ``[fast]`` extra) and the identity otherwise, so the same kernel source runs
 compiled or as plain Python. Set the environment variable ``DICEGAMES_KERNEL=python``
-before the first kernel runs to force the plain path even where numba is installed (the
+before ``dicegames`` is imported to force the plain path even where numba is installed (the
 tests do, in a subprocess, to check that both paths give the same bits). Without numba,
 arrays are plain Python lists of ints (numpy is not needed at all); with numba they are
 ``int64`` numpy arrays. Compiled code is cached on disk in a folder keyed on every source
@@ -34,7 +34,6 @@ versions it is tested with are pinned (:data:`NUMBA_TESTED`, and the ``fast`` ex
 
 from __future__ import annotations
 
-import logging
 import os
 import re
 import threading
@@ -54,8 +53,6 @@ NUMBA_TESTED = ((0, 59), (0, 69))
 """The numba versions ``[low, high)`` the kernels are tested with (``pyproject.toml``'s
 ``fast`` extra pins the same range): within it, :func:`njit_uncounted`'s private option is
 trusted; outside it, it is first tried on a trivial function (see :func:`_uncounted_options`)."""
-
-log = logging.getLogger("dicegames.kernel")
 
 # ------------------------------------------------------------------------------ the backend
 
@@ -81,10 +78,13 @@ class _Backend:
     def refuse_uncounted(self, error: BaseException) -> None:
         """Fall back to plain :func:`njit` for :func:`njit_uncounted` (warned once)."""
         if self.uncounted:
+            import logging  # here, not at import: `import dicegames` stays light
+
             self.uncounted = {}
-            log.warning("numba %s refuses the private option _nrt=False (%s): the kernels' "
-                        "loops are compiled with plain njit (same results, slower)",
-                        getattr(self.numba, "__version__", "?"), error)
+            logging.getLogger("dicegames.kernel").warning(
+                "numba %s refuses the private option _nrt=False (%s): the kernels' loops are "
+                "compiled with plain njit (same results, slower)",
+                getattr(self.numba, "__version__", "?"), error)
 
 
 @dataclass(slots=True)
