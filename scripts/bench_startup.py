@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -37,31 +38,44 @@ ROUNDS = 15
 """Runs of each command (for each code measured); the median is reported."""
 
 
-def one_run(arguments: list[str], source: Path | None) -> float:
-    """Seconds one fresh interpreter takes to run ``arguments`` on the code in ``source``
-    (None: whatever this interpreter's ``PYTHONPATH`` finds)."""
+def one_run(arguments: list[str], source: Path | None) -> tuple[float, float]:
+    """Wall and CPU seconds one fresh interpreter takes to run ``arguments`` on the code in
+    ``source`` (None: whatever this interpreter's ``PYTHONPATH`` finds). The CPU time (user
+    and system, from ``getrusage``) is the steadier figure on a loaded machine."""
     env = dict(os.environ)
     if source is not None:
         env["PYTHONPATH"] = str(source)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     subprocess.run([sys.executable, *arguments], env=env, check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - began
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu
 
 
 def measure(sources: Sequence[Path | None], rounds: int = ROUNDS) -> list[list[dict[str, Any]]]:
     """For each of ``sources``, one row per command: its median, lowest and highest wall
-    times in milliseconds over ``rounds`` interleaved runs."""
-    times: list[dict[str, list[float]]] = [{name: [] for name in COMMANDS} for _ in sources]
+    times and its median CPU time, in milliseconds, over ``rounds`` interleaved runs."""
+    times: list[dict[str, list[tuple[float, float]]]] = [{name: [] for name in COMMANDS}
+                                                          for _ in sources]
     for round_number in range(rounds + 1):
         for index, source in enumerate(sources):
             for name, arguments in COMMANDS.items():
-                seconds = one_run(arguments, source)
+                measured = one_run(arguments, source)
                 if round_number:  # the first round only warms the disk cache (and .pyc files)
-                    times[index][name].append(seconds)
-    return [[{"what": name, "runs": rounds, "ms_median": 1000 * statistics.median(values),
-              "ms_min": 1000 * min(values), "ms_max": 1000 * max(values)}
-             for name, values in per_source.items()] for per_source in times]
+                    times[index][name].append(measured)
+    rows: list[list[dict[str, Any]]] = []
+    for per_source in times:
+        rows.append([])
+        for name, runs in per_source.items():
+            walls = [wall for wall, _ in runs]
+            rows[-1].append({"what": name, "runs": rounds,
+                             "ms_median": 1000 * statistics.median(walls),
+                             "ms_min": 1000 * min(walls), "ms_max": 1000 * max(walls),
+                             "cpu_ms_median": 1000 * statistics.median(c for _, c in runs)})
+    return rows
 
 
 def startup_figures(rounds: int = ROUNDS) -> list[dict[str, Any]]:
@@ -73,7 +87,8 @@ def show(rows: list[dict[str, Any]], label: str = "") -> None:
     """Print the rows as lines of text."""
     for row in rows:
         print(f"  {label}{row['what']}: median {row['ms_median']:.0f} ms (lowest "
-              f"{row['ms_min']:.0f}, highest {row['ms_max']:.0f}; {row['runs']} runs)")
+              f"{row['ms_min']:.0f}, highest {row['ms_max']:.0f}; {row['runs']} runs), CPU "
+              f"{row['cpu_ms_median']:.0f} ms")
 
 
 def unpack(revision: str, folder: Path) -> Path:

@@ -17,8 +17,11 @@ are compiled by :func:`njit_uncounted`, without numba's reference counts.
 **Nothing heavy at import.** numba and numpy are imported when a kernel first runs, not by
 ``import dicegames``: the names that depend on the backend (:data:`HAVE_NUMBA`,
 :data:`BACKEND`, the allocators and the generator's steps) are bound on first use (a module
-``__getattr__``), and kernel modules, whose decorators compile, are imported only when a kernel
-is asked for. Compiled code is cached on disk in a folder keyed on every source of the package
+``__getattr__``), and kernel modules, whose decorators choose the backend, are imported only
+when a kernel is asked for. So no module that ``import dicegames`` loads may decorate a
+function with :func:`njit` (or its siblings) at import, nor import those names: compiled
+helpers shared by several kernels belong in a module only kernels import (as
+``core/array_kernel.py``); ``tests/test_import_cost.py`` holds that. Compiled code is cached on disk in a folder keyed on every source of the package
 and the library versions (:mod:`dicegames.core.kernel_cache`): numba freezes the global values
 a kernel reads (a tuning constant in a game's ``heuristics.py``, say) into its compiled code,
 so a key over the kernel files alone could run a stale rule after an edit or an upgrade.
