@@ -72,7 +72,7 @@ def use_backend(monkeypatch: pytest.MonkeyPatch, backend: _Backend) -> None:
 def test_a_refusal_at_decoration_falls_back_once(monkeypatch: pytest.MonkeyPatch,
                                                  caplog: pytest.LogCaptureFixture) -> None:
     numba = _RefusingNumba("0.99.0", at="decorate")
-    backend = _Backend(numba, None, False, {"_nrt": False})
+    backend = _Backend(numba, None, None, {"_nrt": False})
     use_backend(monkeypatch, backend)
 
     def add(a: int, b: int) -> int:
@@ -93,7 +93,7 @@ def test_a_refusal_at_decoration_falls_back_once(monkeypatch: pytest.MonkeyPatch
 def test_the_fallback_compiles_with_real_numba(monkeypatch: pytest.MonkeyPatch) -> None:
     real = pytest.importorskip("numba")
     numba = _RefusingNumba("0.99.0", at="compile", real=real)
-    backend = _Backend(numba, None, False, _uncounted_options(numba))
+    backend = _Backend(numba, None, None, _uncounted_options(numba))
     assert backend.uncounted == {}
     use_backend(monkeypatch, backend)
 
@@ -106,3 +106,39 @@ def test_the_fallback_compiles_with_real_numba(monkeypatch: pytest.MonkeyPatch) 
     compiled = kernel_backend.njit_uncounted(total)
     assert isinstance(compiled, real.core.registry.CPUDispatcher)
     assert compiled(kernel_backend.array([1, 2, 3])) == 6
+
+
+class _Config:
+    CACHE_DIR = "theirs"
+
+
+class _RecordingNumba:
+    """Records numba's cache folder setting at each decoration."""
+
+    __version__ = "0.68.1"
+
+    def __init__(self) -> None:
+        self.config = _Config()
+        self.folders: list[tuple[str, dict[str, Any]]] = []
+
+    def njit(self, **options: Any) -> Callable[[Callable[..., Any]], Any]:
+        self.folders.append((self.config.CACHE_DIR, options))
+        return lambda fn: fn
+
+
+def test_kernels_are_decorated_in_the_keyed_folder_and_numba_is_left_as_found(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    numba = _RecordingNumba()
+    use_backend(monkeypatch, _Backend(numba, None, "/keyed/dicegames-kernels-0", {"_nrt": False}))
+
+    def one() -> int:
+        return 1
+
+    kernel_backend.njit(one)
+    kernel_backend.njit_uncounted(one)
+    kernel_backend.njit_inline(one)
+    assert numba.folders == [
+        ("/keyed/dicegames-kernels-0", {"cache": True, "nogil": True}),
+        ("/keyed/dicegames-kernels-0", {"cache": True, "nogil": True, "_nrt": False}),
+        ("/keyed/dicegames-kernels-0", {"cache": True, "nogil": True, "inline": "always"})]
+    assert numba.config.CACHE_DIR == "theirs"

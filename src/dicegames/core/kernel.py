@@ -21,10 +21,14 @@ are compiled by :func:`njit_uncounted`, without numba's reference counts.
 when a kernel is asked for. So no module that ``import dicegames`` loads may decorate a
 function with :func:`njit` (or its siblings) at import, nor import those names: compiled
 helpers shared by several kernels belong in a module only kernels import (as
-``core/array_kernel.py``); ``tests/test_import_cost.py`` holds that. Compiled code is cached on disk in a folder keyed on every source of the package
-and the library versions (:mod:`dicegames.core.kernel_cache`): numba freezes the global values
-a kernel reads (a tuning constant in a game's ``heuristics.py``, say) into its compiled code,
-so a key over the kernel files alone could run a stale rule after an edit or an upgrade.
+``core/array_kernel.py``); ``tests/test_import_cost.py`` holds that.
+
+**No stale kernels.** Compiled code is cached on disk in a folder keyed on every source of
+the package and the library versions (:mod:`dicegames.core.kernel_cache`): numba freezes the
+global values a kernel reads (a tuning constant in a game's ``heuristics.py``, say) into its
+compiled code, so a key over the kernel files alone could run a stale rule after an edit or
+an upgrade. A kernel may therefore read its tuning values from the one module that defines
+them.
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.

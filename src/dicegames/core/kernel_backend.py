@@ -65,15 +65,34 @@ class _Backend:
     """The numba module, or None on the plain-Python path."""
     numpy: Any = None
     """The numpy module, or None on the plain-Python path."""
-    cache: bool = True
-    """Whether compiled code is kept on disk (in the keyed folder of :mod:`.kernel_cache`)."""
+    cache_dir: str | None = None
+    """The keyed folder compiled code is kept in (:mod:`.kernel_cache`), or None: no
+    on-disk cache at all."""
     uncounted: dict[str, Any] = field(default_factory=dict)
     """The extra options of :func:`njit_uncounted`: ``{"_nrt": False}``, or none at all
     when this numba refuses that private option."""
 
-    def options(self, **extra: Any) -> dict[str, Any]:
-        """numba's options for a kernel function, with ``extra``."""
-        return {"cache": self.cache, "nogil": True, **extra}
+    def compile(self, fn: F, **extra: Any) -> F:
+        """``fn`` compiled by numba (``nogil``, cached in :attr:`cache_dir`), with ``extra``.
+
+        numba reads its cache folder from its global settings when a function is decorated,
+        so the keyed folder is set for the decoration only, then the setting restored:
+        dicegames leaves numba's settings as it found them, and nothing that changes them
+        later (another library, a reload from ``NUMBA_*`` variables) can send a kernel to
+        numba's default places, keyed on the kernel's file alone."""
+        options = {"cache": self.cache_dir is not None, "nogil": True, **extra}
+        if self.cache_dir is None:
+            plain: F = self.numba.njit(**options)(fn)
+            return plain
+        with _loading:
+            config = self.numba.config
+            previous = config.CACHE_DIR
+            config.CACHE_DIR = self.cache_dir
+            try:
+                compiled: F = self.numba.njit(**options)(fn)
+            finally:
+                config.CACHE_DIR = previous
+        return compiled
 
     def refuse_uncounted(self, error: BaseException) -> None:
         """Fall back to plain :func:`njit` for :func:`njit_uncounted` (warned once)."""
@@ -148,8 +167,9 @@ def _load_backend() -> _Backend:
         return _Backend()
     from dicegames.core.kernel_cache import key_the_cache
 
-    cached = key_the_cache(numba, numpy) is not None
-    return _Backend(numba, numpy, cached, _uncounted_options(numba))
+    folder = key_the_cache(numba, numpy)
+    return _Backend(numba, numpy, None if folder is None else str(folder),
+                    _uncounted_options(numba))
 
 
 def _probe() -> int:
@@ -207,8 +227,7 @@ def njit(fn: F) -> F:
     backend = _backend()
     if backend.numba is None:
         return fn
-    compiled: F = backend.numba.njit(**backend.options())(fn)
-    return compiled
+    return backend.compile(fn)
 
 
 def njit_uncounted(fn: F) -> F:
@@ -231,7 +250,7 @@ def njit_uncounted(fn: F) -> F:
         return fn
     if backend.uncounted:
         try:
-            uncounted: F = backend.numba.njit(**backend.options(**backend.uncounted))(fn)
+            uncounted = backend.compile(fn, **backend.uncounted)
         except (TypeError, KeyError, ValueError) as error:  # refused at decoration
             backend.refuse_uncounted(error)
         else:
@@ -248,8 +267,7 @@ def njit_inline(fn: F) -> F:
     backend = _backend()
     if backend.numba is None:
         return fn
-    compiled: F = backend.numba.njit(**backend.options(inline="always"))(fn)
-    return compiled
+    return backend.compile(fn, inline="always")
 
 
 # ------------------------------------------------------------------------------ arrays

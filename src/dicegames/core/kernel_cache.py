@@ -157,11 +157,11 @@ def prune(base: Path, keep: str, own: bool, now: float | None = None) -> list[Pa
 
 
 def key_the_cache(numba: Any, numpy: Any) -> Path | None:
-    """Point numba's cache at the folder of the current key, mark it used, prune the stale.
+    """The folder of the current key (made, and marked used), after pruning the stale ones.
 
-    Must run before the first ``njit(cache=True)`` decoration (numba reads its cache folder
-    when a function is decorated). Never raises. Returns the folder, or None when there is
-    no usable one (no home folder, nothing writable): the caller must then compile without
+    The caller sets it as numba's cache folder whenever it decorates a kernel function
+    (numba reads the folder at decoration). Never raises. Returns None when there is no
+    usable folder (no home folder, nothing writable): the caller must then compile without
     an on-disk cache, since numba's own places (beside the sources, or in ``__pycache__``)
     are keyed on the kernel's file alone and could hold stale code.
     """
@@ -178,7 +178,6 @@ def key_the_cache(numba: Any, numpy: Any) -> Path | None:
         log.warning("no folder for the compiled kernels' cache (%s): kernels are compiled "
                     "afresh in each process", error)
         return None
-    numba.config.CACHE_DIR = str(folder)
     prune(base, folder.name, own)
     return folder
 
