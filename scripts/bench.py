@@ -20,7 +20,10 @@ For each game in the registry, with its default options:
   websocket API, moves per second and p50/p99 latency from send to acknowledgement;
 * largest boards (``scripts/web_bench.py``): 16 bot matches at once on the largest Shortcut
   board and Monza circuit the limits allow, each watched, and the p50/p99 of a simple GET
-  beside them (the p99 should stay under 50 ms).
+  beside them (the p99 should stay under 50 ms);
+* start-up (``scripts/bench_startup.py``): ``python -c 'import dicegames'`` and
+  ``python -m dicegames --help`` in fresh interpreters, interleaved, medians (the aim: help
+  under 0.3 s).
 
 New games appear automatically. ``make bench`` runs this script on this checkout and on the
 previous release (see ``scripts/bench_previous.py``), ``--rounds`` times each, interleaved,
@@ -42,6 +45,7 @@ from collections.abc import Callable, Hashable
 from typing import Any
 
 import bench_kernels  # scripts/bench_kernels.py, beside this file
+import bench_startup  # scripts/bench_startup.py, beside this file
 import web_bench  # scripts/web_bench.py, beside this file
 
 import dicegames
@@ -266,8 +270,11 @@ def run(seconds: float | None, quiet: bool) -> dict[str, Any]:
         "python": platform.python_version(), "platform": platform.platform(),
         "cpus": os.cpu_count(), "dicegames": dicegames.__version__, "seconds_each": per,
         "random_playouts": [], "core_overhead": [], "bot_matches": [], "search": [],
-        "solvers": [], "web_load": [], "big_boards": [],
+        "solvers": [], "web_load": [], "big_boards": [], "startup": [],
     }
+    # First, before this process warms anything: fresh interpreters, interleaved.
+    note(f"start-up: import dicegames and dicegames --help, {bench_startup.ROUNDS} runs each")
+    figures["startup"] = bench_startup.startup_figures()
     for spec in specs:
         for players in player_counts(spec):
             note(f"random playouts: {spec.id}, {players} players")
@@ -325,7 +332,8 @@ def show(figures: dict[str, Any], ratios: dict[str, Any] | None = None,
               formats: dict[str, str]) -> None:
         grid = Table(title=title, title_justify="left")
         for key, header in columns:
-            grid.add_column(header, justify="left" if key in ("game", "bots") else "right")
+            grid.add_column(header, justify="left" if key in ("game", "bots", "what")
+                            else "right")
         section = section_of.get(id(rows), "")
         row_ratios = (ratios or {}).get(section, [])
         for number, row in enumerate(rows):
@@ -382,6 +390,12 @@ def show(figures: dict[str, Any], ratios: dict[str, Any] | None = None,
           figures.get("big_boards", []),
           {"moves_per_s": ",.1f", "push_kb": ",.1f", "get_p50_ms": ",.1f",
            "get_p99_ms": ",.1f", "get_max_ms": ",.1f"})
+    table("Start-up: a fresh interpreter's wall time (medians of interleaved runs; the aim "
+          "for dicegames --help is 300 ms)",
+          [("what", "command"), ("ms_median", "ms median"), ("ms_min", "ms lowest"),
+           ("ms_max", "ms highest"), ("cpu_ms_median", "CPU ms median")],
+          figures.get("startup", []),
+          {"ms_median": ",.0f", "ms_min": ",.0f", "ms_max": ",.0f", "cpu_ms_median": ",.0f"})
     bench_kernels.show(figures["kernels"])
 
 

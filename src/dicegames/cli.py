@@ -19,20 +19,11 @@ from dicegames import __version__
 from dicegames.core.errors import DiceGamesError, OptionError
 from dicegames.core.files import TargetError
 from dicegames.i18n import LANGUAGES, choose, use
-from dicegames.terminal.analyse_view import (
-    AnalyseRequest,
-    ReviewRequest,
-    run_analyse,
-    run_review,
-)
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
-from dicegames.terminal.hint import HintRequest, run_hint
-from dicegames.terminal.info import run_list, run_rules
-from dicegames.terminal.launcher import run_launcher
-from dicegames.terminal.play import PlayRequest, run_play
-from dicegames.terminal.replay import run_replay
-from dicegames.terminal.simulate_view import SimulateRequest, run_simulate
-from dicegames.terminal.verify import run_verify
+
+# Each command imports its own modules (the terminal views, rich, the analysis, the web app)
+# in dispatch(), when it runs: `dicegames --help` and a mistyped command line load none of
+# them (docs/performance.md, "Start-up").
 
 EXIT_CODES = """\
 exit codes:
@@ -442,62 +433,79 @@ def _add_scheduler(parser: argparse.ArgumentParser) -> None:
 
 
 def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
-    """Run the command ``args`` names (the launcher when none) and return its exit code."""
+    """Run the command ``args`` names (the launcher when none) and return its exit code.
+
+    Each branch imports what its command needs, so that parsing stays light."""
     if args.command is None:
+        from dicegames.terminal.launcher import run_launcher
         with use(choose(None, None, os.environ.get("LANG"))):
             return run_launcher(term)
     if args.command == "list":
+        from dicegames.terminal.info import run_list
         return run_list(term)
     if args.command == "rules":
+        from dicegames.terminal.info import run_rules
         return run_rules(term, args.game, choose(args.lang, None, os.environ.get("LANG")))
     if args.command == "play":
+        from dicegames.terminal.play import PlayRequest, run_play
         with use(choose(args.lang, None, os.environ.get("LANG"))):
             return run_play(term, PlayRequest(
                 game=args.game, players=args.players, options=args.options, seed=args.seed,
                 dice=args.dice, save=args.save, resume=args.resume, position=args.position))
     if args.command == "hint":
+        from dicegames.terminal.hint import HintRequest, run_hint
         with use(choose(args.lang, None, os.environ.get("LANG"))):
             return run_hint(term, HintRequest(
                 game=args.game, position=args.position, options=args.options, seat=args.seat,
                 rollouts=args.rollouts, seed=args.seed, json=args.json))
     if args.command == "replay":
+        from dicegames.terminal.replay import run_replay
         with use(choose(args.lang, None, os.environ.get("LANG"))):
             return run_replay(term, args.file, args.step)
     if args.command == "verify":
+        from dicegames.terminal.verify import run_verify
         return run_verify(term, args.file)
     if args.command == "serve":
-        if args.bot_delay < 0 or args.bot_delay > 60:
-            raise UsageError("--bot-delay takes seconds from 0 to 60")
-        from dicegames.web.database import DatabaseFileError
-        from dicegames.web.guard import normalize_origin
-        from dicegames.web.server import serve
-        for origin in args.allow_origins:
-            try:
-                normalize_origin(origin)
-            except ValueError as error:
-                raise UsageError(f"--allow-origin: {error}") from None
-        if not 0 < args.send_timeout <= 3600:
-            raise UsageError("--send-timeout takes seconds from 0 to 3600")
-        try:
-            serve(args.host, args.port, args.db, args.bot_delay, args.open,
-                  allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-                  **_serve_limits(args))
-        except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
-            raise UsageError(str(error)) from None
-        return ExitCode.OK
+        return _serve(args)
     if args.command in ("analyse", "analyze"):
+        from dicegames.terminal.analyse_view import AnalyseRequest, run_analyse
         return run_analyse(term, AnalyseRequest(
             game=args.game, players=args.players, ladder=args.ladder, games=args.games,
             options=args.options, compare=args.compare, seed=args.seed, jobs=args.jobs,
             scheduler=args.scheduler, out=args.out, charts=args.charts, json=args.json))
     if args.command == "review":
+        from dicegames.terminal.analyse_view import ReviewRequest, run_review
         return run_review(term, ReviewRequest(
             files=args.files, json=args.json, html=args.html, rollouts=args.rollouts,
             jobs=args.jobs, scheduler=args.scheduler))
+    from dicegames.terminal.simulate_view import SimulateRequest, run_simulate
     return run_simulate(term, SimulateRequest(
         game=args.game, players=args.players, games=args.games, options=args.options,
         seed=args.seed, rotate=args.rotate, jobs=args.jobs, json=args.json,
         scheduler=args.scheduler, kernel=args.kernel))
+
+
+def _serve(args: argparse.Namespace) -> ExitCode:
+    """``dicegames serve``: check the options, then run the web app until stopped."""
+    if args.bot_delay < 0 or args.bot_delay > 60:
+        raise UsageError("--bot-delay takes seconds from 0 to 60")
+    from dicegames.web.database import DatabaseFileError
+    from dicegames.web.guard import normalize_origin
+    from dicegames.web.server import serve
+    for origin in args.allow_origins:
+        try:
+            normalize_origin(origin)
+        except ValueError as error:
+            raise UsageError(f"--allow-origin: {error}") from None
+    if not 0 < args.send_timeout <= 3600:
+        raise UsageError("--send-timeout takes seconds from 0 to 3600")
+    try:
+        serve(args.host, args.port, args.db, args.bot_delay, args.open,
+              allow_origins=args.allow_origins, send_timeout=args.send_timeout,
+              **_serve_limits(args))
+    except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
+        raise UsageError(str(error)) from None
+    return ExitCode.OK
 
 
 def _os_message(error: OSError) -> str:
@@ -506,12 +514,21 @@ def _os_message(error: OSError) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``dicegames`` script; returns the exit code."""
-    term = Terminal.from_environment()
+    """Entry point of the ``dicegames`` script; returns the exit code.
+
+    The command line is parsed before the terminal (and rich) is set up: ``--help`` and
+    ``--version`` need neither."""
     try:
         args = build_parser().parse_args(argv)
-        return int(dispatch(term, args))
     except SystemExit as done:  # --help and --version
+        return done.code if isinstance(done.code, int) else 0
+    except UsageError as error:
+        Terminal.from_environment().error(str(error))
+        return ExitCode.USAGE
+    term = Terminal.from_environment()
+    try:
+        return int(dispatch(term, args))
+    except SystemExit as done:
         return done.code if isinstance(done.code, int) else 0
     except (UsageError, OptionError, TargetError) as error:
         # TargetError: a path named on the command line that is a folder, a socket...

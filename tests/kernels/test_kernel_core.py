@@ -7,7 +7,6 @@ import os
 import subprocess
 import sys
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -121,38 +120,3 @@ def test_why_not_compiled_names_the_reason(forced: bool, monkeypatch: pytest.Mon
     monkeypatch.setattr(kernel, "FORCE_PYTHON", forced)
     reason = kernel.why_not_compiled()
     assert ("DICEGAMES_KERNEL=python" in reason) if forced else ("dicegames[fast]" in reason)
-
-
-class _Config:
-    CACHE_DIR = ""
-
-
-class _FakeNumba:
-    config = _Config()
-
-
-def test_the_compiled_cache_is_named_after_every_kernel_source(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """An edit to a helper inlined from another file must not run stale compiled code."""
-    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
-    numba = _FakeNumba()
-    kernel._key_the_cache(numba)
-    first = numba.config.CACHE_DIR
-    assert first.startswith(os.path.join(str(tmp_path), "dicegames", "numba-"))
-    kernel._key_the_cache(numba)
-    assert first == numba.config.CACHE_DIR
-    source = str(Path(kernel.__file__).resolve())
-    real_read = Path.read_bytes
-
-    def edited(path: Path) -> bytes:
-        data = real_read(path)
-        return data + b"\n# edited" if str(path) == source else data
-
-    monkeypatch.setattr(Path, "read_bytes", edited)
-    kernel._key_the_cache(numba)
-    assert first != numba.config.CACHE_DIR
-    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path / "mine"))
-    numba.config.CACHE_DIR = "untouched"
-    kernel._key_the_cache(numba)
-    assert numba.config.CACHE_DIR == "untouched"

@@ -4,17 +4,14 @@ A game's kernel (``games/<game>/kernel.py``) re-states its rules over a flat int
 so that thousands of playouts run at compiled speed. This module is the shared layer every
 kernel builds on; it imports no game.
 
-**The numba layer.** :func:`njit` is ``numba.njit(cache=True, nogil=True)`` when numba is
-importable (the ``[fast]`` extra) and the identity otherwise, so the same kernel source runs
-compiled or as plain Python. Set the environment variable ``DICEGAMES_KERNEL=python`` before
-``dicegames`` is imported to force the plain path even where numba is installed (the tests do,
-in a subprocess, to check that both paths give the same bits). Without numba, arrays are
-plain Python lists of ints (numpy is not needed at all); with numba they are ``int64`` numpy
-arrays. Kernel code must therefore use arrays only through indexing, ``len`` and the
-allocators here (:func:`zeros`, :func:`float_zeros`, :func:`copy` inside kernels; :func:`array`,
-:func:`float_array`, :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy
-functions. Compiled code is cached on disk in a folder named after a hash of all the kernel
-sources (see :func:`_key_the_cache`), so an edit to any of them recompiles.
+**The numba layer** is :mod:`dicegames.core.kernel_backend`, re-exported here: :func:`njit`
+is ``numba.njit(cache=True, nogil=True)`` when numba is importable (the ``[fast]`` extra) and
+the identity otherwise, so the same kernel source runs compiled or as plain Python
+(``DICEGAMES_KERNEL=python`` forces the plain path). Without numba, arrays are plain Python
+lists of ints; with numba they are ``int64`` numpy arrays. Kernel code must therefore use
+arrays only through indexing, ``len`` and the allocators here (:func:`zeros`,
+:func:`float_zeros`, :func:`copy` inside kernels; :func:`array`, :func:`float_array`,
+:func:`byte_zeros`, :func:`to_list` on the Python side), never numpy functions.
 
 **Reference counts.** numba counts references on every array a compiled function receives
 (an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
@@ -26,6 +23,22 @@ So the functions that run the loops, and the helpers they call, are compiled by
 (an allocation there fails to compile). Allocation happens once, in the :func:`njit`
 functions that call them (``playouts``, and ``work``, whose scratch arrays the driver passes
 to ``run``); tables are named tuples of arrays (see :mod:`dicegames.core.array_kernel`).
+
+**Nothing heavy at import.** numba and numpy are imported when a kernel first runs, not by
+``import dicegames``: the names that depend on the backend (:data:`HAVE_NUMBA`,
+:data:`BACKEND`, the allocators and the generator's steps) are bound on first use (a module
+``__getattr__``), and kernel modules, whose decorators choose the backend, are imported only
+when a kernel is asked for. So no module that ``import dicegames`` loads may decorate a
+function with :func:`njit` (or its siblings) at import, nor import those names: compiled
+helpers shared by several kernels belong in a module only kernels import (as
+``core/array_kernel.py``); ``tests/test_import_cost.py`` holds that.
+
+**No stale kernels.** Compiled code is cached on disk in a folder keyed on every source of
+the package and the library versions (:mod:`dicegames.core.kernel_cache`): numba freezes the
+global values a kernel reads (a tuning constant in a game's ``heuristics.py``, say) into its
+compiled code, so a key over the kernel files alone could run a stale rule after an edit or
+an upgrade. A kernel may therefore read its tuning values from the one module that defines
+them.
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
@@ -58,28 +71,41 @@ bots find it with :func:`kernel_for`.
 
 from __future__ import annotations
 
-import hashlib
-import os
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-F = TypeVar("F", bound=Callable[..., Any])
+from dicegames.core import kernel_backend as _backend_module
+from dicegames.core.kernel_backend import (
+    FORCE_PYTHON,
+    NUMBA_TESTED,
+    ByteArray,
+    FloatArray,
+    IntArray,
+    njit,
+    njit_inline,
+    njit_uncounted,
+    to_list,
+)
 
-if TYPE_CHECKING:
-    import numpy as np
-    import numpy.typing as npt
-
-    IntArray: TypeAlias = npt.NDArray[np.int64] | list[int]
-    FloatArray: TypeAlias = npt.NDArray[np.float64] | list[float]
-    ByteArray: TypeAlias = npt.NDArray[np.uint8] | bytearray
-else:  # at run time the names only label annotations: numpy may be absent
-    IntArray = FloatArray = ByteArray = Any
-# IntArray: a kernel array, a numpy int64 array under numba, a list of ints without it;
-# FloatArray: the same of float64 (lists of floats); ByteArray: of uint8 (a bytearray).
+if TYPE_CHECKING:  # bound on first use (see _bind_backend), with these types
+    from dicegames.core.kernel_backend import (
+        BACKEND,
+        HAVE_NUMBA,
+        array,
+        below,
+        byte_zeros,
+        copy,
+        float_array,
+        float_zeros,
+        limit_of,
+        next_u32,
+        pick,
+        step_u32,
+        zeros,
+    )
 
 MASK32 = 0xFFFFFFFF
 """Every random-generator operation is masked to 32 bits."""
@@ -89,173 +115,31 @@ RNG_WORDS = 4
 
 _MASK64 = (1 << 64) - 1
 
-FORCE_PYTHON = os.environ.get("DICEGAMES_KERNEL", "").strip().lower() == "python"
-"""True when ``DICEGAMES_KERNEL=python`` asked for the plain-Python path."""
+
+def _bind_backend() -> None:
+    """Bind the backend's names of :data:`.kernel_backend.LAZY` here (importing numba, when
+    installed, on the first call)."""
+    names = globals()
+    if "BACKEND" not in names:
+        names.update({name: getattr(_backend_module, name) for name in _backend_module.LAZY})
 
 
-def _load_numba() -> tuple[bool, Any, Any]:
-    if FORCE_PYTHON:
-        return False, None, None
-    try:
-        import numba
-        import numpy
-    except ImportError:
-        return False, None, None
-    _key_the_cache(numba)
-    return True, numba, numpy
-
-
-def _key_the_cache(numba: Any) -> None:
-    """Keep compiled kernels in a cache folder named after the kernels' own sources.
-
-    numba's on-disk cache (``cache=True``) is invalidated only by a change to the file of the
-    function it compiled, not by a change to a helper it inlined from another file (this
-    module's generator, for one): an edited helper would silently run stale machine code.
-    Naming the folder after a hash of every kernel source (this module, the array-kernel
-    base and each game's ``kernel*.py``) makes any edit start a fresh cache. An explicit
-    ``NUMBA_CACHE_DIR`` is left alone; an unwritable folder makes numba fall back to its
-    usual places.
-    """
-    if os.environ.get("NUMBA_CACHE_DIR"):
-        return
-    package = Path(__file__).resolve().parent.parent
-    sources = sorted([*package.joinpath("core").glob("*kernel.py"),
-                      *package.joinpath("games").glob("*/kernel*.py")])
-    digest = hashlib.sha256()
-    for source in sources:
-        digest.update(source.name.encode())
-        digest.update(source.read_bytes())
-    try:
-        base = os.environ.get("XDG_CACHE_HOME") or os.path.join(Path.home(), ".cache")
-    except RuntimeError:  # no home folder: numba's own places
-        return
-    numba.config.CACHE_DIR = os.path.join(base, "dicegames", "numba-" + digest.hexdigest()[:16])
-
-
-HAVE_NUMBA, _numba, _np = _load_numba()
-"""True when kernels run compiled (numba and numpy importable, not forced off)."""
-
-BACKEND = "numba" if HAVE_NUMBA else "python"
-"""The name of the path kernels run on: ``"numba"`` or ``"python"``."""
-
-
-def njit(fn: F) -> F:
-    """Compile ``fn`` with ``numba.njit(cache=True, nogil=True)``, or leave it as Python."""
-    if HAVE_NUMBA:
-        compiled: F = _numba.njit(cache=True, nogil=True)(fn)
-        return compiled
-    return fn
-
-
-def njit_uncounted(fn: F) -> F:
-    """:func:`njit` without numba's runtime (``_nrt=False``): no reference counting at all.
-
-    For the functions that run the hot loops: they allocate nothing (every array comes from
-    the caller, which owns it) and return no array. The helpers inlined into them
-    (:func:`njit_inline`) are compiled with these flags too, so none of their array
-    arguments is counted either: with the runtime on, each inlined call still costs an
-    out-of-line ``NRT_incref`` and ``NRT_decref`` call per array argument (a mere null
-    check for a view with no count, but a call all the same), and those calls were half of
-    Petits Chevaux's playout time. Allocating inside such a function fails at compile
-    time, so the rule cannot be broken silently."""
-    if HAVE_NUMBA:
-        compiled: F = _numba.njit(cache=True, nogil=True, _nrt=False)(fn)
-        return compiled
-    return fn
-
-
-def njit_inline(fn: F) -> F:
-    """:func:`njit` with numba's ``inline="always"``: for small helpers called in hot loops.
-
-    Inlined in numba's own IR, so LLVM sees one function; the inlined body still counts
-    references on its array arguments unless the function it is inlined into is compiled
-    by :func:`njit_uncounted`."""
-    if HAVE_NUMBA:
-        compiled: F = _numba.njit(cache=True, nogil=True, inline="always")(fn)
-        return compiled
-    return fn
+def __getattr__(name: str) -> Any:
+    """The backend's names (``zeros``, ``below``, ``HAVE_NUMBA``...), bound on first use."""
+    if name in _backend_module.LAZY:
+        _bind_backend()
+        return globals()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def why_not_compiled() -> str:
     """One phrase saying why kernels run as plain Python (empty when they are compiled)."""
+    _bind_backend()
     if HAVE_NUMBA:
         return ""
     if FORCE_PYTHON:
         return "DICEGAMES_KERNEL=python"
     return "numba is not installed: pip install 'dicegames[fast]'"
-
-
-# ------------------------------------------------------------------------------ arrays
-
-if HAVE_NUMBA:
-    _int64 = _np.int64
-
-    @njit
-    def zeros(n: int) -> IntArray:
-        """A new array of ``n`` zeros (usable inside kernel code)."""
-        made: IntArray = _np.zeros(n, _int64)
-        return made
-
-    @njit
-    def float_zeros(n: int) -> FloatArray:
-        """A new float64 array of ``n`` zeros (usable inside kernel code)."""
-        made: FloatArray = _np.zeros(n, _np.float64)
-        return made
-
-    @njit
-    def copy(values: IntArray) -> IntArray:
-        """A copy of an array (usable inside kernel code)."""
-        made: IntArray = values.copy()
-        return made
-
-    def array(values: Sequence[int]) -> IntArray:
-        """An array holding ``values`` (Python side: encoding states, seeding)."""
-        made: IntArray = _np.array(values, dtype=_int64)
-        return made
-
-    def float_array(values: Sequence[float]) -> FloatArray:
-        """A float64 array holding ``values`` (Python side: tables of chances)."""
-        made: FloatArray = _np.array(values, dtype=_np.float64)
-        return made
-
-    def byte_zeros(n: int) -> ByteArray:
-        """An array of ``n`` zero bytes (0..255 values: large decision tables)."""
-        made: ByteArray = _np.zeros(n, dtype=_np.uint8)
-        return made
-
-    def to_list(values: IntArray) -> list[int]:
-        """The array's values as a list of Python ints."""
-        return [int(v) for v in values]
-
-else:
-
-    def zeros(n: int) -> IntArray:
-        """A new array of ``n`` zeros (usable inside kernel code)."""
-        return [0] * n
-
-    def float_zeros(n: int) -> FloatArray:
-        """A new float64 array of ``n`` zeros (usable inside kernel code)."""
-        return [0.0] * n
-
-    def copy(values: IntArray) -> IntArray:
-        """A copy of an array (usable inside kernel code)."""
-        return list(values)
-
-    def array(values: Sequence[int]) -> IntArray:
-        """An array holding ``values`` (Python side: encoding states, seeding)."""
-        return [int(v) for v in values]
-
-    def float_array(values: Sequence[float]) -> FloatArray:
-        """A float64 array holding ``values`` (Python side: tables of chances)."""
-        return [float(v) for v in values]
-
-    def byte_zeros(n: int) -> ByteArray:
-        """An array of ``n`` zero bytes (0..255 values: large decision tables)."""
-        return bytearray(n)
-
-    def to_list(values: IntArray) -> list[int]:
-        """The array's values as a list of Python ints."""
-        return [int(v) for v in values]
 
 
 # ------------------------------------------------------------------------------ random
@@ -284,65 +168,8 @@ def seed_words(seed: int) -> list[int]:
 
 def seed_rng(seed: int) -> IntArray:
     """A fresh generator state (an array of :data:`RNG_WORDS` words) seeded from ``seed``."""
+    _bind_backend()
     return array(seed_words(seed))
-
-
-@njit_uncounted
-def step_u32(s0: int, s1: int, s2: int, s3: int) -> tuple[int, int, int, int, int]:
-    """One xoshiro128** step on the four words as values: ``(output, s0, s1, s2, s3)``.
-
-    The register form of :func:`next_u32`, for hot loops that keep the generator in local
-    variables (load the words from the array once, store them back at the end).
-    """
-    x = (s1 * 5) & 0xFFFFFFFF
-    x = ((x << 7) | (x >> 25)) & 0xFFFFFFFF
-    result = (x * 9) & 0xFFFFFFFF
-    t = (s1 << 9) & 0xFFFFFFFF
-    s2 ^= s0
-    s3 ^= s1
-    s1 ^= s2
-    s0 ^= s3
-    s2 ^= t
-    s3 = ((s3 << 11) | (s3 >> 21)) & 0xFFFFFFFF
-    return result, s0, s1, s2, s3
-
-
-@njit_uncounted
-def limit_of(n: int) -> int:
-    """The rejection limit of :func:`below` for ``n``: outputs at or above it are redrawn."""
-    return 4294967296 - 4294967296 % n
-
-
-@njit_uncounted
-def next_u32(rng: IntArray) -> int:
-    """The next 32-bit output of xoshiro128** (advances ``rng`` in place)."""
-    result, s0, s1, s2, s3 = step_u32(rng[0], rng[1], rng[2], rng[3])
-    rng[0] = s0
-    rng[1] = s1
-    rng[2] = s2
-    rng[3] = s3
-    return int(result)
-
-
-@njit_uncounted
-def below(rng: IntArray, n: int) -> int:
-    """An exactly uniform integer in ``[0, n)``, ``1 <= n <= 2**32``, by rejection."""
-    limit = limit_of(n)
-    while True:
-        x = next_u32(rng)
-        if x < limit:
-            return int(x % n)
-
-
-@njit_uncounted
-def pick(rng: IntArray, weights: IntArray, total: int) -> int:
-    """An index ``i`` drawn with probability ``weights[i] / total`` (integer weights)."""
-    r = below(rng, total)
-    for i in range(len(weights)):
-        r -= weights[i]
-        if r < 0:
-            return i
-    return len(weights) - 1
 
 
 # ------------------------------------------------------------------------------ protocol
@@ -556,11 +383,13 @@ def kernel_playing(game: Any, policies: tuple[str, ...]) -> GameKernel | None:
 
 __all__ = [
     "BACKEND",
+    "FORCE_PYTHON",
     "HAVE_NUMBA",
     "KIND_CHANCE",
     "KIND_DECISION",
     "KIND_TERMINAL",
     "MASK32",
+    "NUMBA_TESTED",
     "RNG_WORDS",
     "ByteArray",
     "FloatArray",
@@ -580,6 +409,7 @@ __all__ = [
     "next_u32",
     "njit",
     "njit_inline",
+    "njit_uncounted",
     "pick",
     "register_kernel",
     "seed_rng",

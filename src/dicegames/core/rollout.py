@@ -246,7 +246,7 @@ def playouts(state: State[Any, Any, Any], agents: Sequence[BotSpec], games: int,
 
     players = game.players
     winners: list[int] = []
-    scores: list[float] = []
+    scores: list[Any] = []  # the engine's Result.scores, as the kernel's array would hold
     turns: list[int] = []
     moves: list[int] = []
     for index in range(games):

@@ -11,11 +11,12 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from enum import IntEnum
-
-from rich.console import Console
-from rich.markup import escape
+from typing import TYPE_CHECKING
 
 from dicegames.core.errors import DiceGamesError
+
+if TYPE_CHECKING:  # rich is imported when a console is made: `dicegames --help` needs none
+    from rich.console import Console
 
 Reader = Callable[[], str]
 """Reads one line of input (without its newline); raises ``EOFError`` at end of input."""
@@ -52,6 +53,8 @@ def make_console(stderr: bool = False) -> Console:
     Highlighting and emoji codes are off (notation such as ``1:4+6`` must print as typed);
     off a terminal, lines are not wrapped, so piped output keeps one record per line.
     """
+    from rich.console import Console
+
     stream = sys.stderr if stderr else sys.stdout
     # rich itself turns colour off when NO_COLOR is set or the stream is not a terminal.
     return Console(file=stream, highlight=False, emoji=False, soft_wrap=not stream.isatty())
@@ -116,6 +119,8 @@ class Terminal:
         self.out.file.flush()
         answer = self.reader().strip()
         if self.echo:
+            from rich.markup import escape
+
             self.out.print(escape(answer))
         return answer
 
@@ -125,5 +130,7 @@ class Terminal:
 
     def error(self, message: str) -> None:
         """Print one error line on stderr, ``dicegames: error: ...``."""
+        from rich.markup import escape
+
         line = " ".join(message.split())
         self.err.print(f"[bold red]dicegames: error:[/] {escape(line)}")

@@ -15,6 +15,17 @@ from dicegames.core.kernel import (
     njit_inline,
     step_u32,
 )
+
+# The hard bot's weights, defined once, in heuristics.py: numba freezes their values into
+# the compiled code, and the compiled-code cache is keyed on every source file of the
+# package (core/kernel_cache.py), so an edit there recompiles.
+from dicegames.games.petits_chevaux.heuristics import (
+    CAPTURE_BONUS,
+    OUT_BONUS,
+    PROGRESS_WEIGHT,
+    RISK_WEIGHT,
+    WAITING,
+)
 from dicegames.games.petits_chevaux.kernel_rules import (
     ENTRANCE,
     HARD,
@@ -34,13 +45,6 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     owner_at,
     reach_at,
 )
-
-WAITING = -8.0
-PROGRESS_WEIGHT = 0.15
-CAPTURE_BONUS = 100.0
-OUT_BONUS = 50.0
-RISK_WEIGHT = 1.0
-"""The ``hard`` bot's weights (:mod:`.heuristics`)."""
 
 SCRATCH = 12
 """The scratch slots the bots need (what :func:`_unplay` restores)."""
