@@ -41,9 +41,11 @@ from dicegames import (
     Session,
     State,
 )
-from dicegames.bots import make_bot
+from dicegames.bots import bot_levels, make_bot
 from dicegames.core.chance import sample
 from dicegames.core.options import OptionValue
+from dicegames.core.presenter import Presenter
+from dicegames.core.registry import presenter_of
 
 AnyGame = Game[Any, Any, Any]
 AnyState = State[Any, Any, Any]
@@ -209,21 +211,21 @@ def element_ids(value: object) -> set[str]:
 def check_view(state: AnyState) -> None:
     """The web view is plain JSON; action hints list the legal moves and real targets."""
     game = state.game
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
     assert view["game"] == game.spec.id
     assert {"board", "dice", "dice_entry"} <= set(view)
     assert isinstance(view["dice"], list)
     # The view is its moving part with the board's static part put back (the web app sends
     # the static part once); the static part names no entry the moving part has.
-    static, moving = game.static_board(), game.moving_view(state)
+    static, moving = presenter_of(game).static_board(), presenter_of(game).moving_view(state)
     board = moving["board"]
     assert not set(static) & set(board or {}), "static and moving board entries overlap"
     assert not static or board is not None, "a static board part needs a board"
     assert {**moving, "board": {**static, **board} if static else board} == view
     ids = element_ids(view["board"])
     for seat in state.current_players:
-        hints = game.action_hints(state, seat)
+        hints = presenter_of(game).action_hints(state, seat)
         assert json.loads(json.dumps(hints)) == hints, "action hints must be plain JSON"
         assert [hint["move"] for hint in hints] == [
             str(action) for action in state.legal_actions(seat)]
@@ -274,8 +276,8 @@ def check_chance(state: AnyState, rng: random.Random, thorough: bool) -> Move:
         # What the table shows of the roll once spent. In a game with a board (its own
         # view), a die roll (a plain int outcome; a draw for the first player is an enum and
         # may show nothing) ends with that die, even when the roll ended the turn at once.
-        dice = game.roll_dice(state, drawn)
-        if type(drawn) is int and type(game).view is not Game.view:
+        dice = presenter_of(game).roll_dice(state, drawn)
+        if type(drawn) is int and type(presenter_of(game)).view is not Presenter.view:
             assert dice and dice[-1]["value"] == drawn, (drawn, dice)
         assert json.loads(json.dumps(dice)) == dice, "rolled dice must be plain JSON"
         assert all({"value", "label"} <= set(die) for die in dice), dice
@@ -330,7 +332,7 @@ def check_step(before: AnyState, move: Move, after: AnyState, thorough: bool) ->
     assert before.apply_unchecked(*move) == after, "apply_unchecked disagrees with apply"
     if thorough:
         names = [f"Player {seat + 1}" for seat in range(game.players)]
-        sentence = game.describe(before, move[0], move[1], names)
+        sentence = presenter_of(game).describe(before, move[0], move[1], names)
         assert isinstance(sentence, str)
         assert sentence.strip()
 
@@ -594,7 +596,7 @@ def test_make_refuses_player_counts_out_of_range(game_id: str) -> None:
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_game_offers_easy_medium_and_hard_bots(game_id: str) -> None:
-    levels = dicegames.make(game_id).bot_levels()
+    levels = bot_levels(dicegames.make(game_id))
     names = [level.name for level in levels]
     assert names[:3] == ["easy", "medium", "hard"]
     assert len(set(names)) == len(names)

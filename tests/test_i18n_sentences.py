@@ -32,7 +32,7 @@ from babel.messages.extract import extract
 
 from dicegames import i18n
 from dicegames.core.game import State
-from dicegames.core.registry import configure
+from dicegames.core.registry import configure, presenter_of
 from dicegames.core.session import Session
 from dicegames.i18n import translate, translations, use
 
@@ -166,20 +166,21 @@ def check_step(session: Session, index: int, lang: str, players: int) -> set[str
     entry = session.moves[index]
     move = game.parse(before, entry.text, entry.seat)
     used: set[str] = set()
+    shown = presenter_of(game)
     # Everyone called "You" in the language too: each sentence for the player at the
     # keyboard (the web page's name for its own seats).
     for names in (["Ann", "Ben", "Cleo", "Dan"][:players], [translate(lang, "You")] * players):
-        used.update(compare(lang, partial(game.describe, before, move, entry.seat, names),
+        used.update(compare(lang, partial(shown.describe, before, move, entry.seat, names),
                             "describe"))
     used.update(compare(lang, lambda: [(event.description, str(event.kind))
                                        for event in session.events_at(index)], "events"))
     if not before.is_chance and entry.seat is not None:
         seat = entry.seat
-        used.update(compare(lang, lambda: game.action_hints(before, seat), "action_hints"))
-    used.update(compare(lang, lambda: [value for _key, value in _words(game.view(before))],
+        used.update(compare(lang, lambda: shown.action_hints(before, seat), "action_hints"))
+    used.update(compare(lang, lambda: [value for _key, value in _words(shown.view(before))],
                         "view"))
     if index % 25 == 0 or session.state.is_terminal:
-        used.update(compare(lang, lambda: game.render(session.states[index + 1]), "render"))
+        used.update(compare(lang, lambda: shown.render(session.states[index + 1]), "render"))
     return used
 
 

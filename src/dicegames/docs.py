@@ -8,12 +8,9 @@ to ``docs/rules/``, and a test fails when those files drift from this output.
 
 from __future__ import annotations
 
-import sys
-from importlib.resources import files
-
 from dicegames.bots import bot_levels
 from dicegames.core.options import OptionSpec
-from dicegames.core.registry import game_class, make
+from dicegames.core.registry import definition, game_class, make
 from dicegames.i18n import DEFAULT, LANGUAGES, _, use
 
 
@@ -33,21 +30,17 @@ def _allowed(spec: OptionSpec) -> str:
 def game_text(game_id: str, lang: str = DEFAULT) -> str:
     """The hand-written part of a game's rules page: its folder's ``rules.<lang>.md`` when
     there is one, else ``rules.md`` (English)."""
-    cls = game_class(game_id)
-    package = sys.modules[cls.__module__].__package__
-    assert package is not None
-    folder = files(package)
-    translated = folder.joinpath(f"rules.{lang}.md")
+    folder = definition(game_id).path
+    translated = folder / f"rules.{lang}.md"
     if lang != DEFAULT and lang in LANGUAGES and translated.is_file():
         return translated.read_text(encoding="utf-8").strip()
-    return folder.joinpath("rules.md").read_text(encoding="utf-8").strip()
+    english = folder / "rules.md"
+    return english.read_text(encoding="utf-8").strip() if english.is_file() else ""
 
 
 def has_translated_text(game_id: str, lang: str) -> bool:
     """True when the game's hand-written rules exist in ``lang``."""
-    package = sys.modules[game_class(game_id).__module__].__package__
-    assert package is not None
-    return lang == DEFAULT or files(package).joinpath(f"rules.{lang}.md").is_file()
+    return lang == DEFAULT or (definition(game_id).path / f"rules.{lang}.md").is_file()
 
 
 def rules_page(game_id: str, lang: str = DEFAULT) -> str:

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from dicegames.envs.encoders import ENCODERS, encoder_for
+from dicegames.envs.encoders.extra import PAIRS, SLOTS, WAIT, slot_name
 
 from dicegames import games, make
 from dicegames.core.chance import sample
-from dicegames.envs.encoders import ENCODERS, encoder_for
-from dicegames.envs.encoders.extra import PAIRS, SLOTS, WAIT, slot_name
 from dicegames.envs.encoding import returns
 
 CONFIGS = [(spec.id, players) for spec in games()

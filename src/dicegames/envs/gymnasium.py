@@ -38,8 +38,7 @@ from dicegames.bots import make_bot  # noqa: E402
 from dicegames.core.errors import IllegalAction  # noqa: E402
 from dicegames.core.model import Agent, Seat  # noqa: E402
 from dicegames.core.registry import make  # noqa: E402
-from dicegames.envs.encoders import ENCODERS  # noqa: E402
-from dicegames.envs.encoding import returns, reward_range  # noqa: E402
+from dicegames.envs.encoding import encoded_games, returns, reward_range  # noqa: E402
 from dicegames.envs.table import RENDER_MODES, Table, check_settings  # noqa: E402
 
 ObsDict = dict[str, Any]
@@ -173,7 +172,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         return self.table.observation(self.seat)
 
 
-for _game_id in ENCODERS:
+for _game_id in encoded_games():
     if env_id(_game_id) not in gymnasium.registry:
         gymnasium.register(env_id(_game_id), entry_point=f"{__name__}:SingleSeatEnv",
                            kwargs={"game_id": _game_id}, disable_env_checker=True)

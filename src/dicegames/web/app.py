@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator, Callable, Iterable
 from importlib.resources import files
 from pathlib import Path
@@ -28,7 +27,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicegames.core.errors import OptionError
-from dicegames.core.registry import game_class
+from dicegames.core.registry import definition
 from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
@@ -68,13 +67,10 @@ log = logging.getLogger("dicegames.web")
 def board_source(game_id: str) -> str | None:
     """The text of a game's ``board.js`` from its package folder, or None when it has none."""
     try:
-        cls = game_class(game_id)
+        folder = definition(game_id).path
     except OptionError:
         return None
-    package = sys.modules[cls.__module__].__package__
-    if package is None:
-        return None
-    resource = files(package).joinpath("board.js")
+    resource = folder / "board.js"
     return resource.read_text(encoding="utf-8") if resource.is_file() else None
 
 

@@ -44,7 +44,6 @@ from dicegames.core.kernel import (
     to_list,
     zeros,
 )
-from dicegames.games.extra import Extra
 from dicegames.games.extra.data import (
     BOXES,
     NEGATIVE_BOXES,
@@ -55,7 +54,7 @@ from dicegames.games.extra.data import (
     Sheet,
 )
 from dicegames.games.extra.heuristics import progress
-from dicegames.games.extra.rules import ROLLS, Roll
+from dicegames.games.extra.rules import ROLLS, ExtraRules, Roll
 from dicegames.games.extra.sheet import legal_decisions, pairings
 
 ROLL, ROLLER, TURN, PLAYERS, HEAD = range(5)
@@ -131,7 +130,7 @@ def _roll_tables() -> list[int]:
     return [*faces_of, *nfaces, *pair_sums, *npairs, *free_sums, *nfree, *lookup]
 
 
-def tables(game: Extra) -> tuple[IntArray, IntArray]:
+def tables(game: ExtraRules) -> tuple[IntArray, IntArray]:
     """The kernel tables of a configured game: the flat int table (offsets ``T_...``) and
     the medium rule's smoothed row scores (floats, ``row * SMOOTH + crosses``)."""
     seats = range(MAX_SEATS)
@@ -464,7 +463,7 @@ class ExtraKernel(ArrayKernel):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        assert isinstance(game, Extra)
+        assert isinstance(game, ExtraRules)
         self.players: int = game.players
         self.tabs = tables(game)
         self.work = zeros(MAX_DECISIONS * 4)
@@ -472,7 +471,7 @@ class ExtraKernel(ArrayKernel):
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every EXTRA! game: 1-6 players, any columns, any children's seats and rule."""
-        return isinstance(game, Extra)
+        return isinstance(game, ExtraRules)
 
     # ---------------------------------------------------------------- states
 

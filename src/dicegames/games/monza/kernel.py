@@ -44,10 +44,9 @@ from dicegames.core.kernel import (
     zeros,
 )
 from dicegames.core.model import PASS
-from dicegames.games.monza import Monza
 from dicegames.games.monza.circuit import Circuit
 from dicegames.games.monza.data import COLOURS, DICE, START, STAY, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.rules import ROLLS
+from dicegames.games.monza.rules import ROLLS, MonzaRules
 
 (PHASE, PLAYER, TURN, USED, LAST, FINISHING, ROLLED, PLAYERS, DICE_AT, ROLL_AT,
  CARS) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 14, 20)
@@ -125,7 +124,7 @@ def circuit_tables(circuit: Circuit) -> IntArray:
     return t
 
 
-def tables(game: Monza) -> tuple[IntArray]:
+def tables(game: MonzaRules) -> tuple[IntArray]:
     """The kernel tables of a configured game: :func:`circuit_tables` with its header."""
     t = copy(circuit_tables(game.circuit))
     t[NPLAYERS], t[COMPULSION], t[VARIANT_ON] = (game.players, int(game.longest_rule),
@@ -533,7 +532,7 @@ class MonzaKernel(ArrayKernel):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        assert isinstance(game, Monza)
+        assert isinstance(game, MonzaRules)
         self.circuit: Circuit = game.circuit
         self.players: int = game.players
         self.tabs = tables(game)
@@ -543,7 +542,7 @@ class MonzaKernel(ArrayKernel):
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every Monza game: any circuit, compulsion, variant and player count."""
-        return isinstance(game, Monza)
+        return isinstance(game, MonzaRules)
 
     # ---------------------------------------------------------------- states
 
