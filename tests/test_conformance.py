@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -45,7 +46,7 @@ from dicegames.bots import bot_levels, make_bot
 from dicegames.core.chance import sample
 from dicegames.core.options import OptionValue
 from dicegames.core.presenter import Presenter
-from dicegames.core.registry import presenter_of
+from dicegames.core.registry import definition, presenter_of
 
 AnyGame = Game[Any, Any, Any]
 AnyState = State[Any, Any, Any]
@@ -123,6 +124,8 @@ def configurations() -> list[Any]:
 
 CONFIGS = configurations()
 GAME_IDS = [spec.id for spec in dicegames.games()]
+GAMES_FOLDER = Path(dicegames.__file__).parent / "games"
+"""Where the games dicegames ships live (each declares every optional part)."""
 CONFIGS_PER_GAME = {game_id: sum(param.values[0] == game_id for param in CONFIGS)
                     for game_id in GAME_IDS}
 
@@ -594,8 +597,18 @@ def test_make_refuses_player_counts_out_of_range(game_id: str) -> None:
     assert "no_such_option" in str(info.value)
 
 
+def needs(game_id: str, part: str) -> None:
+    """Skip this test for a game whose definition has no ``part`` (the toy game has no bots
+    or kernel); every game dicegames ships declares them all, and that is checked."""
+    found = definition(game_id)
+    if not found.has(part):
+        assert found.path.parent != GAMES_FOLDER, f"{game_id} ships without its {part}"
+        pytest.skip(f"{game_id} declares no {part}")
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_game_offers_easy_medium_and_hard_bots(game_id: str) -> None:
+    needs(game_id, "bots")
     levels = bot_levels(dicegames.make(game_id))
     names = [level.name for level in levels]
     assert names[:3] == ["easy", "medium", "hard"]
@@ -607,7 +620,8 @@ def test_game_offers_easy_medium_and_hard_bots(game_id: str) -> None:
 def test_easy_and_medium_bots_play_a_whole_game(game_id: str) -> None:
     game = dicegames.make(game_id)
     rng = random.Random(5)
-    levels = ["medium"] + ["easy"] * (game.players - 1)
+    own = definition(game_id).has("bots")  # a game without bots plays the generic one
+    levels = ["medium" if own else "random"] + ["easy" if own else "random"] * (game.players - 1)
     agents = [make_bot(game, level, rng) for level in levels]
     session = Session(game, seed=5)
     events: list[dicegames.Event] = []
