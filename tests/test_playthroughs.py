@@ -15,6 +15,7 @@ from types import ModuleType
 import pytest
 
 import dicegames
+from dicegames.core.registry import definition
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPT = ROOT / "scripts" / "regenerate_playthroughs.py"
@@ -38,6 +39,8 @@ script = load_script()
 def test_playthrough_matches_the_golden_file(game_id: str) -> None:
     path = PLAYTHROUGHS / f"{game_id}.txt"
     if not path.exists():
+        if definition(game_id).path.parent != ROOT / "src" / "dicegames" / "games":
+            pytest.skip(f"{game_id} is not a game dicegames ships: it has no golden playthrough")
         pytest.fail(f"{path} is missing: run `{REGENERATE} {game_id}`")
     expected = path.read_text(encoding="utf-8")
     actual: str = script.playthrough(game_id)

@@ -9,15 +9,13 @@ links. These are the checks a reviewer would do by hand, run on every page and l
 from __future__ import annotations
 
 import re
-import sys
-from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
 import dicegames
 from dicegames.bots import bot_levels
-from dicegames.core.registry import game_class, games
+from dicegames.core.registry import definition, games
 from dicegames.docs import game_text, rules_page
 from dicegames.i18n import LANGUAGES, translate
 
@@ -25,9 +23,7 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
 def _folder(game_id: str) -> Path:
-    package = sys.modules[game_class(game_id).__module__].__package__
-    assert package is not None
-    return Path(str(files(package)))
+    return definition(game_id).path
 
 
 PAGES = [(game_id, lang) for game_id in (spec.id for spec in games()) for lang in TRANSLATED

@@ -5,9 +5,9 @@ is rolled; then you ``run`` (move by the die) or ``walk`` (move one square). A r
 land on the finish exactly, so ``run`` is legal only when it does not overshoot. The first
 runner on the finish wins.
 
-It is what docs/architecture.md's "How to add a game" builds: rules, a presenter, an encoder
-and a definition, nothing else (no kernel, no bots of its own, no translations, no
-board.js). tests/conftest.py registers :data:`DEFINITION` (and names it in
+It is what docs/architecture.md's "How to add a game" builds: rules, a presenter, an encoder,
+a definition and a rules page (``toy/rules.md``), nothing else (no kernel, no bots of its
+own, no translations, no board.js). tests/conftest.py registers :data:`DEFINITION` (and names it in
 ``DICEGAMES_GAMES`` for the servers the tests spawn), so every suite that iterates the
 registry plays it too.
 """
@@ -18,6 +18,7 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from pathlib import Path
 
 from dicegames.core.chance import uniform
 from dicegames.core.definition import GameDefinition
@@ -182,5 +183,7 @@ class ToyEncoder(Encoder):
         return str(outcome_id + 1)
 
 
-DEFINITION = GameDefinition(rules=ToyRace, presenter=ToyPresenter, encoder=ToyEncoder)
-"""The toy's definition: rules, a presenter and an encoder, no other part."""
+DEFINITION = GameDefinition(rules=ToyRace, presenter=ToyPresenter, encoder=ToyEncoder,
+                            folder=Path(__file__).with_name("toy"))
+"""The toy's definition: rules, a presenter and an encoder, no other part; its folder holds
+its rules page (``toy/rules.md``)."""
