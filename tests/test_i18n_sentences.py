@@ -78,10 +78,10 @@ def catalogue(lang: str) -> frozenset[str]:
 
 @cache
 def game_messages(game_id: str) -> frozenset[str]:
-    """The messages of a game's presentation modules (render.py, view.py, game.py)."""
+    """The messages of a game's presentation modules (render.py, view.py, presenter.py)."""
     folder = PACKAGE / "games" / FOLDERS.get(game_id, game_id)
     found: set[str] = set()
-    for name in ("render.py", "view.py", "game.py"):
+    for name in ("render.py", "view.py", "presenter.py"):
         with (folder / name).open("rb") as handle:
             for _line, message, _comments, _context in extract(
                     "python", handle, keywords={"_": None, "N_": None}):

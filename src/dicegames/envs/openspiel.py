@@ -19,8 +19,9 @@ has ``,``, since OpenSpiel's game strings split on commas: ``extra_columns=10;9;
 - **Actions** are the encoder's ids; observations (``observation_tensor``) the encoder's
   vector, relative to the observing seat; ``observation_string`` and ``str(state)`` are the
   state's key (:meth:`~dicegames.envs.encoding.Encoder.key`).
-- **EXTRA!** is a simultaneous-move game: at each roll every seat still playing decides at
-  once (a seat whose sheet is complete plays *wait*, id 1650). Use
+- **Simultaneous games** (a definition with ``simultaneous=True``: EXTRA!): at each roll
+  every seat still playing decides at once (a seat that does not decide plays *wait*, the
+  encoder's ``wait_id``: 1650 in EXTRA!). Use
   ``pyspiel.convert_to_turn_based`` for algorithms that need turns (MCTS).
 - **Returns** are zero-sum (:func:`~dicegames.envs.encoding.returns`: +1 for a sole winner,
   -1/(n-1) for a loser); EXTRA! is declared general-sum because of its solo game.
