@@ -26,8 +26,9 @@ from babel.messages.extract import extract
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
+import dicegames
 from dicegames.bots import bot_levels
-from dicegames.core.registry import games, make
+from dicegames.core.registry import definition, games, make
 from dicegames.i18n import DEFAULT, DOMAIN, LANGUAGES
 from dicegames.terminal.launcher import PLAIN_LEVELS
 
@@ -62,6 +63,8 @@ def spec_messages() -> Iterator[str]:
     yield from PLAIN_LEVELS.values()
     yield "the same player as {level}"
     for spec in games():
+        if not definition(spec.id).path.is_relative_to(Path(dicegames.__file__).parent):
+            continue  # a game registered from outside the package (a test's) has its own
         yield spec.pitch
         for option in spec.options:
             yield option.title

@@ -94,7 +94,11 @@ def test_a_translated_page_is_served_without_the_english_only_notice(
 
 
 def test_every_game_has_its_rules_in_every_language() -> None:
-    missing = [f"{spec.id}: rules.{lang}.md" for spec in games() for lang in TRANSLATED
+    # Every game dicegames ships (a test's toy game has no translations).
+    shipped = [spec for spec in games()
+               if _folder(spec.id).parent == Path(dicegames.__file__).parent / "games"]
+    assert len(shipped) >= 5
+    missing = [f"{spec.id}: rules.{lang}.md" for spec in shipped for lang in TRANSLATED
                if not (_folder(spec.id) / f"rules.{lang}.md").is_file()]
     assert not missing, f"rules pages not translated: {missing}"
 
