@@ -1,4 +1,5 @@
-"""Write docs/rules/<game>.md for every registered game from dicegames.docs.rules_page.
+"""Write docs/rules/<game>.md for every game the package ships (the registered games whose
+folder is inside it) from dicegames.docs.rules_page.
 
 Run it (or `make docs`) after changing a game's spec, options, bots or rules.md;
 tests/test_docs.py fails while the files are out of date.
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import dicegames
 from dicegames.docs import rules_page
+from dicegames.i18n import PACKAGE, game_folder
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
@@ -19,6 +21,8 @@ def main() -> int:
     """Regenerate every rules page and say which files changed."""
     DOCS.mkdir(parents=True, exist_ok=True)
     for spec in dicegames.games():
+        if not game_folder(spec.id).is_relative_to(PACKAGE):
+            continue  # registered from elsewhere (DICEGAMES_GAMES, a plug-in): no page here
         target = DOCS / f"{spec.id}.md"
         text = rules_page(spec.id)
         old = target.read_text(encoding="utf-8") if target.exists() else None

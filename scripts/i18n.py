@@ -1,9 +1,26 @@
-"""Translation catalogues: extract the English messages, merge them into each language's
-``.po`` file, compile the ``.mo`` files (Python) and the JSON catalogues (web pages).
+"""Translation catalogues: extract the English messages, sort each into its catalogue, merge
+them into each language's ``.po`` file and compile the ``.mo`` files.
 
     python scripts/i18n.py update    # extract, merge into every .po (new ids untranslated)
-    python scripts/i18n.py compile   # .po -> .mo and web/static/i18n/<lang>.json
+    python scripts/i18n.py compile   # .po -> .mo
     python scripts/i18n.py check     # exit 1 when a .po lacks an id or a compiled file is stale
+
+There is one catalogue per folder, in the gettext layout
+(``<folder>/locale/<lang>/LC_MESSAGES/dicegames.po``, with ``.mo`` and a ``dicegames.pot``
+template): the shared one in ``src/dicegames/`` and one in each registered game's folder.
+Each message lives in exactly one of them, by this rule:
+
+- a message that only one game uses (in its folder's Python files or ``board.js``, or its
+  spec: pitch, option labels, explanations and choice labels, bot levels) is that game's;
+- a message the shared code uses (the package outside the games' folders, the web pages'
+  ``*.js`` and ``*.html``, the generic bots, the launcher's level words), or more than one
+  game, is shared.
+
+So a new game's own messages go in its own folder; a message it shares with another game
+moves (with its translations) into the shared catalogue at the next ``update``. A game whose
+folder lies outside the package and has no ``locale/`` folder (a plug-in, the tests' toy
+game) is left out: it shows in English. The web pages read the merged catalogue as JSON,
+served by the app (``dicegames.i18n.table``), so nothing else is compiled.
 
 Messages come from four places, all in English: Python ``_("...")`` / ``N_("...")`` calls
 and the web pages' ``t("...")`` calls (both read by Babel's extractors), the ``data-i18n``
@@ -14,11 +31,12 @@ docs/translating.md for the translators' workflow. Needs Babel (``pip install -e
 
 from __future__ import annotations
 
+import copy
 import io
-import json
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -26,19 +44,46 @@ from babel.messages.extract import extract
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po, write_po
 
-import dicegames
-from dicegames.bots import bot_levels
-from dicegames.core.registry import definition, games, make
-from dicegames.i18n import DEFAULT, DOMAIN, LANGUAGES
+from dicegames.bots import GENERIC, bot_levels
+from dicegames.core.registry import games, make
+from dicegames.i18n import DEFAULT, DOMAIN, LANGUAGES, PACKAGE, catalogue_file, game_folder
 from dicegames.terminal.launcher import PLAIN_LEVELS
 
-PACKAGE = Path(__file__).resolve().parents[1] / "src" / "dicegames"
-LOCALE = PACKAGE / "locale"
 STATIC = PACKAGE / "web" / "static"
-JSON_DIR = STATIC / "i18n"
+SHARED = "shared"
+"""The name of the shared catalogue (the others are named by their game's id)."""
+TRANSLATED = tuple(lang for lang in LANGUAGES if lang != DEFAULT)
 
 _TAG = re.compile(r"<(\w+)\b([^>]*\bdata-i18n(?![\w-])[^>]*)>([^<]*)</\1>")
 _ATTR = re.compile(r'([\w-]+)="([^"]*)"')
+
+Location = tuple[str, int]
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One catalogue: its name (:data:`SHARED` or a game id) and the folder whose
+    ``locale/`` holds it."""
+
+    name: str
+    folder: Path
+
+    def po(self, lang: str) -> Path:
+        return catalogue_file(self.folder, lang, ".po")
+
+    def mo(self, lang: str) -> Path:
+        return catalogue_file(self.folder, lang, ".mo")
+
+    @property
+    def pot(self) -> Path:
+        return self.folder / "locale" / f"{DOMAIN}.pot"
+
+    def read(self, lang: str) -> Catalog:
+        """The ``.po`` of ``lang`` (an empty catalogue when there is none yet)."""
+        if not self.po(lang).is_file():
+            return Catalog(locale=lang, domain=DOMAIN)
+        with self.po(lang).open("rb") as handle:
+            return read_po(handle, locale=lang, domain=DOMAIN)
 
 
 def normalise(text: str) -> str:
@@ -56,120 +101,199 @@ def html_messages(text: str) -> Iterator[str]:
         yield normalise(match.group(3))
 
 
-def spec_messages() -> Iterator[str]:
-    """Option labels, explanations and choice labels, pitches, the listed bot levels' names
-    and plain descriptions, and every bot's description of how it plays (for every player
-    count: some change with it)."""
+def spec_messages(game_id: str) -> Iterator[str]:
+    """A game's option labels, explanations and choice labels, its pitch, its listed bot
+    levels' names and every bot's description of how it plays (for every player count: some
+    change with it)."""
+    spec = make(game_id).spec
+    yield spec.pitch
+    for option in spec.options:
+        yield option.title
+        yield option.doc
+        yield from (option.choice_title(choice) for choice in option.choices)
+    for level in bot_levels(make(spec.id)):
+        if level.listed:
+            yield level.name
+    for players in range(spec.min_players, spec.max_players + 1):
+        for level in bot_levels(make(spec.id, players=players)):
+            yield level.doc  # how each bot plays, on the rules pages
+
+
+def shared_spec_messages() -> Iterator[str]:
+    """The launcher's plain level words and the generic bots' names and descriptions."""
     yield from PLAIN_LEVELS.values()
     yield "the same player as {level}"
+    for level in GENERIC:
+        if level.listed:
+            yield level.name
+        yield level.doc
+
+
+def code_messages(paths: Iterable[Path], method: str) -> Iterator[tuple[str, Location, bool]]:
+    """The messages Babel extracts from ``paths`` (``method``: python or javascript), each
+    with its location and whether it is a Python brace-format message."""
+    keywords = {"_": None, "N_": None} if method == "python" else {"t": None, "tr": None}
+    for path in paths:
+        with path.open("rb") as handle:
+            for line, message, _comments, _context in extract(method, handle,
+                                                               keywords=keywords):
+                if isinstance(message, str):
+                    yield (message, (where(path), line),
+                           method == "python" and "{" in message)
+
+
+def where(path: Path) -> str:
+    """A source's location as the catalogues name it (relative to the package when in it)."""
+    return (path.relative_to(PACKAGE) if path.is_relative_to(PACKAGE) else path).as_posix()
+
+
+def units() -> tuple[Unit, ...]:
+    """The shared catalogue, then each translated game's, in registration order: a game is
+    translated when its folder has a ``locale/`` folder or lies inside the package (the
+    games dicegames ships, which ``update`` gives a catalogue)."""
+    found = [Unit(SHARED, PACKAGE)]
     for spec in games():
-        if not definition(spec.id).path.is_relative_to(Path(dicegames.__file__).parent):
-            continue  # a game registered from outside the package (a test's) has its own
-        yield spec.pitch
-        for option in spec.options:
-            yield option.title
-            yield option.doc
-            yield from (option.choice_title(choice) for choice in option.choices)
-        for level in bot_levels(make(spec.id)):
-            if level.listed:
-                yield level.name
-        for players in range(spec.min_players, spec.max_players + 1):
-            for level in bot_levels(make(spec.id, players=players)):
-                yield level.doc  # how each bot plays, on the rules pages
+        folder = game_folder(spec.id)
+        if folder != PACKAGE and (folder.is_relative_to(PACKAGE) or (folder / "locale").is_dir()):
+            found.append(Unit(spec.id, folder))
+    return tuple(found)
+
+
+def sources() -> Iterator[tuple[str, str, Location, bool]]:
+    """Every message with the catalogue that uses it: ``(unit, message, location, python
+    brace-format)``, the shared code's first."""
+    game_units = units()[1:]
+    folders = [game_folder(spec.id) for spec in games()]
+    shared_py = [path for path in sorted(PACKAGE.rglob("*.py")) if path.name != "i18n.py"
+                 and not any(path.is_relative_to(folder) for folder in folders
+                             if folder != PACKAGE)]
+    for message, location, brace in code_messages(shared_py, "python"):
+        yield SHARED, message, location, brace
+    for message, location, brace in code_messages(sorted(STATIC.glob("*.js")), "javascript"):
+        yield SHARED, message, location, brace
+    for path in sorted(STATIC.glob("*.html")):
+        for message in html_messages(path.read_text(encoding="utf-8")):
+            yield SHARED, message, (where(path), 0), False
+    for message in shared_spec_messages():
+        yield SHARED, message, ("bots and launcher", 0), False
+    for unit in game_units:
+        python = sorted(unit.folder.rglob("*.py"))
+        for message, location, brace in code_messages(python, "python"):
+            yield unit.name, message, location, brace
+        for message, location, brace in code_messages(sorted(unit.folder.rglob("*.js")),
+                                                       "javascript"):
+            yield unit.name, message, location, brace
+        for message in spec_messages(unit.name):
+            yield unit.name, message, (f"{where(unit.folder)} (spec)", 0), False
+
+
+def owners() -> dict[str, str]:
+    """Each message's catalogue, by the rule in this module's docstring."""
+    users: dict[str, set[str]] = {}
+    for unit, message, _location, _brace in sources():
+        if message:
+            users.setdefault(message, set()).add(unit)
+    return {message: next(iter(found)) if len(found) == 1 else SHARED
+            for message, found in users.items()}
+
+
+def templates() -> dict[str, Catalog]:
+    """Each catalogue's English messages, each with where it comes from."""
+    found = {unit.name: Catalog(domain=DOMAIN, project="dicegames", version="0.1.0")
+             for unit in units()}
+    owner = owners()
+    for _unit, message, location, brace in sources():
+        if message:
+            found[owner[message]].add(message, locations=[location],
+                                      flags=["python-brace-format"] if brace else [])
+    return found
 
 
 def template() -> Catalog:
-    """Every English message, each with where it comes from."""
-    catalog = Catalog(domain=DOMAIN, project="dicegames", version="0.1.0")
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path.name == "i18n.py":
-            continue
-        with path.open("rb") as handle:
-            for line, message, _comments, _context in extract(
-                    "python", handle, keywords={"_": None, "N_": None}):
-                if isinstance(message, str):
-                    catalog.add(message, locations=[(path.relative_to(PACKAGE).as_posix(), line)],
-                                flags=["python-brace-format"] if "{" in message else [])
-    sources = [*sorted(STATIC.glob("*.js")), *sorted(PACKAGE.glob("games/*/board.js"))]
-    for path in sources:
-        with path.open("rb") as handle:
-            for line, message, _comments, _context in extract(
-                    "javascript", handle, keywords={"t": None, "tr": None}):
-                if isinstance(message, str):
-                    catalog.add(message, locations=[(path.relative_to(PACKAGE).as_posix(), line)])
-    for path in sorted(STATIC.glob("*.html")):
-        for message in html_messages(path.read_text(encoding="utf-8")):
-            catalog.add(message, locations=[(path.relative_to(PACKAGE).as_posix(), 0)])
-    for message in spec_messages():
-        if message:
-            catalog.add(message, locations=[("games (specs)", 0)])
-    return catalog
-
-
-def po_path(lang: str) -> Path:
-    return LOCALE / lang / "LC_MESSAGES" / f"{DOMAIN}.po"
+    """Every English message of every catalogue (the ids the tests expect translated)."""
+    merged = Catalog(domain=DOMAIN, project="dicegames", version="0.1.0")
+    for catalog in templates().values():
+        for message in catalog:
+            if message.id:
+                merged[message.id] = message
+    return merged
 
 
 def read(lang: str) -> Catalog:
-    with po_path(lang).open("rb") as handle:
-        return read_po(handle, locale=lang, domain=DOMAIN)
+    """Every catalogue's ``.po`` of ``lang``, merged into one (as the app merges them)."""
+    merged = Catalog(locale=lang, domain=DOMAIN)
+    for unit in units():
+        for message in unit.read(lang):
+            if message.id:
+                merged[message.id] = message
+    return merged
 
 
 def update() -> None:
-    """Merge the current messages into every language's ``.po`` (creating missing ones)."""
-    pot = template()
-    LOCALE.mkdir(parents=True, exist_ok=True)
-    with (LOCALE / f"{DOMAIN}.pot").open("wb") as handle:
-        write_po(handle, pot, omit_header=False, width=100)
-    for lang in LANGUAGES:
-        if lang == DEFAULT:
-            continue
-        path = po_path(lang)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        catalog = read(lang) if path.exists() else Catalog(locale=lang, domain=DOMAIN)
-        catalog.update(pot, no_fuzzy_matching=True)
-        with path.open("wb") as handle:
-            write_po(handle, catalog, width=100, ignore_obsolete=True)
-        print(f"wrote {path}")
+    """Merge the current messages into every catalogue's ``.po`` files (creating missing
+    ones). A message that moved to another catalogue takes its translation along."""
+    pots = templates()
+    known = {lang: {str(m.id): m for m in read(lang) if m.id and m.string and not m.fuzzy}
+             for lang in TRANSLATED}
+    for unit in units():
+        pot = pots[unit.name]
+        unit.pot.parent.mkdir(parents=True, exist_ok=True)
+        with unit.pot.open("wb") as handle:
+            write_po(handle, pot, omit_header=False, width=100)
+        for lang in TRANSLATED:
+            catalog = unit.read(lang)
+            catalog.update(copy.deepcopy(pot), no_fuzzy_matching=True)  # it adopts the
+            # template's entries: a copy each, or one language's text would reach the next
+            for message in catalog:
+                found = known[lang].get(str(message.id)) if message.id else None
+                if found is not None and not message.string:
+                    message.string = found.string
+            unit.po(lang).parent.mkdir(parents=True, exist_ok=True)
+            with unit.po(lang).open("wb") as handle:
+                write_po(handle, catalog, width=100, ignore_obsolete=True)
+            print(f"wrote {unit.po(lang)}")
 
 
-def compiled(lang: str) -> tuple[bytes, str]:
-    """The ``.mo`` bytes and the JSON text of one language's ``.po``."""
-    catalog = read(lang)
+def compiled(unit: Unit, lang: str) -> bytes:
+    """The ``.mo`` bytes of one catalogue's ``.po``."""
     buffer = io.BytesIO()
-    write_mo(buffer, catalog)
-    table = {str(m.id): str(m.string) for m in catalog if m.id and m.string and not m.fuzzy}
-    return buffer.getvalue(), json.dumps(table, ensure_ascii=False, indent=0,
-                                         sort_keys=True) + "\n"
+    write_mo(buffer, unit.read(lang))
+    return buffer.getvalue()
 
 
 def compile_all() -> None:
-    """Write every language's ``.mo`` and JSON catalogue."""
-    JSON_DIR.mkdir(parents=True, exist_ok=True)
-    for lang in LANGUAGES:
-        if lang == DEFAULT:
-            continue
-        mo, table = compiled(lang)
-        po_path(lang).with_suffix(".mo").write_bytes(mo)
-        (JSON_DIR / f"{lang}.json").write_text(table, encoding="utf-8")
-        print(f"compiled {lang}")
+    """Write every catalogue's ``.mo`` files."""
+    for unit in units():
+        for lang in TRANSLATED:
+            if unit.po(lang).is_file():
+                unit.mo(lang).write_bytes(compiled(unit, lang))
+        print(f"compiled {unit.name}")
 
 
 def problems() -> list[str]:
-    """What ``check`` reports: ids missing from a ``.po``, and stale compiled files."""
+    """What ``check`` reports: a missing catalogue, ids missing from a ``.po`` or left in
+    one after they moved, an id in two catalogues, and stale compiled files."""
     found: list[str] = []
-    wanted = {str(m.id) for m in template() if m.id}
-    for lang in LANGUAGES:
-        if lang == DEFAULT:
-            continue
-        have = {str(m.id) for m in read(lang) if m.id}
-        found += [f"{lang}: {message!r} is not in the .po (run update)"
-                  for message in sorted(wanted - have)]
-        mo, table = compiled(lang)
-        if po_path(lang).with_suffix(".mo").read_bytes() != mo:
-            found.append(f"{lang}: the .mo is stale (run compile)")
-        if (JSON_DIR / f"{lang}.json").read_text(encoding="utf-8") != table:
-            found.append(f"{lang}: the JSON catalogue is stale (run compile)")
+    pots = templates()
+    for lang in TRANSLATED:
+        seen: dict[str, str] = {}
+        for unit in units():
+            if not unit.po(lang).is_file():
+                found.append(f"{unit.name} {lang}: no catalogue at {unit.po(lang)} (run update)")
+                continue
+            wanted = {str(m.id) for m in pots[unit.name] if m.id}
+            have = {str(m.id) for m in unit.read(lang) if m.id}
+            found += [f"{unit.name} {lang}: {message!r} is not in the .po (run update)"
+                      for message in sorted(wanted - have)]
+            found += [f"{unit.name} {lang}: {message!r} belongs to another catalogue or is no "
+                      f"longer used (run update)" for message in sorted(have - wanted)]
+            for message in sorted(have):
+                if message in seen:
+                    found.append(f"{lang}: {message!r} is in both {seen[message]} and "
+                                 f"{unit.name}")
+                seen.setdefault(message, unit.name)
+            if not unit.mo(lang).is_file() or unit.mo(lang).read_bytes() != compiled(unit, lang):
+                found.append(f"{unit.name} {lang}: the .mo is stale (run compile)")
     return found
 
 

@@ -2,11 +2,11 @@
 
 Starts a real server (``dicegames serve`` on a free loopback port, a temporary database),
 opens its pages in a headless Chromium (Playwright, driving an installed Chromium, as the
-web tests do) and writes PNGs: the first screen, its "Join a table" list, and each game's
-board in the middle of a game, on a desktop and on a phone. A board's position comes from a
-game of random bots played from a fixed seed, stopped at Ann's first decision after 40% of
-its moves, so the pictures are the same at every run and show pieces under way, with Ann's
-choices glowing.
+web tests do) and writes PNGs: the first screen, its "Join a table" list, and the board of
+each game the package ships (the registry's, in its order) in the middle of a game, on a
+desktop and on a phone. A board's position comes from a game of random bots played from a
+fixed seed, stopped at Ann's first decision after 40% of its moves, so the pictures are the
+same at every run and show pieces under way, with Ann's choices glowing.
 
     .venv/bin/python scripts/make_screenshots.py                 # all, into docs/images/
     .venv/bin/python scripts/make_screenshots.py --only home --sizes desktop --out /tmp/x
@@ -31,15 +31,17 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from dicegames.bots import RandomBot
+from dicegames.bots import RandomBot, bot_levels
 from dicegames.core.match import RandomDice, play
 from dicegames.core.model import Agent
-from dicegames.core.registry import make
+from dicegames.core.registry import games, make
 from dicegames.core.session import PlayerInfo, Session
+from dicegames.i18n import PACKAGE, game_folder
 from dicegames.web.server import spawn
 
-GAMES = ("extra-meters", "shortcut", "petits-chevaux", "monza", "extra")
-"""The games whose boards are shown, in the order of the home page."""
+GAMES = tuple(spec.id for spec in games() if game_folder(spec.id).is_relative_to(PACKAGE))
+"""The games whose boards are shown: the package's own, in the order of the home page (a
+game registered from elsewhere, e.g. through ``DICEGAMES_GAMES``, is left out)."""
 PAGES = ("home", "lobby")
 """The other pictures: the first screen, and the home page's "Join a table" section."""
 SIZES: dict[str, dict[str, Any]] = {
@@ -83,6 +85,13 @@ def mid_game(game_id: str) -> str:
     raise ValueError(f"{game_id}: no decision of seat 1 after {SHARE:.0%} of the sample game")
 
 
+def opponent(game_id: str) -> str:
+    """The bot the pictures seat: ``bot:medium``, or the game's first listed level when it
+    has no medium one."""
+    levels = [level.name for level in bot_levels(make(game_id)) if level.listed]
+    return f"bot:{'medium' if 'medium' in levels or not levels else levels[0]}"
+
+
 def post(url: str, body: dict[str, Any]) -> Any:
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST",
                                      headers={"content-type": "application/json"})
@@ -91,20 +100,24 @@ def post(url: str, body: dict[str, Any]) -> Any:
 
 
 def open_tables(base: str) -> None:
-    """Two open tables for the lobby's picture: Monza (Ann, a bot, a free seat) and Extra
-    Meters on a shorter track (Ben, a free seat)."""
+    """Two open tables for the lobby's picture, of the first two games shown: Ann, a free
+    seat and a bot at the first (at least two seats, three when it allows), Ben and a free
+    seat at the second. No seed: an open table takes none (the server draws a secret); the
+    picture shows no dice."""
     invited = {"name": "Player 2", "kind": "human", "invited": True}
-    post(base + "/api/matches", {"game": "monza", "open": True, "seed": SEED, "players": [
-        {"name": "Ann", "kind": "human"}, invited, {"name": "Cleo", "kind": "bot:medium"}]})
-    post(base + "/api/matches", {"game": "extra-meters", "open": True, "seed": SEED,
-                                 "options": {"track_length": 40},
+    first, second = GAMES[0], GAMES[1 % len(GAMES)]
+    players = [{"name": "Ann", "kind": "human"}, invited]
+    if make(first).spec.max_players >= 3:
+        players.append({"name": "Cleo", "kind": opponent(first)})
+    post(base + "/api/matches", {"game": first, "open": True, "players": players})
+    post(base + "/api/matches", {"game": second, "open": True,
                                  "players": [{"name": "Ben", "kind": "human"}, invited]})
 
 
 def board_page(base: str, game_id: str) -> str:
     """A match from the game's mid-game position, Ann against bots: Ann's seat link."""
     players = [{"name": "Ann", "kind": "human"}] + [
-        {"name": name, "kind": "bot:medium"} for name in NAMES[1:make(game_id).players]]
+        {"name": name, "kind": opponent(game_id)} for name in NAMES[1:make(game_id).players]]
     match = post(base + "/api/matches", {"game": game_id, "players": players,
                                          "position": mid_game(game_id), "seed": SEED})
     return base + str(match["seats"][0]["link"])

@@ -12,7 +12,10 @@ in French, German and Italian, for a player with a name and for the player at th
   differently (so a message that is translated but not looked up would show).
 
 The playouts must also reach most of each game's sentences (a floor on the share of the
-game's presentation messages they used), so the check covers each kind of move.
+messages in the game's folder they used), so the check covers each kind of move. Each game
+declares its playouts (configurations that reach its rarer sentences, and the floor) in its
+folder's ``examples.toml``; every registered game is played, a game without a catalogue
+skipped with the reason (:mod:`registered`).
 """
 
 from __future__ import annotations
@@ -24,7 +27,6 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import cache, partial
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -32,24 +34,13 @@ from babel.messages.extract import extract
 
 from dicegames import i18n
 from dicegames.core.game import State
-from dicegames.core.registry import configure, presenter_of
+from dicegames.core.registry import configure
 from dicegames.core.session import Session
-from dicegames.i18n import translate, translations, use
+from dicegames.i18n import PACKAGE, game_folder, table, translate, use
+from registered import Playout, playout_params
 
 OTHERS = ("fr", "de", "it")
-PACKAGE = Path(i18n.__file__).parent
 LEFT_OVER = re.compile(r"\{\w*\}")
-
-PLAYOUTS: list[tuple[str, int, dict[str, Any], int, float]] = [
-    # game, players, options, games played, floor on the share of its messages used
-    ("extra-meters", 3, {"finish": "same_round"}, 4, 0.95),
-    ("shortcut", 2, {}, 6, 0.95),
-    ("petits-chevaux", 2, {"three_sixes_penalty": True, "compulsory_move": False}, 2, 0.85),
-    ("monza", 3, {"variant_last_colour": True}, 3, 0.8),
-    ("extra", 2, {"children": True, "child_seats": "2"}, 6, 0.75),
-    ("extra", 1, {}, 6, 0.5),
-]
-FOLDERS = {"extra-meters": "extra_meters", "petits-chevaux": "petits_chevaux"}
 
 
 @contextmanager
@@ -72,17 +63,16 @@ def recording() -> Iterator[list[str]]:
 @cache
 def catalogue(lang: str) -> frozenset[str]:
     """The messages ``lang``'s compiled catalogue translates."""
-    table = getattr(translations(lang), "_catalog", {})
-    return frozenset(key for key, value in table.items() if isinstance(key, str) and value)
+    return frozenset(key for key, value in table(lang).items() if value)
 
 
 @cache
 def game_messages(game_id: str) -> frozenset[str]:
-    """The messages of a game's presentation modules (render.py, view.py, presenter.py)."""
-    folder = PACKAGE / "games" / FOLDERS.get(game_id, game_id)
+    """The messages of the Python modules in a game's folder (its presenter's sentences,
+    labels and board words)."""
     found: set[str] = set()
-    for name in ("render.py", "view.py", "presenter.py"):
-        with (folder / name).open("rb") as handle:
+    for path in sorted(game_folder(game_id).rglob("*.py")):
+        with path.open("rb") as handle:
             for _line, message, _comments, _context in extract(
                     "python", handle, keywords={"_": None, "N_": None}):
                 if isinstance(message, str):
@@ -142,31 +132,31 @@ def playout(game_id: str, players: int, options: dict[str, Any],
         state = session.state
 
 
-@pytest.mark.parametrize(("game_id", "players", "options", "games", "floor"), PLAYOUTS,
-                         ids=[f"{p[0]}-{p[1]}" for p in PLAYOUTS])
-def test_every_sentence_is_written_in_every_language(
-        game_id: str, players: int, options: dict[str, Any], games: int,
-        floor: float) -> None:
+@pytest.mark.parametrize("declared", playout_params())
+def test_every_sentence_is_written_in_every_language(declared: Playout) -> None:
+    game_id, players = declared.game_id, declared.players
     used: set[str] = set()
-    for number in range(games):
-        for session, index in playout(game_id, players, options, number):
+    for number in range(declared.games):
+        for session, index in playout(game_id, players, declared.options, number):
             for lang in OTHERS:
                 used |= check_step(session, index, lang, players)
-    share = len(used & game_messages(game_id)) / len(game_messages(game_id))
-    never = sorted(game_messages(game_id) - used)
-    assert share >= floor, f"{game_id}: the playouts used {share:.0%} of its messages; " \
-                           f"never: {json.dumps(never, ensure_ascii=False)}"
+    mine = game_messages(game_id)
+    share = len(used & mine) / len(mine) if mine else 1.0
+    never = sorted(mine - used)
+    assert share >= declared.coverage, (
+        f"{game_id}: the playouts used {share:.0%} of its messages; "
+        f"never: {json.dumps(never, ensure_ascii=False)}")
 
 
 def check_step(session: Session, index: int, lang: str, players: int) -> set[str]:
     """Check everything written about move ``index`` of ``session`` in ``lang`` (see
     :func:`compare`); return the messages used."""
     game = session.game
+    shown = session.presenter
     before = session.states[index]
     entry = session.moves[index]
     move = game.parse(before, entry.text, entry.seat)
     used: set[str] = set()
-    shown = presenter_of(game)
     # Everyone called "You" in the language too: each sentence for the player at the
     # keyboard (the web page's name for its own seats).
     for names in (["Ann", "Ben", "Cleo", "Dan"][:players], [translate(lang, "You")] * players):

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dicegames.bots import bot_levels
 from dicegames.core.options import OptionSpec
-from dicegames.core.registry import definition, game_class, make
-from dicegames.i18n import DEFAULT, LANGUAGES, _, use
+from dicegames.core.registry import game_class, make
+from dicegames.i18n import DEFAULT, LANGUAGES, _, game_folder, use
 
 
 def _default(spec: OptionSpec) -> str:
@@ -30,17 +30,16 @@ def _allowed(spec: OptionSpec) -> str:
 def game_text(game_id: str, lang: str = DEFAULT) -> str:
     """The hand-written part of a game's rules page: its folder's ``rules.<lang>.md`` when
     there is one, else ``rules.md`` (English)."""
-    folder = definition(game_id).path
+    folder = game_folder(game_id)
     translated = folder / f"rules.{lang}.md"
     if lang != DEFAULT and lang in LANGUAGES and translated.is_file():
         return translated.read_text(encoding="utf-8").strip()
-    english = folder / "rules.md"
-    return english.read_text(encoding="utf-8").strip() if english.is_file() else ""
+    return (folder / "rules.md").read_text(encoding="utf-8").strip()
 
 
 def has_translated_text(game_id: str, lang: str) -> bool:
     """True when the game's hand-written rules exist in ``lang``."""
-    return lang == DEFAULT or (definition(game_id).path / f"rules.{lang}.md").is_file()
+    return lang == DEFAULT or (game_folder(game_id) / f"rules.{lang}.md").is_file()
 
 
 def rules_page(game_id: str, lang: str = DEFAULT) -> str:

@@ -1,4 +1,5 @@
-"""The ASGI application: pages, static ES modules, board modules, the API and websockets.
+"""The ASGI application: pages, static ES modules, board modules, the pages' catalogues, the
+API and websockets.
 
 :func:`create_app` wires a :class:`~dicegames.web.store.Store` and a
 :class:`~dicegames.web.hub.Hub` into a Starlette app. Pages are static HTML that load ES
@@ -28,6 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicegames.core.errors import OptionError
 from dicegames.core.registry import definition
+from dicegames.i18n import LANGUAGES, table
 from dicegames.web.api import build_routes
 from dicegames.web.errors import ApiError
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
@@ -113,6 +115,20 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         return Response(source, media_type="text/javascript",
                         headers={"cache-control": "no-cache"})
 
+    catalogues: dict[str, bytes] = {}
+
+    async def catalogue_json(request: Request) -> Response:
+        """The pages' catalogue of a language: the shared and every game's translations,
+        merged (:func:`dicegames.i18n.table`), as JSON."""
+        lang = request.path_params["lang"]
+        if lang not in LANGUAGES:
+            raise ApiError(404, "no_language", f"no catalogue for {lang!r}")
+        if lang not in catalogues:
+            catalogues[lang] = json.dumps(table(lang), ensure_ascii=False,
+                                          sort_keys=True).encode()
+        return Response(catalogues[lang], media_type="application/json",
+                        headers={"cache-control": "no-cache"})
+
     async def websocket(ws: WebSocket) -> None:
         await _serve_socket(hub, ws, send_timeout, limits)
 
@@ -128,6 +144,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         Route("/m/{match_id}", page("game.html")),
         Route("/replay/{match_id}", page("replay.html")),
         Route("/games/{game_id}/board.js", board_js),
+        Route("/i18n/{lang}.json", catalogue_json),
         WebSocketRoute("/ws/matches/{match_id}", websocket),
         *build_routes(hub),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),

@@ -5,8 +5,9 @@ const boardModules = new Map();
 
 // Languages. The page's language is, in order: ?lang= in the address, the one chosen before
 // (kept in localStorage by the header's switch), the browser's (navigator.languages),
-// English. Its catalogue (web/static/i18n/<lang>.json, compiled from the same .po files as
-// the server's) is loaded before any page module runs (top-level await), so t() is ready.
+// English. Its catalogue (/i18n/<lang>.json: the server's own translations, the shared
+// catalogue merged with every game's) is loaded before any page module runs (top-level
+// await), so t() is ready.
 export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano"};
 const LANG_KEY = "dicegames:lang";
 
@@ -26,7 +27,7 @@ export const LANG = pickLanguage();
 if (new URLSearchParams(location.search).get("lang")?.slice(0, 2) === LANG) {
   try { localStorage.setItem(LANG_KEY, LANG); } catch { /* storage off */ }
 }
-const catalogue = LANG === "en" ? {} : await fetch(`/static/i18n/${LANG}.json`)
+const catalogue = LANG === "en" ? {} : await fetch(`/i18n/${LANG}.json`)
   .then((answer) => (answer.ok ? answer.json() : {})).catch(() => ({}));
 
 /** `message` (English, the catalogue's id) in the page's language, with its {placeholders}
