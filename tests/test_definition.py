@@ -60,9 +60,9 @@ def test_references_name_a_module_and_an_attribute() -> None:
 
 
 def test_lookups_by_id_alias_class_and_game() -> None:
-    assert registry.definition(" TOY ") is DEFINITION
+    assert registry.definition(" TOYRACE ") is DEFINITION
     assert registry.game_class("toy-race") is ToyRace
-    game = dicegames.make("toy", players=3)
+    game = dicegames.make("toyrace", players=3)
     assert registry.definition_of(game) is DEFINITION
     with pytest.raises(UnknownGame, match="unknown game 'chess'; the games are: extra-meters"):
         registry.definition("chess")
@@ -84,7 +84,7 @@ def test_register_refuses_a_taken_id_or_alias_and_ignores_a_repeat() -> None:
     registry.unregister("toy-race")
     assert "toy-race" not in [spec.id for spec in dicegames.games()]
     with pytest.raises(UnknownGame):
-        registry.definition("toy")
+        registry.definition("toyrace")
 
 
 @pytest.mark.usefixtures("scratch_registry")

@@ -59,7 +59,7 @@ class RaceData:
 FIELDS = ("runners", "to-move", "roll", "turn")
 SPEC = GameSpec(
     id="toy-race", name="Toy Race", pitch="Run or walk to the finish; land on it exactly.",
-    min_players=2, max_players=4, default_players=2, aliases=("toy",),
+    min_players=2, max_players=4, default_players=2, aliases=("toyrace",),
     options=(OptionSpec("length", "int", 12, "How many squares to the finish.",
                         minimum=6, maximum=60, label="Length"),))
 
