@@ -55,10 +55,10 @@ from pathlib import Path
 from typing import Any
 
 import dicegames
-from dicegames.analysis.simulate import game_seed
 from dicegames.bots import PolicyBot, make_bot
 from dicegames.core.chance import sample
 from dicegames.core.model import PASS, Agent, NodeKind
+from dicegames.core.rollout import game_seed
 from dicegames.core.workers import die_with_parent
 from dicegames.games.petits_chevaux import value
 from dicegames.games.petits_chevaux.board import SEATING

@@ -43,6 +43,9 @@ def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     home.mkdir()
     variables = dict(os.environ)
+    # The compiled kernels stay in the machine's cache: a hint's or a simulation's rollouts
+    # run in a game's kernel, which would otherwise compile afresh in every test.
+    variables.setdefault("XDG_CACHE_HOME", str(Path.home() / ".cache"))
     variables.update(HOME=str(home), XDG_DATA_HOME=str(home / "data"), PYTHONUTF8="1",
                      COLUMNS="100", LANG="C.UTF-8")  # English, whatever the machine's
     variables.pop("NO_COLOR", None)

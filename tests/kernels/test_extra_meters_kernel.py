@@ -135,14 +135,13 @@ def test_the_register_loop_plays_the_step_rules_games(players: int, finish: str)
     policies = ["random", "exact", "threshold"][:players]
     data = ExtraMetersData((3, 0, 0)[:players], 0, 1, Phase.DECIDE, (3,))
     fast = kernel.playouts(data, policies, 300, 21)
-    codes = array(kernel.check_policies(policies))
-    table, offsets = kernel._tables(list(codes))
+    codes = kernel.check_policies(policies)
+    tables = kernel.tables_for(codes)
     dice, whims = seed_rng(21), seed_rng(~21)
     start = kernel.encode(data)
     for g in range(300):
         values = copy(start)
-        moves = module._run(values, players, 30, kernel.same_round, codes, dice, whims, table,
-                            offsets, -1, 0)
+        moves = module._run(values, tables, array(codes), dice, whims, None, -1, 0)
         assert moves == fast.moves[g] and values[1] == fast.turns[g]
         flags = [int(values[module.POS + players + s]) for s in range(players)]
         assert flags == to_list(fast.winners)[g * players:(g + 1) * players]

@@ -14,7 +14,9 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
-from dicegames.web.errors import ApiError
+from dicegames.web.commands import EnterDice
+from dicegames.web.domain import Stale
+from dicegames.web.errors import refusal
 from dicegames.web.live import LiveMatch
 from web.inprocess import InProcessServer
 
@@ -135,13 +137,14 @@ def test_a_request_holding_a_dropped_match_cannot_change_it(quick: InProcessServ
         hub.resident.drop(held)
 
     async def roll(held: LiveMatch) -> int:
-        return await hub.enter_dice(held, match["seats"][0]["token"], "4")
+        return await hub.enter_dice(held, EnterDice(match["seats"][0]["token"], "4"))
 
     held = quick.run(fetch())
     quick.run(drop(held))
-    with pytest.raises(ApiError) as refused:
+    with pytest.raises(Stale) as refused:
         quick.run(roll(held))
-    assert (refused.value.status, refused.value.code) == (409, "stale")
+    answer = refusal(refused.value)
+    assert answer is not None and (answer.status, answer.code) == (409, "stale")
     assert quick.run(roll(quick.run(fetch()))) == 1
 
 

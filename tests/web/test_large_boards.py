@@ -32,11 +32,12 @@ from typing import Any
 import pytest
 from websockets.sync.client import connect
 
+from dicegames.core.errors import DiceGamesError
 from dicegames.games import largest
 from dicegames.games.monza.circuit import MAX_LANES, MAX_SQUARES, circuit_for
 from dicegames.games.shortcut.board import MAX_COLUMNS, MAX_ROWS, board_for
 from dicegames.web.app import create_app
-from dicegames.web.errors import ApiError
+from dicegames.web.commands import Act, CreateMatch
 from dicegames.web.hub import Hub
 from dicegames.web.live import LiveMatch, Viewer
 from web.server import Server
@@ -99,9 +100,9 @@ async def _play(hub: Hub, match: LiveMatch, viewers: list[Viewer], moves: int,
         hints = match.hints(seat)
         for hint in rng.sample(hints, len(hints)):
             try:  # a refused hint (none expected) tries the next one
-                await hub.act(match, match.seat_tokens[seat], hint["move"])
+                await hub.act(match, Act(match.seat_tokens[seat], hint["move"]))
                 break
-            except ApiError:
+            except DiceGamesError:
                 continue
         for viewer in viewers:
             match.viewer_message(viewer.seats, viewer.lang, static=False)
@@ -119,7 +120,7 @@ def test_a_move_on_the_largest_board_costs_little_event_loop_time(
         game_id: str, tmp_path: Path) -> None:
     async def run() -> list[float]:
         hub = create_app(tmp_path / "games.sqlite3", bot_delay=0).state.hub
-        match = await hub.create(big_match(game_id))
+        match = await hub.create(CreateMatch.from_json(big_match(game_id)))
         viewers = [Viewer((seat,), "en") for seat in match.human_seats()] + [Viewer((), "fr")]
         for viewer in viewers:
             match.add_viewer(viewer)
@@ -138,14 +139,15 @@ def test_a_match_on_the_largest_board_holds_little_memory(game_id: str,
     :data:`MOVES` moves watched by two viewers."""
     async def run() -> int:
         hub = create_app(tmp_path / "games.sqlite3", bot_delay=0).state.hub
-        first = await hub.create(big_match(game_id))  # the board itself, parsed once for all
+        # the board itself, parsed once for all
+        first = await hub.create(CreateMatch.from_json(big_match(game_id)))
         first.viewer_message((0,))
         await _play(hub, first, [], 1, random.Random(1))
         gc.collect()
         tracemalloc.start()
         try:
             before = tracemalloc.take_snapshot()
-            match = await hub.create(big_match(game_id))
+            match = await hub.create(CreateMatch.from_json(big_match(game_id)))
             viewers = [Viewer((seat,), "en") for seat in match.human_seats()]
             for viewer in viewers:
                 match.add_viewer(viewer)

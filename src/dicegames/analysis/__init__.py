@@ -20,7 +20,6 @@ from dicegames.analysis.simulate import (
     SimulationError,
     SimulationReport,
     bot_name,
-    game_seed,
     play_one,
     simulate,
 )
@@ -29,6 +28,7 @@ from dicegames.analysis.stats import (
     histogram_median,
     wilson_interval,
 )
+from dicegames.core.rollout import game_seed
 
 __all__ = [
     "GameOutcome",

@@ -8,7 +8,7 @@ minute). The functions here therefore never trust a computation to be quick:
   move within a share of the budget, then estimates the win chance of the choices by paired
   rollouts until the deadline: the answer is the hint bot's move with its estimate and 95%
   interval, or, when the bot could not answer in time, the best choice by the rollouts so
-  far (played out by the ``random`` bot, which needs no preparation). ``complete`` says
+  far (played out by the fallback bot, ``random``, which needs no preparation). ``complete`` says
   whether the bot answered and every choice got its full count of rollouts.
 * :func:`review_part` judges a slice of a finished game's decisions, each with its share of
   the time left (:class:`BudgetedRollouts` stop at the deadline after at least one
@@ -39,13 +39,12 @@ from dicegames.analysis.estimate import (
     Estimator,
     Rollouts,
     estimator_for,
-    rollout_level,
     terminal_estimate,
 )
-from dicegames.analysis.hint import estimator_of
+from dicegames.analysis.hint import exact_chances_of
 from dicegames.analysis.review import MoveReview, judge
 from dicegames.analysis.stats import wilson_interval
-from dicegames.bots import adviser
+from dicegames.bots import FALLBACK_LEVEL, adviser, rollout_level
 from dicegames.core.game import Game, State
 from dicegames.core.model import Seat
 from dicegames.core.registry import configure
@@ -56,9 +55,6 @@ ADVISER_SHARE = 0.5
 
 HINT_ROLLOUTS = 60
 """Rollouts per choice after which a hint's estimate is complete."""
-
-FALLBACK_LEVEL = "random"
-"""The bot of the rollouts when the hint bot ran out of time (it needs no preparation)."""
 
 
 class OutOfTime(BaseException):
@@ -203,8 +199,10 @@ def hint_within(job: HintJob, *, deadline: float) -> QuickHint:
     if exact is not None and move is not None:
         chance = exact[move]
         return QuickHint(str(move), level, chance, chance, chance, 0, True, True)
+    # On the engine: a timer cuts this work off at the deadline, and a kernel's first
+    # compilation (minutes on a fresh install) cut off every time would never finish.
     runner = Rollouts(game, rollouts, seed, rollout_level(game) if move is not None
-                      else FALLBACK_LEVEL)
+                      else FALLBACK_LEVEL, use_kernel=False)
     children = {action: state.apply_unchecked(action, seat) for action in legal}
     if move is not None:  # the bot's move first: it gets the first rollouts
         children = {move: children[move], **children}
@@ -214,8 +212,7 @@ def hint_within(job: HintJob, *, deadline: float) -> QuickHint:
         for index in range(rollouts):
             for action, child in children.items():
                 with within(deadline):
-                    outcome = (child.result.returns() if child.is_terminal
-                               else runner._play_out(child, index))
+                    outcome = runner.play_out(child, index)
                 wins[action] += outcome[seat]
                 count[action] += 1
     if move is None:
@@ -233,7 +230,7 @@ def hint_within(job: HintJob, *, deadline: float) -> QuickHint:
 
 def _exact(state: State[Any, Any, Any], seat: Seat) -> Mapping[Hashable, float] | None:
     """The game's exact win chances per choice, when it has them here."""
-    estimator = estimator_of(state.game)
+    estimator = exact_chances_of(state.game)
     return estimator(state, seat) if estimator is not None else None
 
 
@@ -285,7 +282,7 @@ class BudgetedRollouts(Rollouts):
         while going and n < self.rollouts and (n == 0 or time.monotonic() < self.deadline):
             began = time.monotonic()
             for key, state in going.items():
-                for seat, value in enumerate(self._play_out(state, n)):
+                for seat, value in enumerate(self.play_out(state, n)):
                     sums[key][seat] += value
                     squares[key][seat] += value * value
             pace = (time.monotonic() - began) / len(going)

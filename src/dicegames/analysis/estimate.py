@@ -12,7 +12,9 @@ first:
   both are a game's ``estimator`` part (:mod:`dicegames.core.definition`; the shapes
   :class:`Estimate` and :class:`Estimator` live in :mod:`dicegames.core.estimates`);
 * ``rollouts``: every other game: ``n`` continuations played to the end by the game's
-  ``medium`` bot in every seat, dice and bots seeded, with the standard error of the mean.
+  ``medium`` bot in every seat (``random`` where it has none), dice and bots seeded, with
+  the standard error of the mean; each is a :func:`dicegames.core.rollout.rollout`, played
+  by the game's kernel when it plays that bot.
   Candidates of one decision share their continuations' seeds (common random numbers), so
   their differences are measured far more sharply than each chance alone.
 
@@ -23,84 +25,56 @@ position and the estimator's seed: the same review twice gives the same figures.
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Hashable
 from typing import Any
 
-from dicegames.analysis.simulate import game_seed
-from dicegames.bots import bot_levels
-from dicegames.core.chance import sample
+from dicegames.bots import bot_spec, rollout_level
 from dicegames.core.estimates import Estimate as Estimate  # noqa: PLC0414 (re-exported)
 from dicegames.core.estimates import Estimator as Estimator  # noqa: PLC0414
 from dicegames.core.estimates import terminal_estimate as terminal_estimate  # noqa: PLC0414
 from dicegames.core.game import Game, State
-from dicegames.core.model import Agent, NodeKind, Seat
+from dicegames.core.model import Seat
 from dicegames.core.registry import definition_of
+from dicegames.core.rollout import game_seed, rollout
 
 DEFAULT_ROLLOUTS = 32
 """Continuations per position (or per candidate move) of the rollout estimate."""
 
-ROLLOUT_MAX_MOVES = 20_000
-"""Moves after which a continuation stops and scores as a shared draw (never reached in
-practice; it keeps a misbehaving bot from hanging a review)."""
-
-
 # --------------------------------------------------------------------------- rollouts
-
-
-def rollout_level(game: Game[Any, Any, Any]) -> str:
-    """The bot the continuations are played by: ``medium`` when the game has it (fast and
-    sensible), else the game's first level."""
-    names = [level.name for level in bot_levels(game)]
-    return "medium" if "medium" in names else names[0]
 
 
 class Rollouts:
     """Any game, by ``n`` seeded continuations played out by ``level`` bots in every seat.
 
-    Continuation ``i`` of every position and candidate uses the seed ``(seed, i)``: the
-    candidates of a decision meet the same dice as far as their moves allow.
+    Each continuation is the rollout primitive's (:func:`dicegames.core.rollout.rollout`):
+    the game's kernel plays it when it plays the ``level`` bot, the engine otherwise.
+    Continuation ``i`` of every position and candidate uses the seed ``game_seed(seed, i)``:
+    the candidates of a decision meet the same dice as far as their moves allow.
     """
 
     kind = "rollouts"
 
     def __init__(self, game: Game[Any, Any, Any], rollouts: int = DEFAULT_ROLLOUTS,
-                 seed: int = 0, level: str | None = None) -> None:
+                 seed: int = 0, level: str | None = None, *, use_kernel: bool = True) -> None:
         if rollouts < 1:
             raise ValueError(f"rollouts must be at least 1, not {rollouts}")
         self.level = level or rollout_level(game)
         self.rollouts = rollouts
         self.seed = seed
-        factories = {item.name: item.factory for item in reversed(bot_levels(game))}
-        self._factory = factories[self.level]
+        self.use_kernel = use_kernel
+        """False: always the engine (a caller whose deadline must not wait for a kernel's
+        first compilation)."""
+        self._bots = [bot_spec(game, self.level)] * game.players
         self._game = game
         self.description = (f"{rollouts} continuations played out by the {self.level} bot, "
                             f"with the standard error of their mean")
 
-    def _play_out(self, state: State[Any, Any, Any], index: int) -> tuple[float, ...]:
-        master = random.Random(game_seed(self.seed, index))
-        dice = random.Random(master.getrandbits(64))
-        agents: dict[Seat, Agent] = {}
-        for _ in range(ROLLOUT_MAX_MOVES):
-            node = state.node
-            if node.kind is NodeKind.TERMINAL:
-                return state.result.returns()
-            if node.kind is NodeKind.CHANCE:
-                state = state.apply_unchecked(sample(state.chance_outcomes(), dice))
-                continue
-            seat = node.players[0]
-            legal = state.legal_actions(seat)
-            if len(legal) == 1:
-                state = state.apply_unchecked(legal[0], seat)
-                continue
-            agent = agents.get(seat)
-            if agent is None:
-                agent = agents[seat] = self._factory(
-                    self._game, random.Random(master.getrandbits(64) ^ seat))
-            action = agent.choose(state, seat)
-            state = state.apply_unchecked(action if action in legal else legal[0], seat)
-        players = self._game.players
-        return tuple(1.0 / players for _ in range(players))
+    def play_out(self, state: State[Any, Any, Any], index: int) -> tuple[float, ...]:
+        """Every seat's return at the end of continuation ``index`` from ``state``."""
+        if state.is_terminal:
+            return state.result.returns()
+        return rollout(state, self._bots, game_seed(self.seed, index),
+                       use_kernel=self.use_kernel).returns()
 
     def position(self, state: State[Any, Any, Any]) -> Estimate:
         """The mean outcome of the continuations, with the largest standard error."""
@@ -110,7 +84,7 @@ class Rollouts:
         sums = [0.0] * players
         squares = [0.0] * players
         for index in range(self.rollouts):
-            for seat, value in enumerate(self._play_out(state, index)):
+            for seat, value in enumerate(self.play_out(state, index)):
                 sums[seat] += value
                 squares[seat] += value * value
         n = self.rollouts

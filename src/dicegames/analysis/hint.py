@@ -7,12 +7,17 @@ deciding:
 * **exact**, when the game's package ships an ``estimates`` module whose ``win_chances``
   answers for the state (For a Few Extra Meters with two players: the solved race);
 * else by **rollouts**: from the state after the choice, whole games are played to the end
-  by the game's ``medium`` bot in every seat with random dice, and the share of them the
-  seat wins (a shared win counts 1/k) is the estimate, with its 95% Wilson interval.
+  by the game's ``medium`` bot in every seat (the fallback ``random`` where it has none)
+  with random dice, and the share of them the seat wins (a shared win counts 1/k) is the
+  estimate, with its 95% Wilson interval. They are the rollouts of
+  :class:`~dicegames.analysis.estimate.Rollouts` (each a
+  :func:`dicegames.core.rollout.rollout`, in the game's kernel when it plays the bot):
+  game ``i`` after every choice has the same seed, so the choices are compared on the
+  same dice as far as their moves allow.
 
-With many choices (EXTRA! offers up to 30 on a roll) every choice is first screened with a
+With many choices (a game may offer 30 on a roll) every choice is first screened with a
 fifth of the rollouts; the bot's choice and the best of the others then get the full count.
-The generator is seeded, so the same position and seed give the same answer.
+Everything is seeded, so the same position and seed give the same answer.
 """
 
 from __future__ import annotations
@@ -23,20 +28,18 @@ from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from dicegames.analysis.estimate import Rollouts
 from dicegames.analysis.stats import wilson_interval
-from dicegames.bots import adviser, bot_levels, make_bot
-from dicegames.core.chance import sample
+from dicegames.bots import adviser, bot_levels
 from dicegames.core.errors import GameOver, NotYourTurn
 from dicegames.core.game import Game, State
-from dicegames.core.model import Agent, Seat
+from dicegames.core.model import Seat
 from dicegames.core.registry import definition_of
 from dicegames.i18n import _
 
-ROLLOUT_LEVEL = "medium"
-"""The bot that plays every seat in the rollouts (fast; ``random`` when a game lacks it)."""
-
-Estimator = Callable[[State[Any, Any, Any], Seat], Mapping[Hashable, float] | None]
-"""A game's exact win chances per legal action of ``seat`` (None: not exact here)."""
+WinChances = Callable[[State[Any, Any, Any], Seat], Mapping[Hashable, float] | None]
+"""A game's exact win chances per legal action of ``seat`` (None: not exact here). Not an
+estimator: :class:`dicegames.analysis.estimate.Estimator` is the one type of those."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +84,7 @@ class Hint:
     screened_out: int
 
 
-def estimator_of(game: Game[Any, Any, Any]) -> Estimator | None:
+def exact_chances_of(game: Game[Any, Any, Any]) -> WinChances | None:
     """The ``win_chances`` of the game package's ``estimates`` module, if it has one."""
     package = definition_of(game).rules.__module__.rpartition(".")[0]
     if not package:
@@ -93,7 +96,7 @@ def estimator_of(game: Game[Any, Any, Any]) -> Estimator | None:
         if error.name != name:  # the module exists but something it imports is missing
             raise
         return None
-    found: Estimator = module.win_chances
+    found: WinChances = module.win_chances
     return found
 
 
@@ -122,13 +125,13 @@ def hint(state: State[Any, Any, Any], seat: Seat | None = None, *, rollouts: int
     reason = _(next(lv.doc for lv in bot_levels(game) if lv.name == level))
     move = bot.choose(state, seat)
     legal = state.legal_actions(seat)
-    estimator = estimator_of(game)
-    exact = estimator(state, seat) if estimator is not None else None
+    chances = exact_chances_of(game)
+    exact = chances(state, seat) if chances is not None else None
     if exact is not None:
         choices = [ChoiceEstimate(str(a), exact[a], exact[a], exact[a], 0) for a in legal]
         return Hint(seat, level, reason, str(move), True, _("exact: the solved game"),
                     tuple(sorted(choices, key=lambda c: -c.win_chance)), 0)
-    runner = _Rollouts(state, seat, rng)
+    runner = _Rollouts(state, seat, seed)
     screen = max(1, rollouts // 5) if len(legal) > shown else 0
     if screen:
         for action in legal:
@@ -150,30 +153,21 @@ def hint(state: State[Any, Any, Any], seat: Seat | None = None, *, rollouts: int
 class _Rollouts:
     """Rollout games from the choices of one state, with running win tallies."""
 
-    def __init__(self, state: State[Any, Any, Any], seat: Seat, rng: random.Random) -> None:
-        self.state, self.seat, self.rng = state, seat, rng
-        game = state.game
-        names = {lv.name for lv in bot_levels(game)}
-        self.level = ROLLOUT_LEVEL if ROLLOUT_LEVEL in names else "random"
-        self.bots: list[Agent] = [make_bot(game, self.level, rng) for _ in range(game.players)]
+    def __init__(self, state: State[Any, Any, Any], seat: Seat, seed: int) -> None:
+        self.state, self.seat = state, seat
+        self.games = Rollouts(state.game, seed=seed)
+        self.level = self.games.level
         self.wins: dict[Hashable, float] = {}
         self.count: dict[Hashable, int] = {}
 
     def run(self, action: Hashable, games: int) -> None:
         """Play ``games`` more games after ``action``."""
         start = self.state.apply_unchecked(action, self.seat)
-        total = 0.0
-        for _game in range(games):
-            state = start
-            while not state.is_terminal:
-                if state.is_chance:
-                    state = state.apply_unchecked(sample(state.chance_outcomes(), self.rng))
-                else:
-                    mover = state.current_players[0]
-                    state = state.apply_unchecked(self.bots[mover].choose(state, mover), mover)
-            total += state.result.returns()[self.seat]
+        done = self.count.get(action, 0)
+        total = sum(self.games.play_out(start, index)[self.seat]
+                    for index in range(done, done + games))
         self.wins[action] = self.wins.get(action, 0.0) + total
-        self.count[action] = self.count.get(action, 0) + games
+        self.count[action] = done + games
 
     def mean(self, action: Hashable) -> float:
         """The share of the games after ``action`` the seat won so far."""

@@ -10,50 +10,61 @@ the game's index, and from it fresh bots and fresh dice. The same seed therefore
 same report (timings aside) whether the games run in one process or in several, in whatever
 order the workers finish.
 
-The loop is the fast path: no :class:`~dicegames.Session`, no events, no notation; moves go
-through :meth:`State.apply_unchecked` after a cheap legality check of each bot's choice, and
-dice are drawn with :func:`dicegames.core.chance.sample`, exactly as ``RandomDice`` draws them.
+Every game is played by the rollout primitive (:mod:`dicegames.core.rollout`): no
+:class:`~dicegames.Session`, no events, no notation; moves go through
+:meth:`State.apply_unchecked` after a cheap legality check of each bot's choice, and the
+dice and each seat's bot draw from their own generators derived from the game's seed.
 
-Faster still: when the game has a bulk kernel (:mod:`dicegames.core.kernel`) and every bot
-plays exactly like one of its policies, the games are played by the kernel instead
-(:mod:`dicegames.analysis.fast`), compiled by numba when installed; the report says which
-path played (``engine``). Both paths play the same rules and bots, with different dice
-streams, so their figures agree within their intervals; each is reproducible from the seed.
+When the game has a bulk kernel (:mod:`dicegames.core.kernel`) and every bot plays exactly
+like one of its policies, whole blocks of games are played by the kernel instead
+(:func:`dicegames.core.rollout.playouts`, :mod:`dicegames.analysis.fast`), compiled by numba
+when installed; the report says which path played (``engine``). Both paths play the same
+rules and bots, with different dice streams, so their figures agree within their intervals;
+each is reproducible from the seed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import math
 import os
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Hashable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from dicegames.analysis.stats import histogram_mean, histogram_median, wilson_interval
-from dicegames.bots import bot_levels, make_bot
-from dicegames.core.chance import sample
-from dicegames.core.errors import DiceGamesError, OptionError
+from dicegames.bots import bot_levels, bot_spec, make_bot
+from dicegames.core.errors import OptionError
 from dicegames.core.game import Game
-from dicegames.core.model import PASS, Agent, BotFactory, NodeKind
+from dicegames.core.model import Agent
 from dicegames.core.options import OptionValue
 from dicegames.core.registry import configure
+from dicegames.core.rollout import (
+    MAX_MOVES,
+    RolloutError,
+    game_seed,
+    plan,
+    play_out,
+    rollout,
+    runaway,
+)
 
-DEFAULT_MAX_MOVES = 200_000
-"""Moves (rolls and decisions) after which a game counts as runaway and the run stops."""
+DEFAULT_MAX_MOVES = MAX_MOVES
+"""Moves (rolls and decisions) after which a game counts as runaway and the run stops: the
+one move cap of :mod:`dicegames.core.rollout`."""
 
 MAX_CHUNK = 500
 """The most games one unit of work holds (also the most games between progress calls)."""
 
 
-class SimulationError(DiceGamesError, RuntimeError):
-    """A simulated game misbehaved: it ran past the move limit or a bot chose an illegal move.
+SimulationError = RolloutError
+"""A simulated game misbehaved: it ran past the move limit or a bot chose an illegal move
+(the rollout primitive's :class:`~dicegames.core.rollout.RolloutError`, by its older name).
 
-    This points at a bug in a game's rules or a bot, not at the caller's input.
-    """
+This points at a bug in a game's rules or a bot, not at the caller's input.
+"""
 
 
 def whole(number: float) -> int | float:
@@ -196,22 +207,6 @@ class _Tally:
         self.no_winner += other.no_winner
 
 
-def game_seed(seed: int, index: int) -> int:
-    """The seed of game ``index`` (0-based) of a run with master ``seed``.
-
-    A hash of both numbers, so seeds of different runs do not overlap the way
-    ``seed + index`` would, and independent of the process that plays the game.
-    """
-    digest = hashlib.blake2b(f"dicegames:{seed}:{index}".encode(), digest_size=8).digest()
-    return int.from_bytes(digest, "big")
-
-
-def _factories(game: Game[Any, Any, Any], bots: Sequence[str]) -> list[BotFactory]:
-    """The factory of each named bot (names already checked by :func:`make_bot`)."""
-    levels = {level.name: level.factory for level in reversed(bot_levels(game))}
-    return [levels[name] for name in bots]
-
-
 @dataclass(frozen=True, slots=True)
 class GameOutcome:
     """How one simulated game ended.
@@ -235,72 +230,55 @@ def play_one(
     rng: random.Random,
     max_moves: int = DEFAULT_MAX_MOVES,
 ) -> GameOutcome:
-    """Play one game to the end on the fast path and say how it ended.
+    """Play one game from the start with built ``agents`` (by seat) and say how it ended.
 
-    ``agents`` are indexed by seat; ``rng`` rolls the dice exactly as ``RandomDice`` does.
-    When several seats decide on one state, the first of them acts first, as in
-    :func:`dicegames.play`. A forced ``pass`` is played without asking the agent.
+    The engine loop of the rollout primitive (:func:`dicegames.core.rollout.play_out`):
+    ``rng`` rolls the dice exactly as ``RandomDice`` does; a forced ``pass`` is played
+    without asking the agent.
 
     Raises:
         SimulationError: the game did not end within ``max_moves`` moves, or an agent chose
             an action that is not legal.
     """
-    state = game.new_state()
-    chance, decision = NodeKind.CHANCE, NodeKind.DECISION
-    for moves in range(max_moves + 1):
-        node = state.node
-        kind = node.kind
-        if kind is chance:
-            state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
-        elif kind is decision:
-            seat = node.players[0]
-            legal = state.legal_actions(seat)
-            action: Hashable
-            if len(legal) == 1 and legal[0] == PASS:
-                action = PASS
-            else:
-                action = agents[seat].choose(state, seat)
-                if action not in legal:
-                    raise SimulationError(
-                        f"the bot in seat {seat} of {game.spec.id} chose {action!s}, which is "
-                        f"not legal; legal: {', '.join(map(str, legal[:30]))}"
-                    )
-            state = state.apply_unchecked(action, seat)
-        else:
-            result = state.result
-            return GameOutcome(result.winners, result.scores, state.turn.number, moves)
-    raise SimulationError(
-        f"a game of {game.spec.id} did not end within {max_moves} moves; this is a bug in "
-        f"the game's rules or its bots"
-    )
+    ending = play_out(game.new_state(), agents, rng, max_moves)
+    if ending.capped:
+        raise runaway(game, max_moves)
+    state = ending.state
+    result = state.result
+    return GameOutcome(result.winners, result.scores, state.turn.number, ending.moves or 0)
 
 
 def _run_block(game: Game[Any, Any, Any], task: _Task) -> _Tally:
-    """Play games ``task.start`` to ``task.stop - 1`` and tally them per entry."""
+    """Play games ``task.start`` to ``task.stop - 1`` and tally them per entry.
+
+    Game ``i`` is the rollout primitive's with the seed ``game_seed(seed, i)`` from the
+    start, entry ``j`` in seat ``(j + shift) % n``.
+    """
     if task.policies is not None:
         return _run_kernel_block(game, task)
     entries = task.players
-    factories = _factories(game, task.bots)
+    specs = [bot_spec(game, name) for name in task.bots]
     tally = _Tally.empty(entries)
+    first = game.new_state()
     for index in range(task.start, task.stop):
-        master = random.Random(game_seed(task.seed, index))
-        dice = random.Random(master.getrandbits(64))
         shift = index % entries if task.rotate else 0
         # Entry j sits in seat (j + shift) % n, so seat s holds entry (s - shift) % n.
         entry_of_seat = [(seat - shift) % entries for seat in range(entries)]
-        by_entry = [factory(game, random.Random(master.getrandbits(64)))
-                    for factory in factories]
-        agents = [by_entry[entry] for entry in entry_of_seat]
-        outcome = play_one(game, agents, dice, task.max_moves)
-        if outcome.winners:
-            share = 1.0 / len(outcome.winners)
-            for seat in outcome.winners:
+        ending = rollout(first, [specs[entry] for entry in entry_of_seat],
+                         game_seed(task.seed, index), task.max_moves, use_kernel=False)
+        if ending.capped:
+            raise runaway(game, task.max_moves)
+        state = ending.state
+        result = state.result
+        if result.winners:
+            share = 1.0 / len(result.winners)
+            for seat in result.winners:
                 tally.wins[entry_of_seat[seat]] += share
         else:
             tally.no_winner += 1
-        for seat, score in enumerate(outcome.scores):
+        for seat, score in enumerate(result.scores):
             tally.scores[entry_of_seat[seat]] += score
-        tally.turns[outcome.turns] += 1
+        tally.turns[state.turn.number] += 1
     return tally
 
 
@@ -309,12 +287,9 @@ def _run_kernel_block(game: Game[Any, Any, Any], task: _Task) -> _Tally:
     from dicegames.analysis.fast import play_block
 
     assert task.policies is not None
-    sums = play_block(game, task.policies, task.seed, task.start, task.stop,
-                      rotate=task.rotate)
+    sums = play_block(game, task.bots, task.seed, task.start, task.stop, rotate=task.rotate)
     if sums.longest > task.max_moves:
-        raise SimulationError(
-            f"a game of {game.spec.id} did not end within {task.max_moves} moves; this is a "
-            f"bug in the game's kernel or its bots")
+        raise runaway(game, task.max_moves, "kernel or its bots")
     return _Tally(sums.wins, sums.scores, sums.turns, sums.no_winner)
 
 
@@ -432,13 +407,12 @@ def simulate(
     if max_moves < 1:
         raise OptionError(f"max_moves must be at least 1, not {max_moves!r}")
     workers = (os.cpu_count() or 1) if jobs == 0 else jobs
-    from dicegames.analysis.fast import plan
-
     how = plan(game, bots, kernel)
-    size = _blocks(games) if how.policies is None else _kernel_blocks(games)
+    size = _blocks(games) if how.kernel is None else _kernel_blocks(games)
     tasks = [
         _Task(game.spec.id, dict(game.options), game.players, bots, seed, start,
-              min(games, start + size), rotate, max_moves, how.policies)
+              min(games, start + size), rotate, max_moves,
+              how.policies)
         for start in range(0, games, size)
     ]
     workers = min(workers, len(tasks))

@@ -1,6 +1,6 @@
 """Games played with a trace: what a design report measures beyond who won.
 
-:func:`dicegames.analysis.play_one` is the fast path and says only how a game ended. A design
+:func:`dicegames.core.rollout.rollout` is the fast path and says only how a game ended. A design
 report also needs, per game, how many decisions were real choices and how many were forced,
 how wide the real choices were, and who led at the start of every turn. :func:`trace_block`
 plays a block of seeded games with that bookkeeping; the seeds, the dice and the bots are
@@ -15,19 +15,16 @@ processes or on a Dask cluster (:mod:`dicegames.analysis.cluster`) with the same
 
 from __future__ import annotations
 
-import random
-from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import Any
 
 from dicegames.analysis.estimate import Estimator, estimator_for
-from dicegames.analysis.simulate import DEFAULT_MAX_MOVES, SimulationError, game_seed
-from dicegames.bots import bot_levels
-from dicegames.core.chance import sample
-from dicegames.core.game import Game
+from dicegames.bots import bot_spec
+from dicegames.core.game import Game, State
 from dicegames.core.model import NodeKind
 from dicegames.core.options import OptionValue
 from dicegames.core.registry import configure
+from dicegames.core.rollout import MAX_MOVES, engine_streams, game_seed, play_out, runaway
 
 DRAMA_ROLLOUTS = 8
 """Continuations per turn when the leader is measured by rollouts (a coarse but cheap
@@ -74,7 +71,7 @@ class TraceTask:
     start: int
     stop: int
     drama_until: int
-    max_moves: int = DEFAULT_MAX_MOVES
+    max_moves: int = MAX_MOVES
 
 
 def leader(chances: tuple[float, ...]) -> int:
@@ -86,43 +83,39 @@ def leader(chances: tuple[float, ...]) -> int:
 
 def trace_game(game: Game[Any, Any, Any], task: TraceTask, index: int,
                estimator: Estimator | None) -> GameTrace:
-    """Play game ``index`` of ``task`` and trace it (``estimator``: measure the leader)."""
-    master = random.Random(game_seed(task.seed, index))
-    dice = random.Random(master.getrandbits(64))
-    factories = {level.name: level.factory for level in reversed(bot_levels(game))}
-    agents = [factories[name](game, random.Random(master.getrandbits(64)))
-              for name in task.bots]
-    state = game.new_state()
-    decisions = forced = options = 0
+    """Play game ``index`` of ``task`` and trace it (``estimator``: measure the leader).
+
+    The game is the rollout primitive's engine loop (:func:`dicegames.core.rollout.
+    play_out`) with the generators :func:`~dicegames.core.rollout.rollout` derives from
+    ``game_seed(seed, index)``: the game ``simulate`` plays on the engine.
+    """
+    dice, rngs = engine_streams(game_seed(task.seed, index), game.players)
+    agents = [bot_spec(game, name).build(game, rng)
+              for name, rng in zip(task.bots, rngs, strict=True)]
+    counts = {"decisions": 0, "forced": 0, "options": 0, "turn": 0}
     leaders: list[int] = []
-    turn = 0
-    for _ in range(task.max_moves):
+
+    def watch(state: State[Any, Any, Any]) -> None:
         node = state.node
         if node.kind is NodeKind.TERMINAL:
-            return GameTrace(state.result.winners, state.turn.number, decisions, forced,
-                             options, tuple(leaders))
-        if estimator is not None and state.turn.number != turn:
-            turn = state.turn.number
+            return
+        if estimator is not None and state.turn.number != counts["turn"]:
+            counts["turn"] = state.turn.number
             leaders.append(leader(estimator.position(state).chances))
-        if node.kind is NodeKind.CHANCE:
-            state = state.apply_unchecked(sample(state.chance_outcomes(), dice))
-            continue
-        seat = node.players[0]
-        legal = state.legal_actions(seat)
-        action: Hashable
-        if len(legal) == 1:
-            forced += 1
-            action = legal[0]
-        else:
-            decisions += 1
-            options += len(legal)
-            action = agents[seat].choose(state, seat)
-            if action not in legal:
-                raise SimulationError(f"the {task.bots[seat]} bot of {game.spec.id} chose "
-                                      f"{action!s}, which is not legal")
-        state = state.apply_unchecked(action, seat)
-    raise SimulationError(f"a game of {game.spec.id} did not end within {task.max_moves} "
-                          f"moves; this is a bug in the game's rules or its bots")
+        if node.kind is NodeKind.DECISION:
+            legal = state.legal_actions(node.players[0])
+            if len(legal) == 1:
+                counts["forced"] += 1
+            else:
+                counts["decisions"] += 1
+                counts["options"] += len(legal)
+
+    ending = play_out(game.new_state(), agents, dice, task.max_moves, watch=watch)
+    if ending.capped:
+        raise runaway(game, task.max_moves)
+    state = ending.state
+    return GameTrace(state.result.winners, state.turn.number, counts["decisions"],
+                     counts["forced"], counts["options"], tuple(leaders))
 
 
 _GAMES: dict[tuple[str, int, tuple[tuple[str, OptionValue], ...]], Game[Any, Any, Any]] = {}

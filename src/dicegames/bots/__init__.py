@@ -11,9 +11,10 @@ from typing import Any
 
 from dicegames.bots.basic import Policy, PolicyBot, RandomBot, random_policy
 from dicegames.bots.mcts import MCTSBot
-from dicegames.core.errors import OptionError
+from dicegames.core.errors import UnknownBot
 from dicegames.core.game import Game
 from dicegames.core.model import Agent, BotLevel
+from dicegames.core.rollout import BotSpec
 
 GENERIC: tuple[BotLevel, ...] = (
     BotLevel("random", "a uniformly random legal move", lambda game, rng: RandomBot(rng),
@@ -46,14 +47,46 @@ def make_bot(game: Game[Any, Any, Any], name: str, rng: random.Random) -> Agent:
     """Build the bot called ``name`` for ``game``, drawing randomness only from ``rng``.
 
     Raises:
-        OptionError: no such bot; the message lists the available ones.
+        UnknownBot: no such bot; the message lists the available ones.
     """
     levels = bot_levels(game)
     for level in levels:
         if level.name == name.strip().lower():
             return level.factory(game, rng)
     known = ", ".join(level.name for level in levels)
-    raise OptionError(f"{game.spec.id} has no bot {name!r}; the bots are: {known}")
+    raise UnknownBot(f"{game.spec.id} has no bot {name!r}; the bots are: {known}")
+
+
+def bot_spec(game: Game[Any, Any, Any], name: str) -> BotSpec:
+    """The bot called ``name`` for ``game`` as a rollout takes it (see
+    :func:`dicegames.core.rollout.rollout`): its level name, which the game's kernel may
+    play, and its factory.
+
+    Raises:
+        OptionError: no such bot; the message lists the available ones.
+    """
+    wanted = name.strip().lower()
+    for level in bot_levels(game):
+        if level.name == wanted:
+            return BotSpec(level.name, level.factory)
+    make_bot(game, name, random.Random(0))  # raises the listing error
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+ROLLOUT_LEVEL = "medium"
+"""The bot that plays every seat of the rollouts an estimate or a hint is made of: fast,
+and sensible where the game has one."""
+
+FALLBACK_LEVEL = "random"
+"""The one fallback bot: it plays a game's rollouts when the game has no :data:`ROLLOUT_LEVEL`,
+gives hints when it has none of :data:`HINT_LEVELS`, and plays a hint's rollouts when the
+hint bot ran out of time (it needs no preparation). Every game has it."""
+
+
+def rollout_level(game: Game[Any, Any, Any]) -> str:
+    """The bot of ``game``'s rollouts: :data:`ROLLOUT_LEVEL`, else :data:`FALLBACK_LEVEL`."""
+    names = {level.name for level in bot_levels(game)}
+    return ROLLOUT_LEVEL if ROLLOUT_LEVEL in names else FALLBACK_LEVEL
 
 
 HINT_LEVELS = ("expert", "hard", "medium")
@@ -68,9 +101,10 @@ def adviser(game: Game[Any, Any, Any], rng: random.Random) -> tuple[str, Agent]:
     move. ``rng`` is the adviser's own generator: asking for a hint never changes the game.
     """
     names = {level.name for level in bot_levels(game)}
-    level = next((name for name in HINT_LEVELS if name in names), "random")
+    level = next((name for name in HINT_LEVELS if name in names), FALLBACK_LEVEL)
     return level, make_bot(game, level, rng)
 
 
-__all__ = ["GENERIC", "HINT_LEVELS", "MCTSBot", "Policy", "PolicyBot", "RandomBot", "adviser",
-           "bot_levels", "make_bot", "own_levels", "random_policy"]
+__all__ = ["FALLBACK_LEVEL", "GENERIC", "HINT_LEVELS", "ROLLOUT_LEVEL", "MCTSBot", "Policy",
+           "PolicyBot", "RandomBot", "adviser", "bot_levels", "bot_spec", "make_bot",
+           "own_levels", "random_policy", "rollout_level"]

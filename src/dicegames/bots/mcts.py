@@ -7,9 +7,11 @@ comes in only through that policy and an optional evaluator; this module imports
 Several seats deciding on one roll are searched one after the other, as the engine applies
 them.
 
-When the game has a bulk kernel (:mod:`dicegames.core.kernel`) that plays the rollout
-policy (by default the random one, the kernel's ``random``), rollouts run in the kernel from
-the leaf's position and only the final position is decoded.
+Each leaf's rollout is the rollout primitive's (:func:`dicegames.core.rollout.rollout`),
+seeded by a draw from the bot's generator (its dice and its policy then draw from separate
+generators). When the game has a bulk kernel (:mod:`dicegames.core.kernel`) that plays the
+rollout policy (by default the random one, the kernel's ``random``), the primitive plays it
+in the kernel from the leaf's position and only the final position is decoded.
 """
 
 from __future__ import annotations
@@ -20,11 +22,11 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Any
 
-from dicegames.bots.basic import Policy, random_policy
+from dicegames.bots.basic import Policy, PolicyBot, random_policy
 from dicegames.core.chance import sample
 from dicegames.core.game import State
-from dicegames.core.kernel import GameKernel, kernel_playing
 from dicegames.core.model import Seat
+from dicegames.core.rollout import MAX_MOVES, BotSpec, Plan, plan, rollout
 
 Evaluator = Callable[[State[Any, Any, Any]], tuple[float, ...]]
 """Estimated reward per seat of a non-terminal state (used when a rollout is cut short)."""
@@ -58,7 +60,8 @@ class MCTSBot:
         rollout: the policy that plays out games from a leaf (default: random).
         exploration: the UCT constant.
         max_rollout_moves: a rollout longer than this is cut and scored by ``evaluator``
-            (or as a shared draw when there is none).
+            (or as a shared draw when there is none); the rollout primitive's cap,
+            :data:`~dicegames.core.rollout.MAX_MOVES`, unless set.
         evaluator: optional estimate of each seat's reward at a cut-off state.
         kernel_policy: the game kernel's name of the rollout policy (default ``"random"``
             when ``rollout`` is None); rollouts then run in the kernel where the game has
@@ -73,7 +76,7 @@ class MCTSBot:
         time_limit_ms: float | None = None,
         rollout: Policy | None = None,
         exploration: float = 1.0,
-        max_rollout_moves: int = 2000,
+        max_rollout_moves: int = MAX_MOVES,
         evaluator: Evaluator | None = None,
         kernel_policy: str | None = None,
     ) -> None:
@@ -87,6 +90,8 @@ class MCTSBot:
         self.max_rollout_moves = max_rollout_moves
         self.evaluator = evaluator
         self.kernel_policy = kernel_policy if rollout is not None else kernel_policy or "random"
+        policy = self.rollout_policy
+        self._bot = BotSpec(self.kernel_policy, lambda game, rng: PolicyBot(policy, rng))
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
         """Search from ``state`` and return the most visited action of ``seat``."""
@@ -146,30 +151,19 @@ class MCTSBot:
         assert best is not None
         return best
 
-    def _kernel(self, state: State[Any, Any, Any]) -> GameKernel | None:
-        """The game's kernel when it plays :attr:`kernel_policy`."""
-        if self.kernel_policy is None:
-            return None
-        return kernel_playing(state.game, (self.kernel_policy,))
+    def plan(self, state: State[Any, Any, Any]) -> Plan:
+        """How the rollouts from ``state`` are played (kernel or engine)."""
+        return plan(state.game, [self._bot.name] * state.game.players)
 
     def _rollout(self, state: State[Any, Any, Any]) -> tuple[float, ...]:
-        kernel = self._kernel(state)
-        if kernel is not None and not state.is_terminal:
-            policies = [self.kernel_policy or "random"] * state.game.players
-            final = kernel.rollout(kernel.encode(state.data), policies,
-                                   self.rng.getrandbits(64))
-            state = state.game.state_from(kernel.decode(final))
-        for _ in range(self.max_rollout_moves):
-            if state.is_terminal:
-                return state.result.returns()
-            if state.is_chance:
-                state = state.apply_unchecked(sample(state.chance_outcomes(), self.rng))
-            else:
-                seat = state.current_players[0]
-                state = state.apply_unchecked(self.rollout_policy(state, seat, self.rng), seat)
+        if state.is_terminal:
+            return state.result.returns()
+        players = state.game.players
+        ending = rollout(state, [self._bot] * players, self.rng.getrandbits(64),
+                         self.max_rollout_moves)
+        state = ending.state
         if state.is_terminal:
             return state.result.returns()
         if self.evaluator is not None:
             return self.evaluator(state)
-        players = state.game.players
         return (1.0 / players,) * players

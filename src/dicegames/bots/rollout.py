@@ -26,11 +26,14 @@ Four devices make a small budget go far:
 The choice depends only on the position, the bot's generator, and the budget (when no time
 limit is set): the same seed gives the same moves.
 
-**Kernel continuations.** When the game has a bulk kernel (:mod:`dicegames.core.kernel`) and
-``kernel_policies`` names the kernel policies that play exactly as ``policy`` and
-``opponent_policy``, the continuations run in the kernel from the candidate's position (the
-same horizon, dice from the kernel's generator seeded with the same per-continuation seed,
-so the comparison stays paired); only the final position is decoded for the evaluator.
+**Continuations** are the rollout primitive's (:func:`dicegames.core.rollout.rollout`, with a
+:class:`~dicegames.core.rollout.Horizon`): seeded with the continuation's seed, the dice and
+the policies draw from separate generators. When the game has a bulk kernel
+(:mod:`dicegames.core.kernel`) and ``kernel_policies`` names the kernel policies that play
+exactly as ``policy`` and ``opponent_policy``, the primitive plays them in the kernel from
+the candidate's position (the same horizon, dice from the kernel's generator seeded with the
+same per-continuation seed, so the comparison stays paired); only the final position is
+decoded for the evaluator.
 """
 
 from __future__ import annotations
@@ -41,11 +44,10 @@ import time
 from collections.abc import Callable, Hashable, Sequence
 from typing import Any
 
-from dicegames.bots.basic import Policy
-from dicegames.core.chance import sample
-from dicegames.core.game import State
-from dicegames.core.kernel import GameKernel, IntArray, kernel_playing
-from dicegames.core.model import NodeKind, Seat
+from dicegames.bots.basic import Policy, PolicyBot
+from dicegames.core.game import Game, State
+from dicegames.core.model import Agent, Seat
+from dicegames.core.rollout import MAX_MOVES, BotSpec, Horizon, Plan, plan, rollout
 
 SeatEvaluator = Callable[[State[Any, Any, Any], Seat], float]
 """How good a position (terminal or not) is for one seat; higher is better."""
@@ -76,7 +78,9 @@ class RolloutBot:
             move better with confidence (the search then only corrects that policy).
         confidence: how many standard errors of the paired difference (over the shared
             continuations) another move must win by to replace the ``default`` move.
-        max_rollout_moves: safety cap on the moves of one continuation.
+        max_rollout_moves: safety cap on the moves of one continuation (the rollout
+            primitive's :data:`~dicegames.core.rollout.MAX_MOVES`); a continuation cut
+            there is scored where it stopped.
         kernel_policies: the game kernel's names of ``policy`` and ``opponent_policy``
             (e.g. ``("hard", "medium")``): continuations then run in the kernel when the
             game has one that plays both (see the module docstring).
@@ -95,7 +99,7 @@ class RolloutBot:
         shortlist: Shortlist | None = None,
         default: Policy | None = None,
         confidence: float = 2.0,
-        max_rollout_moves: int = 5000,
+        max_rollout_moves: int = MAX_MOVES,
         kernel_policies: tuple[str, str] | None = None,
     ) -> None:
         if rollouts < 1:
@@ -114,6 +118,9 @@ class RolloutBot:
         self.confidence = confidence
         self.max_rollout_moves = max_rollout_moves
         self.kernel_policies = kernel_policies
+        own, others = kernel_policies or (None, None)
+        self._own = BotSpec(own, _policy_factory(self.policy))
+        self._others = BotSpec(others, _policy_factory(self.opponent_policy))
         self.last_rollouts = 0
         """Continuations simulated for the last decision (0 when the move was forced)."""
 
@@ -136,8 +143,6 @@ class RolloutBot:
         deadline = (time.perf_counter() + self.time_limit_ms / 1000
                     if self.time_limit_ms is not None else math.inf)
         children = [state.apply_unchecked(action, seat) for action in legal]
-        kernel = self._kernel(state)
-        encoded = [kernel.encode(child.data) for child in children] if kernel else []
         values: list[list[float]] = [[] for _ in legal]
         alive = list(range(len(legal)))
         rounds = max(1, math.ceil(math.log2(len(legal))))
@@ -149,10 +154,7 @@ class RolloutBot:
                     break
                 seed = self.rng.getrandbits(64)
                 for index in alive:
-                    values[index].append(
-                        self._continue_kernel(kernel, encoded[index], children[index], seat,
-                                              seed)
-                        if kernel else self._continue(children[index], seat, seed))
+                    values[index].append(self._continue(children[index], seat, seed))
                 self.last_rollouts += len(alive)
             if len(alive) > 2 and round_index < rounds - 1:
                 ranked = sorted(alive, key=lambda index: -sum(values[index]))
@@ -168,46 +170,25 @@ class RolloutBot:
             return legal[best if keep < 0 else keep]
         return legal[best]
 
-    def _kernel(self, state: State[Any, Any, Any]) -> GameKernel | None:
-        """The game's kernel when it plays both of :attr:`kernel_policies`."""
-        if self.kernel_policies is None:
-            return None
-        return kernel_playing(state.game, self.kernel_policies)
+    def _bots(self, game: Game[Any, Any, Any], seat: Seat) -> list[BotSpec]:
+        """The continuations' bot of every seat: ``policy`` for ``seat``, the opponents'."""
+        return [self._own if s == seat else self._others for s in range(game.players)]
 
-    def _continue_kernel(self, kernel: GameKernel, values: IntArray,
-                         state: State[Any, Any, Any], seat: Seat, seed: int) -> float:
-        """:meth:`_continue` played by the kernel from the encoded ``values``."""
-        assert self.kernel_policies is not None
-        own, others = self.kernel_policies
-        policies = [own if s == seat else others for s in range(state.game.players)]
-        final = kernel.rollout(values, policies, seed, stop_seat=seat, stop_turns=self.horizon)
-        return self.evaluator(state.game.state_from(kernel.decode(final)), seat)
+    def plan(self, state: State[Any, Any, Any], seat: Seat) -> Plan:
+        """How the continuations of ``seat`` from ``state`` are played (kernel or engine)."""
+        return plan(state.game, [bot.name for bot in self._bots(state.game, seat)])
 
-    def _continue(self, state: State[Any, Any, Any], seat: Seat, seed: int) -> float:
-        """Play on from ``state`` with the dice of ``seed`` and score where it stops."""
-        dice = random.Random(seed)
-        whims = random.Random(~seed)  # the policies' own draws must not shift the dice
-        starts = self.horizon + 1  # own turns to begin; the last one is where we stop
-        number = state.turn.number if state.turn.seat == seat else None
-        policy, others = self.policy, self.opponent_policy
-        for _ in range(self.max_rollout_moves):
-            node = state.node
-            kind = node.kind
-            if kind is NodeKind.TERMINAL:
-                break
-            turn = state.turn
-            if turn.seat == seat and turn.number != number:
-                number = turn.number
-                starts -= 1
-                if starts == 0:
-                    break
-            if kind is NodeKind.CHANCE:
-                state = state.apply_unchecked(sample(state.chance_outcomes(), dice))
-                continue
-            acting = node.players[0]
-            chooser = policy if acting == seat else others
-            state = state.apply_unchecked(chooser(state, acting, whims), acting)
-        return self.evaluator(state, seat)
+    def _continue(self, state: State[Any, Any, Any], seat: Seat, seed: int,
+                  use_kernel: bool = True) -> float:
+        """Play on from ``state`` with the generators of ``seed`` and score where it stops."""
+        ending = rollout(state, self._bots(state.game, seat), seed, self.max_rollout_moves,
+                         horizon=Horizon(seat, self.horizon), use_kernel=use_kernel)
+        return self.evaluator(ending.state, seat)
+
+
+def _policy_factory(policy: Policy) -> Callable[[Game[Any, Any, Any], random.Random], Agent]:
+    """The bot factory of an injected policy: a :class:`PolicyBot` on the seat's generator."""
+    return lambda game, rng: PolicyBot(policy, rng)
 
 
 def _beats(challenger: list[float], incumbent: list[float], confidence: float) -> bool:

@@ -13,7 +13,32 @@ class DiceGamesError(Exception):
 
 
 class OptionError(DiceGamesError, ValueError):
-    """An unknown game, option, option value or player count."""
+    """An unknown game, option, option value or player count.
+
+    Each kind has its subclass, raised where the mistake is found, so a front end tells
+    them apart by type (the web app's error codes), never by the message.
+    """
+
+
+class UnknownGame(OptionError):
+    """No registered game has this id or alias; the message lists the known ids."""
+
+
+class PlayerCount(OptionError):
+    """A player count the game does not allow; the message names the allowed range."""
+
+
+class UnknownOption(OptionError):
+    """An option name the game does not declare; the message lists its options."""
+
+
+class BadOptionValue(OptionError):
+    """A value an option does not take (out of range, wrong type, an unreadable or
+    malformed file); the message names the option and what it takes."""
+
+
+class UnknownBot(OptionError):
+    """A bot level the game does not have; the message lists its bots."""
 
 
 class UnknownGame(OptionError):

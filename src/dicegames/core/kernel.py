@@ -24,8 +24,8 @@ out-of-line call to numba's runtime, twice per array argument of every inlined h
 So the functions that run the loops, and the helpers they call, are compiled by
 :func:`njit_uncounted`, without numba's runtime: they count nothing, and may not allocate
 (an allocation there fails to compile). Allocation happens once, in the :func:`njit`
-functions that call them (``playouts``, ``run``), which pass their arrays down; tables are
-still a few flat arrays.
+functions that call them (``playouts``, and ``work``, whose scratch arrays the driver passes
+to ``run``); tables are named tuples of arrays (see :mod:`dicegames.core.array_kernel`).
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints
 agree bit for bit; the random generator masks every operation to 32 bits for that reason.
@@ -65,12 +65,21 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, ClassVar, TypeVar
+from typing import TYPE_CHECKING, Any, ClassVar, TypeAlias, TypeVar
 
 F = TypeVar("F", bound=Callable[..., Any])
 
-IntArray = Any
-"""A kernel array: a numpy ``int64`` array under numba, a list of ints without it."""
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
+
+    IntArray: TypeAlias = npt.NDArray[np.int64] | list[int]
+    FloatArray: TypeAlias = npt.NDArray[np.float64] | list[float]
+    ByteArray: TypeAlias = npt.NDArray[np.uint8] | bytearray
+else:  # at run time the names only label annotations: numpy may be absent
+    IntArray = FloatArray = ByteArray = Any
+# IntArray: a kernel array, a numpy int64 array under numba, a list of ints without it;
+# FloatArray: the same of float64 (lists of floats); ByteArray: of uint8 (a bytearray).
 
 MASK32 = 0xFFFFFFFF
 """Every random-generator operation is masked to 32 bits."""
@@ -184,29 +193,35 @@ if HAVE_NUMBA:
     @njit
     def zeros(n: int) -> IntArray:
         """A new array of ``n`` zeros (usable inside kernel code)."""
-        return _np.zeros(n, _int64)
+        made: IntArray = _np.zeros(n, _int64)
+        return made
 
     @njit
-    def float_zeros(n: int) -> IntArray:
+    def float_zeros(n: int) -> FloatArray:
         """A new float64 array of ``n`` zeros (usable inside kernel code)."""
-        return _np.zeros(n, _np.float64)
+        made: FloatArray = _np.zeros(n, _np.float64)
+        return made
 
     @njit
     def copy(values: IntArray) -> IntArray:
         """A copy of an array (usable inside kernel code)."""
-        return values.copy()
+        made: IntArray = values.copy()
+        return made
 
     def array(values: Sequence[int]) -> IntArray:
         """An array holding ``values`` (Python side: encoding states, seeding)."""
-        return _np.array(values, dtype=_int64)
+        made: IntArray = _np.array(values, dtype=_int64)
+        return made
 
-    def float_array(values: Sequence[float]) -> IntArray:
+    def float_array(values: Sequence[float]) -> FloatArray:
         """A float64 array holding ``values`` (Python side: tables of chances)."""
-        return _np.array(values, dtype=_np.float64)
+        made: FloatArray = _np.array(values, dtype=_np.float64)
+        return made
 
-    def byte_zeros(n: int) -> IntArray:
+    def byte_zeros(n: int) -> ByteArray:
         """An array of ``n`` zero bytes (0..255 values: large decision tables)."""
-        return _np.zeros(n, dtype=_np.uint8)
+        made: ByteArray = _np.zeros(n, dtype=_np.uint8)
+        return made
 
     def to_list(values: IntArray) -> list[int]:
         """The array's values as a list of Python ints."""
@@ -218,7 +233,7 @@ else:
         """A new array of ``n`` zeros (usable inside kernel code)."""
         return [0] * n
 
-    def float_zeros(n: int) -> IntArray:
+    def float_zeros(n: int) -> FloatArray:
         """A new float64 array of ``n`` zeros (usable inside kernel code)."""
         return [0.0] * n
 
@@ -230,11 +245,11 @@ else:
         """An array holding ``values`` (Python side: encoding states, seeding)."""
         return [int(v) for v in values]
 
-    def float_array(values: Sequence[float]) -> IntArray:
+    def float_array(values: Sequence[float]) -> FloatArray:
         """A float64 array holding ``values`` (Python side: tables of chances)."""
         return [float(v) for v in values]
 
-    def byte_zeros(n: int) -> IntArray:
+    def byte_zeros(n: int) -> ByteArray:
         """An array of ``n`` zero bytes (0..255 values: large decision tables)."""
         return bytearray(n)
 
@@ -534,6 +549,8 @@ __all__ = [
     "KIND_TERMINAL",
     "MASK32",
     "RNG_WORDS",
+    "ByteArray",
+    "FloatArray",
     "GameKernel",
     "IntArray",
     "Playouts",

@@ -5,6 +5,11 @@ asks the dice source, at a decision it asks each deciding seat's agent (a bot, o
 behind the command line), and it hands every event to a callback a UI renders. A forced
 pass is played without asking anyone. Dice come from a seeded generator, a test script, or a
 person reading physical dice.
+
+Games nobody watches (simulations, estimates, a search's continuations) are played by the
+rollout primitive, :func:`dicegames.core.rollout.rollout`, with the same rules for whose
+turn it is and for forced passes, and the same move cap (:data:`~dicegames.core.rollout.
+MAX_MOVES`), but no session, no events and, where it can, the game's bulk kernel.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from dicegames.core.chance import sample
 from dicegames.core.errors import DiceGamesError, IllegalAction, Reroll
 from dicegames.core.game import State
 from dicegames.core.model import PASS, Agent, Result
+from dicegames.core.rollout import MAX_MOVES
 from dicegames.core.session import Event, Session
 
 
@@ -99,7 +105,7 @@ def play(
     agents: Sequence[Agent],
     dice: DiceSource,
     on_event: Callable[[Event], None] | None = None,
-    max_moves: int = 1_000_000,
+    max_moves: int = MAX_MOVES,
 ) -> Result | None:
     """Play ``session`` to the end (or ``max_moves`` more moves) and return the result.
 

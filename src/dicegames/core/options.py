@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from dicegames.core.errors import OptionError
+from dicegames.core.errors import BadOptionValue, UnknownOption
 from dicegames.core.names import text_problem
 from dicegames.i18n import _
 
@@ -99,12 +99,13 @@ class OptionSpec:
         return self.maximum if self.maximum is not None else FILE_LIMIT
 
     def validate(self, value: object) -> OptionValue:
-        """Return ``value`` converted to this option's type, or raise :class:`OptionError`.
+        """Return ``value`` converted to this option's type, or raise
+        :class:`~dicegames.core.errors.BadOptionValue`.
 
         Strings are parsed (``"30"``, ``"true"``), so command-line text and JSON values go
         through the same check as Python keyword arguments.
         """
-        bad = OptionError(
+        bad = BadOptionValue(
             f"option {self.name}={value!r} is not allowed: {self.name} takes {self.allowed()}"
         )
         if self.kind == "int":
@@ -113,7 +114,7 @@ class OptionSpec:
             if isinstance(value, str):
                 if not WHOLE_NUMBER.fullmatch(value.strip()):  # int() takes "١٠", "1_0"
                     if any(char.isdigit() and not char.isascii() for char in value):
-                        raise OptionError(f"{bad}, written with the digits 0 to 9")
+                        raise BadOptionValue(f"{bad}, written with the digits 0 to 9")
                     raise bad
                 value = int(value.strip())
             if not isinstance(value, int):
@@ -141,7 +142,7 @@ class OptionSpec:
         if isinstance(value, str):
             problem = text_problem(value)
             if problem is not None:
-                raise OptionError(f"option {self.name}: the text contains {problem}; an "
+                raise BadOptionValue(f"option {self.name}: the text contains {problem}; an "
                                   "option's text may not hold control characters or unpaired "
                                   "surrogates")
             return value
@@ -155,24 +156,24 @@ class OptionSpec:
     def _validate_file(self, value: object) -> str:
         """A built-in name (lower-cased) or a file's text, never a path."""
         if not isinstance(value, str):
-            raise OptionError(f"option {self.name} takes {self.allowed()}, not "
+            raise BadOptionValue(f"option {self.name} takes {self.allowed()}, not "
                               f"{type(value).__name__}")
         if value.strip().lower() in self.choices:
             return value.strip().lower()
         if "\n" not in value:
             shown = value if len(value) <= 60 else value[:57] + "..."
-            raise OptionError(
+            raise BadOptionValue(
                 f"option {self.name}: {shown!r} is neither a built-in {self.name} "
                 f"({', '.join(self.choices)}) nor a {self.name}'s text; a file is read only "
                 "by the command line and the library, never from a record or a web request")
         problem = text_problem(value, lines=True)
         if problem is not None:
-            raise OptionError(f"option {self.name}: the {self.name}'s text contains {problem}; "
-                              "it may hold line breaks and tabs, but no other control "
-                              "characters and no unpaired surrogates")
+            raise BadOptionValue(f"option {self.name}: the {self.name}'s text contains "
+                                 f"{problem}; it may hold line breaks and tabs, but no other "
+                                 "control characters and no unpaired surrogates")
         size = len(value.encode("utf-8"))
         if size > self.size_limit:
-            raise OptionError(f"option {self.name}: the {self.name} is {size} bytes; the "
+            raise BadOptionValue(f"option {self.name}: the {self.name} is {size} bytes; the "
                               f"limit is {self.size_limit}")
         return value
 
@@ -187,7 +188,7 @@ def read_option_files(specs: tuple[OptionSpec, ...],
     gets a final line break if it lacks one.
 
     Raises:
-        OptionError: the file cannot be read; the message names the option and the path.
+        BadOptionValue: the file cannot be read; the message names the option and the path.
     """
     result = dict(given)
     for spec in specs:
@@ -202,8 +203,8 @@ def read_option_files(specs: tuple[OptionSpec, ...],
 
 
 def _read_text(path: Path, spec: OptionSpec) -> str:
-    def refuse(reason: str) -> OptionError:
-        return OptionError(f"{spec.name} {str(path)!r} is neither a built-in {spec.name} "
+    def refuse(reason: str) -> BadOptionValue:
+        return BadOptionValue(f"{spec.name} {str(path)!r} is neither a built-in {spec.name} "
                            f"({', '.join(spec.choices)}) nor a readable {spec.name} file: "
                            f"{reason}")
     try:
@@ -230,14 +231,15 @@ def resolve_options(
     see :func:`read_option_files` for the front ends that may).
 
     Raises:
-        OptionError: an unknown option name, or a value that is not allowed. The message
-            names the allowed options or values.
+        UnknownOption: an unknown option name; the message names the allowed options.
+        BadOptionValue: a value that is not allowed; the message names the allowed values.
     """
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(by_name))
     if unknown:
         allowed = ", ".join(by_name) if by_name else "none"
-        raise OptionError(f"{game_id} has no option {unknown[0]!r}; its options are: {allowed}")
+        raise UnknownOption(f"{game_id} has no option {unknown[0]!r}; its options are: "
+                            f"{allowed}")
     return {
         spec.name: spec.validate(given[spec.name]) if spec.name in given else spec.default
         for spec in specs
@@ -257,6 +259,6 @@ def parse_option_pairs(pairs: list[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} is not of the form name=value")
+            raise BadOptionValue(f"option {pair!r} is not of the form name=value")
         result[key.strip()] = value.strip()
     return result

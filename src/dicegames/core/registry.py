@@ -179,7 +179,9 @@ def make(game_id: str, players: int | None = None, **options: object) -> Game[An
 
     Raises:
         OptionError: an unknown game or option, a value out of range, or a player count
-            the game does not allow. The message names what is allowed.
+            the game does not allow (:class:`~dicegames.core.errors.UnknownGame`,
+            ``UnknownOption``, ``BadOptionValue``, ``PlayerCount``). The message names what
+            is allowed.
     """
     return configure(game_id, players, options, files=True)
 
@@ -212,7 +214,7 @@ def configure(
     except OptionError as error:
         if not paths:
             raise
-        raise OptionError(f"{error} (read from {', '.join(paths)})") from None
+        raise type(error)(f"{error} (read from {', '.join(paths)})") from None
 
 
 def from_position(game_id: str, text: str, **options: object) -> State[Any, Any, Any]:

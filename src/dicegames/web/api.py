@@ -2,8 +2,9 @@
 
 Bodies must be declared ``application/json`` (415 otherwise: a cross-site form cannot send
 that), are read with a size limit before any parsing (413 past :data:`MAX_BODY`), parsed as
-a JSON object (400 otherwise), and handed to the :class:`~dicegames.web.hub.Hub`, which
-checks the move with the engine and commits it before the answer goes out.
+a JSON object (400 otherwise), checked into a typed request (:mod:`.commands`) and handed to
+the :class:`~dicegames.web.hub.Hub`, which checks the move with the engine and commits it
+before the answer goes out. The hub refuses with domain errors; :mod:`.errors` answers them.
 """
 
 from __future__ import annotations
@@ -19,11 +20,13 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from dicegames.bots import bot_levels
-from dicegames.core.errors import OptionError
+from dicegames.core.errors import UnknownGame
 from dicegames.core.record import to_record
 from dicegames.core.registry import game_class, games, make
 from dicegames.docs import rules_page
 from dicegames.i18n import translate
+from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
+from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
 from dicegames.web.language import bot_json, option_json, request_language
@@ -129,9 +132,9 @@ def hint_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
 
     async def hint(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        found = await unless_gone(request, hub.hint(
-            match, request.query_params.get("token"), request_language(request),
-            client_of(request)))
+        asked = AskHint.from_json(request.query_params)
+        found = await unless_gone(request, hub.hint(match, asked, request_language(request),
+                                                    client_of(request)))
         if found is None:  # the client left: its hint was cancelled, nobody reads this
             return Response(status_code=204)
         return JSONResponse(found)
@@ -150,8 +153,8 @@ def build_routes(hub: Hub) -> list[Route]:
         game_id = request.path_params["game_id"]
         try:
             data = game_summary(game_id, request_language(request))
-        except OptionError as error:
-            raise ApiError(404, "unknown_game", str(error)) from None
+        except UnknownGame as error:  # the address names no game
+            raise GameNotFound(str(error)) from None
         markdown = rules_page(data["id"], request_language(request))
         data["rules_markdown"] = markdown
         data["rules_html"] = _markdown.render(markdown)
@@ -161,14 +164,14 @@ def build_routes(hub: Hub) -> list[Route]:
         game_id = request.path_params["game_id"]
         try:
             spec = game_class(game_id).spec
-        except OptionError as error:
-            raise ApiError(404, "unknown_game", str(error)) from None
+        except UnknownGame as error:
+            raise GameNotFound(str(error)) from None
         state = await asyncio.to_thread(sample_state, spec.id, hub.board_module(spec.id),
                                         request_language(request))
         return JSONResponse(state)
 
     async def create_match(request: Request) -> Response:
-        match = await hub.create(await read_json(request))
+        match = await hub.create(CreateMatch.from_json(await read_json(request)))
         state = match.viewer_json(match.human_seats(), request_language(request))
         return json_text(join_objects(json.dumps(match_links(match)), f'{{"state": {state}}}'),
                          status=201)
@@ -180,21 +183,17 @@ def build_routes(hub: Hub) -> list[Route]:
 
     async def act(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        body = await read_json(request)
-        version = await hub.act(match, body.get("token"), body.get("move"), body.get("expect"))
+        version = await hub.act(match, Act.from_json(await read_json(request)))
         return JSONResponse({"ok": True, "version": version})
 
     async def dice(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        body = await read_json(request)
-        version = await hub.enter_dice(match, body.get("token"), body.get("dice"),
-                                       body.get("expect"))
+        version = await hub.enter_dice(match, EnterDice.from_json(await read_json(request)))
         return JSONResponse({"ok": True, "version": version})
 
     async def undo(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        body = await read_json(request)
-        version = await hub.undo(match, body.get("token"), body.get("expect"))
+        version = await hub.undo(match, Undo.from_json(await read_json(request)))
         return JSONResponse({"ok": True, "version": version})
 
     async def record(request: Request) -> Response:
@@ -208,12 +207,12 @@ def build_routes(hub: Hub) -> list[Route]:
         raw = request.path_params["step"]
         if not (raw.isascii() and raw.isdigit() and len(raw) <= MAX_STEP_DIGITS) or (
                 int(raw) > match.version):
-            raise ApiError(404, "unknown_step", f"step {raw[:20]!r} does not exist: this match has "
-                           f"steps 0 to {match.version}")
+            raise StepNotFound(f"step {raw[:20]!r} does not exist: this match has steps 0 to "
+                               f"{match.version}")
         return json_text(match.shared_json(int(raw), request_language(request)))
 
     async def upload(request: Request) -> Response:
-        match = await hub.upload(await read_json(request, MAX_RECORD))
+        match = await hub.upload(Upload.from_json(await read_json(request, MAX_RECORD)))
         return JSONResponse({"id": match.id, "replay": f"/replay/{match.id}",
                              "moves": match.version}, status_code=201)
 

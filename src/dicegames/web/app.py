@@ -4,7 +4,9 @@ API and websockets.
 :func:`create_app` wires a :class:`~dicegames.web.store.Store` and a
 :class:`~dicegames.web.hub.Hub` into a Starlette app. Pages are static HTML that load ES
 modules (no build step); each game's ``board.js`` is served from its package folder. Every
-error, including unknown routes and unexpected failures, answers the JSON error shape.
+error, including unknown routes and unexpected failures, answers the JSON error shape: a
+domain error (:mod:`.domain`, the engine's errors) with the status and code
+:mod:`.errors` gives its class.
 """
 
 from __future__ import annotations
@@ -27,11 +29,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from dicegames.core.errors import OptionError
+from dicegames.core.errors import DiceGamesError, OptionError
 from dicegames.core.registry import definition
 from dicegames.i18n import LANGUAGES, table
 from dicegames.web.api import build_routes
-from dicegames.web.errors import ApiError
+from dicegames.web.commands import Act, AskHint, EnterDice, Undo
+from dicegames.web.domain import BadRequest, BadToken, NoBoard
+from dicegames.web.errors import ApiError, refusal
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
 from dicegames.web.guard import OriginGuard
 from dicegames.web.headers import SecurityHeaders
@@ -111,7 +115,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         board_module(game_id)
         source = boards.get(game_id)
         if source is None:
-            raise ApiError(404, "no_board", f"the game {game_id!r} has no board module")
+            raise NoBoard(f"the game {game_id!r} has no board module")
         return Response(source, media_type="text/javascript",
                         headers={"cache-control": "no-cache"})
 
@@ -152,7 +156,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only)
     middleware = [Middleware(Failsafe), guard, Middleware(RateLimitMiddleware, limits=limits)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
-                    exception_handlers={ApiError: _api_error, HTTPException: _http_error,
+                    exception_handlers={ApiError: _api_error, DiceGamesError: _domain_error,
+                                        HTTPException: _http_error,
                                         Exception: _server_error})
     app.add_middleware(SecurityHeaders)  # outermost: every answer gets the headers
     app.state.hub = hub
@@ -165,6 +170,23 @@ async def _api_error(request: Request, error: Exception) -> Response:
     headers = {} if error.retry_after is None else {"retry-after": str(error.retry_after)}
     return JSONResponse(error.to_json(request_language(request)), status_code=error.status,
                         headers=headers)
+
+
+async def _domain_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, DiceGamesError)
+    return await _api_error(request, _refused(error))
+
+
+def _refused(error: ApiError | DiceGamesError) -> ApiError:
+    """The answer to a refused request: an HTTP refusal as it is, a domain error as
+    :mod:`.errors` maps it. A domain error that is no refusal (a bug) is raised again, to be
+    logged and answered 500 like any failure."""
+    if isinstance(error, ApiError):
+        return error
+    answer = refusal(error)
+    if answer is None:
+        raise error
+    return answer
 
 
 def _error_json(error: ApiError, lang: str) -> dict[str, Any]:
@@ -230,8 +252,8 @@ async def _view(hub: Hub, ws: WebSocket, send_timeout: float, limits: RateLimits
     try:
         match = await hub.get(ws.path_params["match_id"])
         seats = await hub.seats_of(match, ws.query_params.get("token"))
-    except ApiError as error:
-        await _refuse(ws, error)
+    except (ApiError, DiceGamesError) as error:
+        await _refuse(ws, _refused(error))
         return
     tokens = {seat: match.seat_tokens[seat] for seat in seats}
     viewer = Viewer(seats, request_language(ws))
@@ -351,35 +373,33 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
         seat = message.get("seat")
         if kind == "undo" and seat is None:
             seat = match.undo_seat(tuple(tokens))
-        token = _token_for(match, tokens, seat)
-        expect = message.get("expect")
+        body = {**message, "token": _token_for(match, tokens, seat)}
         if kind == "act":
-            version = await hub.act(match, token, message.get("move"), expect)
+            version = await hub.act(match, Act.from_json(body))
         elif kind == "dice":
-            version = await hub.enter_dice(match, token, message.get("dice"), expect)
+            version = await hub.enter_dice(match, EnterDice.from_json(body))
         elif kind == "undo":
-            version = await hub.undo(match, token, expect)
+            version = await hub.undo(match, Undo.from_json(body))
         elif kind == "hint":
+            asked = AskHint.from_json(body)
             count_hint()
-            return {"type": "hint", "id": ident,
-                    **await hub.hint(match, token, lang, client)}
+            return {"type": "hint", "id": ident, **await hub.hint(match, asked, lang, client)}
         else:
-            raise ApiError(400, "bad_request", "'type' must be act, dice, undo or hint")
-    except ApiError as error:  # a refused hint's error has ``retry_after``
-        return {"type": "error", "id": ident, "status": error.status,
-                **_error_json(error, lang)}
+            raise BadRequest("'type' must be act, dice, undo or hint")
+    except (ApiError, DiceGamesError) as error:  # a refused hint's error has ``retry_after``
+        answer = _refused(error)
+        return {"type": "error", "id": ident, "status": answer.status,
+                **_error_json(answer, lang)}
     return {"type": "ack", "id": ident, "version": version}
 
 
-def _token_for(match: LiveMatch, tokens: dict[int, str], seat: object) -> str | None:
+def _token_for(match: LiveMatch, tokens: dict[int, str], seat: object) -> str:
     """The token this socket holds for ``seat`` (or for the deciding held seat, or any)."""
     if not tokens:
-        raise ApiError(403, "bad_token", "a spectator cannot act: open the match with a seat "
-                       "link")
+        raise BadToken("a spectator cannot act: open the match with a seat link")
     if seat is None:
         deciding = [s for s in match.state.current_players if s in tokens]
         return tokens[deciding[0]] if deciding else next(iter(tokens.values()))
     if not isinstance(seat, int) or isinstance(seat, bool) or seat not in tokens:
-        raise ApiError(403, "bad_token", f"this connection holds seats {sorted(tokens)}, "
-                       f"not {seat!r}")
+        raise BadToken(f"this connection holds seats {sorted(tokens)}, not {seat!r}")
     return tokens[seat]

@@ -8,8 +8,9 @@ that is not a SQLite database and a damaged (e.g. truncated) one.
 thread, so the event loop never waits for the disk or for a lock another process holds: an
 ``async`` call hands the work over and awaits it. Each call may wait for another process's
 lock at most :data:`WAIT` seconds from when it was asked (a call queued behind a slow one
-does not wait that long again); past that it fails with :class:`StoreBusy`, a 503 answer
-with ``Retry-After``, and nothing was changed.
+does not wait that long again); past that it fails with
+:class:`~dicegames.web.domain.StoreBusy` (a 503 answer with ``Retry-After``), and nothing
+was changed.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar
 
-from dicegames.web.errors import ApiError
+from dicegames.web.domain import StoreBusy
 
 WAIT = 2.0
 """Seconds a database call may wait for a lock held by another connection (counted from
@@ -47,14 +48,12 @@ class DatabaseFileError(Exception):
         self.reason = reason
 
 
-class StoreBusy(ApiError):
-    """503 ``store_busy``: the database could not be used in time (another process holds
-    it locked, the disk refused...). Nothing was changed; the request may be sent again."""
-
-    def __init__(self, error: sqlite3.Error) -> None:
-        super().__init__(503, "store_busy", f"the database cannot be used now ({error}); "
-                         f"nothing was changed: try again in {RETRY_AFTER} s",
-                         retry_after=RETRY_AFTER)
+def store_busy(error: sqlite3.Error) -> StoreBusy:
+    """The refusal of a call that could not use the database in time (answered 503
+    ``store_busy`` with ``Retry-After``): nothing was changed, the request may be sent
+    again."""
+    return StoreBusy(f"the database cannot be used now ({error}); nothing was changed: "
+                     f"try again in {RETRY_AFTER} s", retry_after=RETRY_AFTER)
 
 
 def open_file(path: Path, setup: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
@@ -157,7 +156,7 @@ class DatabaseThread:
         try:
             future = self._pool.submit(self._call, work, deadline)
         except RuntimeError:  # closed: the server is stopping (a driver may still ask)
-            raise StoreBusy(sqlite3.OperationalError("the server is stopping")) from None
+            raise store_busy(sqlite3.OperationalError("the server is stopping")) from None
         return await asyncio.wrap_future(future)
 
     def _call(self, work: Callable[[sqlite3.Connection], _T], deadline: float) -> _T:
@@ -170,7 +169,7 @@ class DatabaseThread:
                 self._wait_ms = wait_ms
             return work(self._db)
         except sqlite3.Error as error:
-            raise StoreBusy(error) from error
+            raise store_busy(error) from error
 
     def close(self) -> None:
         """Finish the calls already asked for, then close the connection."""

@@ -1,4 +1,4 @@
-"""The web app's error answers: one exception type, one JSON shape, a status per kind.
+"""The web app's error answers: one JSON shape, and a status and code per kind of refusal.
 
 Every refusal is ``{"error": code, "message": text}`` with a 4xx status: 400 malformed JSON
 or fields, 403 a wrong seat token, 404 an unknown match or game, 409 acting out of turn or
@@ -14,12 +14,36 @@ The codes are stable (clients match on them). The message is a precise English s
 the developer; for the refusals a player can meet while playing, a request in another
 language gets that code's sentence in its language as ``message`` and the precise English
 one as ``detail``.
+
+The domain (the hub, the store, the lobby, the engine) raises
+:class:`~dicegames.core.errors.DiceGamesError` subclasses that know nothing of HTTP (see
+:mod:`dicegames.web.domain`); :data:`REFUSALS` here is the one table from each of those
+classes to its status and code, and :func:`refusal` applies it. :class:`ApiError` is the
+answer itself, raised directly only for what is about HTTP alone (a body's media type or
+size, malformed JSON, a rate limit).
 """
 
 from __future__ import annotations
 
-from dicegames.core.errors import GameOver, IllegalAction, NotYourTurn, Reroll
+from dicegames.core.errors import (
+    BadOptionValue,
+    DiceGamesError,
+    GameNotOver,
+    GameOver,
+    IllegalAction,
+    NotYourTurn,
+    OptionError,
+    PlayerCount,
+    PositionError,
+    RecordError,
+    Reroll,
+    UnknownBot,
+    UnknownGame,
+    UnknownOption,
+)
+from dicegames.core.names import BadName
 from dicegames.i18n import DEFAULT, N_, translate
+from dicegames.web import domain
 
 PLAYER_MESSAGES: dict[str, str] = {
     "not_your_turn": N_("It is not your turn."),
@@ -74,12 +98,67 @@ class ApiError(Exception):
                 "detail": self.message}
 
 
-def from_engine(error: IllegalAction) -> ApiError:
-    """Map the engine's refusal of a move to the API's status and code."""
-    if isinstance(error, GameOver):
-        return ApiError(409, "game_over", str(error))
-    if isinstance(error, NotYourTurn):
-        return ApiError(409, "not_your_turn", str(error))
-    if isinstance(error, Reroll):
-        return ApiError(422, "roll_again", str(error))
-    return ApiError(422, "illegal_move", str(error))
+REFUSALS: dict[type[DiceGamesError], tuple[int, str]] = {
+    # the engine: moves, options, positions, records, names
+    IllegalAction: (422, "illegal_move"),
+    NotYourTurn: (409, "not_your_turn"),
+    GameOver: (409, "game_over"),
+    Reroll: (422, "roll_again"),
+    OptionError: (422, "bad_option"),
+    UnknownOption: (422, "bad_option"),
+    BadOptionValue: (422, "bad_option"),
+    UnknownGame: (422, "unknown_game"),
+    PlayerCount: (422, "bad_player_count"),
+    UnknownBot: (422, "bad_player"),
+    BadName: (422, "bad_player"),
+    PositionError: (422, "bad_position"),
+    RecordError: (422, "bad_record"),
+    # the server: requests, matches, tables, busy workers
+    domain.BadRequest: (400, "bad_request"),
+    domain.BadPlayer: (422, "bad_player"),
+    domain.BadDice: (422, "bad_dice"),
+    domain.SeededTable: (422, "seeded_table"),
+    domain.BadOpen: (422, "bad_open"),
+    domain.BadRecord: (422, "bad_record"),
+    domain.GameNotFound: (404, "unknown_game"),
+    domain.MatchNotFound: (404, "unknown_match"),
+    domain.StepNotFound: (404, "unknown_step"),
+    domain.NoBoard: (404, "no_board"),
+    domain.NoReview: (404, "no_review"),
+    domain.TableNotFound: (404, "unknown_table"),
+    domain.BadToken: (403, "bad_token"),
+    domain.DamagedMatch: (409, "damaged_match"),
+    domain.UnplayableMatch: (409, "unplayable_match"),
+    domain.ReadOnly: (409, "read_only"),
+    domain.Stale: (409, "stale"),
+    domain.AutoDice: (409, "auto_dice"),
+    domain.NotDiceTime: (409, "not_dice_time"),
+    domain.CannotUndo: (409, "cannot_undo"),
+    domain.NotFinished: (409, "not_finished"),
+    domain.TableFull: (409, "table_full"),
+    domain.TooBusy: (429, "too_busy"),
+    domain.AnalysisBusy: (503, "busy"),
+    domain.StoreBusy: (503, "store_busy"),
+    domain.HintFailed: (500, "server_error"),
+}
+"""Each domain error class's HTTP status and stable code (a subclass not listed takes its
+nearest listed base's). Every class the engine and the server raise is listed (a test holds
+it) except :data:`NOT_REFUSALS`."""
+
+NOT_REFUSALS: frozenset[type[DiceGamesError]] = frozenset(
+    {DiceGamesError, domain.MatchError, GameNotOver})
+"""Bases never raised as such, and :class:`~dicegames.core.errors.GameNotOver` (a result
+asked for before the end: a bug in the asker). Reaching a handler, they are failures, not
+refusals: logged and answered 500 like any other."""
+
+
+def refusal(error: DiceGamesError) -> ApiError | None:
+    """The answer to a request the domain refused with ``error``: its class's status and
+    code (:data:`REFUSALS`), its sentence, and its ``retry_after`` when it has one; None
+    for an error that is no refusal (:data:`NOT_REFUSALS`: the caller lets it fail)."""
+    for cls in type(error).__mro__:
+        if cls in REFUSALS:
+            status, code = REFUSALS[cls]
+            retry_after = error.retry_after if isinstance(error, domain.MatchError) else None
+            return ApiError(status, code, str(error), retry_after=retry_after)
+    return None

@@ -15,16 +15,19 @@ public), or a seed its creator chose, which the match then shows to everyone.
 The database is used off the event loop (:mod:`dicegames.web.store`); while a move is being
 committed the match's state does not show it, and it is shown, acknowledged and pushed only
 once committed. A move that cannot be committed (another process holds the file locked) is
-refused with 503 ``store_busy`` and the match is as before; a driver that meets it waits
-(:data:`RETRY_FIRST` doubling up to :data:`RETRY_MOST` seconds) and tries again.
+refused with :class:`~dicegames.web.domain.StoreBusy` and the match is as before; a driver
+that meets it waits (:data:`RETRY_FIRST` doubling up to :data:`RETRY_MOST` seconds) and
+tries again.
+
+The hub takes requests as typed values (:mod:`.commands`, checked by the handlers) and
+refuses with domain errors (:mod:`.domain`, and the engine's own: an illegal move, an unknown
+game or option); it knows nothing of HTTP, whose statuses and codes :mod:`.errors` gives.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
-import json
 import logging
 import secrets
 import time
@@ -36,29 +39,45 @@ from typing import Any, TypeVar
 from dicegames.analysis.anytime import HintJob, hint_within
 from dicegames.core.errors import (
     DiceGamesError,
+    GameOver,
     IllegalAction,
+    NotYourTurn,
     OptionError,
-    RecordError,
+    PositionError,
 )
 from dicegames.core.fair import FairDice
+from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Seat
-from dicegames.core.names import safe_name
+from dicegames.core.names import safe_name, text_problem
 from dicegames.core.record import from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
-from dicegames.web.database import StoreBusy
-from dicegames.web.errors import ApiError, from_engine
-from dicegames.web.fields import move_text, option_code, players_of, start_state
+from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
+from dicegames.web.domain import (
+    AutoDice,
+    BadDice,
+    BadPlayer,
+    BadRecord,
+    BadToken,
+    CannotUndo,
+    DamagedMatch,
+    HintFailed,
+    MatchNotFound,
+    NoReview,
+    NotDiceTime,
+    NotFinished,
+    ReadOnly,
+    Stale,
+    StoreBusy,
+    UnplayableMatch,
+)
 from dicegames.web.live import LiveMatch
-from dicegames.web.lobby import table_setup
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
 from dicegames.web.reviews import Reviews, with_labels
 from dicegames.web.store import Store, StoredMatch
 from dicegames.web.work import HINT_BUDGET, HINT_MARGIN, HINT_SLICE, ClientLimit, busy_error
-
-DICE_MODES = ("auto", "manual")
 
 RECORD_BUDGET = 5.0
 """Seconds a record may take to check or rebuild (its replay runs in a worker thread, one
@@ -122,71 +141,58 @@ class Hub:
 
     async def _off_loop(self, work: Callable[[], _T]) -> _T:
         """Run ``work`` (a record check or a replay) in the checker thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._checker, _quietly, work)
+        return await asyncio.get_running_loop().run_in_executor(self._checker, work)
 
     # ------------------------------------------------------------------ creating, loading
 
-    async def create(self, body: dict[str, Any]) -> LiveMatch:
-        """Create a match from the API's request body (see ``docs/web-api.md``)."""
-        game_id = body.get("game")
-        if not isinstance(game_id, str):
-            raise ApiError(400, "bad_request", "'game' must be a game id (text)")
-        players = players_of(body.get("players"))
-        open_table, invited = table_setup(body, players)
-        options = body.get("options", {})
-        if not isinstance(options, dict):
-            raise ApiError(400, "bad_request", "'options' must be an object of option values")
-        dice = body.get("dice", "auto")
-        if dice not in DICE_MODES:
-            raise ApiError(422, "bad_dice", f"'dice' must be one of {', '.join(DICE_MODES)}")
-        seed = body.get("seed")
-        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)
-                                 or not 0 <= seed < 2**63):
-            raise ApiError(400, "bad_request", "'seed' must be a whole number from 0 to 2**63-1")
-        if seed is not None and open_table:
-            raise ApiError(422, "seeded_table", "an open table cannot have a 'seed': whoever "
-                           "chose it could know every roll, and people taking a seat from the "
-                           "lobby could not tell; leave 'seed' out (the server then draws a "
-                           "secret and publishes its commitment)")
+    async def create(self, request: CreateMatch) -> LiveMatch:
+        """Create the match ``request`` sets up (see ``docs/web-api.md``).
+
+        Raises:
+            OptionError: its subclass for an unknown game, player count, option or value.
+            BadDice: manual dice with nobody to enter them; PositionError: a starting
+                position the game refuses; BadPlayer: an unknown bot level.
+        """
         # No seed: a secret nobody sees before the end. A creator's seed: the match shows
         # everyone that its creator seeded the dice (for tests and reproducible games).
-        fair = FairDice.new() if seed is None else FairDice.seeded(seed)
-        try:  # never files=True: nothing a request holds may name a file to read
-            game = configure(game_id, len(players), options)
-        except OptionError as error:
-            raise ApiError(422, option_code(str(error)), str(error)) from None
-        if dice == "manual" and all(player.is_bot for player in players):
-            raise ApiError(422, "bad_dice", "manual dice need at least one person to enter them")
-        session = Session(game, players, seed, "manual" if dice == "manual" else "auto",
-                          start=start_state(game, body.get("position")), fair=fair)
+        fair = FairDice.new() if request.seed is None else FairDice.seeded(request.seed)
+        # never files=True: nothing a request holds may name a file to read
+        game = configure(request.game, len(request.players), request.options)
+        if request.dice == "manual" and all(player.is_bot for player in request.players):
+            raise BadDice("manual dice need at least one person to enter them")
+        session = Session(game, list(request.players), request.seed, request.dice,
+                          start=_start_state(game, request.position), fair=fair)
         tokens = {seat: secrets.token_urlsafe(18)
-                  for seat, player in enumerate(players) if not player.is_bot}
+                  for seat, player in enumerate(request.players) if not player.is_bot}
         try:
-            match = LiveMatch(_new_id(), session, dice, tokens, self.board_module(game.spec.id))
+            match = LiveMatch(_new_id(), session, request.dice, tokens,
+                              self.board_module(game.spec.id))
         except OptionError as error:
-            raise ApiError(422, "bad_player", str(error)) from None
-        await self.store.create(replace(self._stored(match), open=open_table,
-                                        invited=invited))
+            raise BadPlayer(str(error)) from None
+        await self.store.create(replace(self._stored(match), open=request.open,
+                                        invited=request.invited))
         self.resident.keep(match)
         self.kick(match)
         return match
 
-    async def upload(self, record: object) -> LiveMatch:
+    async def upload(self, request: Upload) -> LiveMatch:
         """Store an uploaded record as a read-only match for replay.
 
         The record is checked in the checker thread within :data:`RECORD_BUDGET`; nothing
         in it can make the server read a file (see :func:`~dicegames.core.record.from_record`).
+
+        Raises:
+            RecordError: the record is malformed or one of its moves is illegal.
+            BadRecord: a player's kind is a bot level the game does not have.
         """
         def check() -> LiveMatch:
             log: list[list[Event]] = []
             try:
-                session = from_record(record, budget=RECORD_BUDGET, events=log)
+                session = from_record(request.record, budget=RECORD_BUDGET, events=log)
                 match = LiveMatch(_new_id(), session, "record", {},
                                   self.board_module(session.game.spec.id))
-            except RecordError as error:
-                raise ApiError(422, "bad_record", str(error)) from None
             except OptionError as error:  # an unknown bot level
-                raise ApiError(422, "bad_record", f"a player's kind: {error}") from None
+                raise BadRecord(f"a player's kind: {error}") from None
             for happened in log:
                 match.note(happened)
             return match
@@ -201,8 +207,8 @@ class Hub:
         checker thread, once however many requests ask for it meanwhile).
 
         Raises:
-            ApiError: 404 when there is no such match, 409 ``damaged_match`` or
-                ``unplayable_match`` when it is stored but cannot be rebuilt.
+            MatchNotFound: there is no such match.
+            DamagedMatch, UnplayableMatch: it is stored but cannot be rebuilt.
         """
         match = self.resident.find(match_id)
         if match is not None:
@@ -210,7 +216,7 @@ class Hub:
         loading = self._loading.get(match_id)
         if loading is None:
             if len(match_id) > 64:
-                raise ApiError(404, "unknown_match", f"there is no match {match_id[:64]!r}")
+                raise MatchNotFound(f"there is no match {match_id[:64]!r}")
             loading = asyncio.ensure_future(self._load(match_id))
             self._loading[match_id] = loading
             loading.add_done_callback(lambda _: self._loading.pop(match_id, None))
@@ -226,7 +232,7 @@ class Hub:
         """Read a match from the store and replay it (in the checker thread)."""
         stored = await self.store.load(match_id)
         if stored is None:
-            raise ApiError(404, "unknown_match", f"there is no match {match_id!r}")
+            raise MatchNotFound(f"there is no match {match_id!r}")
         return await self._off_loop(lambda: self._rebuild(stored))
 
     def _rebuild(self, stored: StoredMatch) -> LiveMatch:
@@ -243,11 +249,11 @@ class Hub:
             match = LiveMatch(stored.id, session, stored.dice, stored.tokens,
                               self.board_module(game.spec.id))
         except DiceGamesError as error:  # stored by a version whose rules differ
-            raise ApiError(409, "unplayable_match", f"match {stored.id!r} cannot be rebuilt "
-                           f"by this version of dicegames: {error}") from None
+            raise UnplayableMatch(f"match {stored.id!r} cannot be rebuilt by this version of "
+                                  f"dicegames: {error}") from None
         except (LookupError, TypeError, ValueError, AttributeError) as error:  # edited rows
-            raise ApiError(409, "damaged_match", f"match {stored.id!r} is damaged in the "
-                           f"database and cannot be rebuilt: {error!r}") from None
+            raise DamagedMatch(f"match {stored.id!r} is damaged in the database and cannot "
+                               f"be rebuilt: {error!r}") from None
         for happened in log:
             match.note(happened)
         return match
@@ -260,7 +266,7 @@ class Hub:
         never handed to a stranger by the lobby (:meth:`Store.claim`).
 
         Raises:
-            ApiError: 403 when a token is not one of this match's seat tokens.
+            BadToken: a token is not one of this match's seat tokens.
         """
         if not tokens:
             return ()
@@ -268,7 +274,7 @@ class Hub:
         for token in tokens.split(","):
             seat = match.token_seats.get(token.strip())
             if seat is None:
-                raise ApiError(403, "bad_token", "that seat token does not belong to this match")
+                raise BadToken("that seat token does not belong to this match")
             seats.append(seat)
         held = tuple(sorted(set(seats)))
         if not match.claimed.issuperset(held):  # the first use of a token: one read or write
@@ -276,56 +282,55 @@ class Hub:
             match.claimed.update(held)
         return held
 
-    async def seat_of(self, match: LiveMatch, token: object) -> Seat:
-        """The one seat a token holds (403 when it holds none)."""
-        if not isinstance(token, str) or not token:
-            raise ApiError(403, "bad_token", "a seat token is needed to act ('token')")
+    async def seat_of(self, match: LiveMatch, token: str) -> Seat:
+        """The one seat a token holds (:class:`BadToken` when it holds none)."""
+        if not token:
+            raise BadToken("a seat token is needed to act ('token')")
         return (await self.seats_of(match, token))[0]
 
     # ------------------------------------------------------------------ changes
 
-    async def act(self, match: LiveMatch, token: object, move: object,
-                  expect: object = None) -> int:
-        """A person's decision for the seat their token holds; returns the new version."""
-        seat = await self.seat_of(match, token)
-        text = move_text(move)
+    async def act(self, match: LiveMatch, request: Act) -> int:
+        """A person's decision for the seat their token holds; returns the new version
+        (``IllegalAction`` when the rules refuse it, ``StoreBusy`` when it cannot be
+        committed; the other refusals: :meth:`_check_open`, :meth:`_check_deciding`)."""
+        seat = await self.seat_of(match, request.token)
         async with match.lock:
-            self._check_open(match, expect)
+            self._check_open(match, request.expect)
             self._check_deciding(match, seat)
-            await self._apply(match, text, seat)
+            await self._apply(match, request.move, seat)
         self.changed(match)
         return match.version
 
-    async def enter_dice(self, match: LiveMatch, token: object, dice: object,
-                         expect: object = None) -> int:
-        """Physical dice typed in by a person of the match (manual mode only)."""
-        await self.seat_of(match, token)
-        text = move_text(dice)
+    async def enter_dice(self, match: LiveMatch, request: EnterDice) -> int:
+        """Physical dice typed in by a person of the match (manual mode only: else
+        :class:`AutoDice`; :class:`NotDiceTime` while a player decides)."""
+        await self.seat_of(match, request.token)
         async with match.lock:
-            self._check_open(match, expect)
+            self._check_open(match, request.expect)
             if match.dice != "manual":
-                raise ApiError(409, "auto_dice", "this match's dice are rolled by the server")
+                raise AutoDice("this match's dice are rolled by the server")
             if not match.state.is_chance:
-                raise ApiError(409, "not_dice_time", "the dice are not rolled now: a player "
-                               "decides")
-            await self._apply(match, text, None)
+                raise NotDiceTime("the dice are not rolled now: a player decides")
+            await self._apply(match, request.dice, None)
         self.changed(match)
         return match.version
 
-    async def undo(self, match: LiveMatch, token: object, expect: object = None) -> int:
-        """Take back the last move, when it is the token holder's own decision."""
-        seat = await self.seat_of(match, token)
+    async def undo(self, match: LiveMatch, request: Undo) -> int:
+        """Take back the last move, when it is the token holder's own decision
+        (:class:`CannotUndo` otherwise)."""
+        seat = await self.seat_of(match, request.token)
         async with match.lock:
-            self._check_open(match, expect)
+            self._check_open(match, request.expect)
             if not match.session.can_undo(seat):
-                raise ApiError(409, "cannot_undo", "only your own last decision can be taken "
-                               "back, before the dice are rolled again or another player acts")
+                raise CannotUndo("only your own last decision can be taken back, before the "
+                                 "dice are rolled again or another player acts")
             await _committed(self.store.remove_move(match.id, match.version - 1),
                              lambda: _take_back(match))
         self.changed(match)
         return match.version
 
-    async def hint(self, match: LiveMatch, token: object, lang: str = DEFAULT,
+    async def hint(self, match: LiveMatch, request: AskHint, lang: str = DEFAULT,
                    client: str = "") -> dict[str, Any]:
         """What to play for the seat the token holds, which must be deciding now, found
         within :data:`~dicegames.web.work.HINT_BUDGET` seconds of asking:
@@ -337,10 +342,11 @@ class Hub:
 
         The work runs in the analysis pool on the position, with generators seeded by the
         version; asking changes nothing in the match. It counts against ``client``'s
-        limit (429 ``too_busy``); 503 ``busy`` when no worker is free in time.
+        limit (:class:`~dicegames.web.domain.TooBusy`); ``AnalysisBusy`` when no worker is
+        free in time, :class:`HintFailed` when the bot fails.
         """
         arrived = time.monotonic()
-        seat = await self.seat_of(match, token)
+        seat = await self.seat_of(match, request.token)
         async with match.lock:
             self._check_open(match, None)
             self._check_deciding(match, seat)
@@ -356,7 +362,7 @@ class Hub:
             except (Busy, TimeoutError, OSError, EOFError):  # a worker that died: replaced
                 raise busy_error() from None
             except JobFailed as error:  # a failing bot must not take the connection down
-                raise ApiError(500, "server_error", f"the hint bot failed: {error}") from None
+                raise HintFailed(f"the hint bot failed: {error}") from None
         return {"seat": seat, "version": version, "revision": revision,
                 **found.to_json(), "label": labels.get(found.move, found.move)}
 
@@ -364,11 +370,11 @@ class Hub:
                      client: str = "") -> dict[str, Any]:
         """The review of a finished match so far (:mod:`dicegames.web.reviews`), started on
         first asking (counting against ``client``'s limit while it runs), its flagged moves
-        labelled in ``lang``; 409 ``not_finished`` while the game goes on."""
+        labelled in ``lang``; :class:`NotFinished` while the game goes on."""
         async with match.lock:
             if not match.session.state.is_terminal:
-                raise ApiError(409, "not_finished", "only a finished game can be reviewed; "
-                               "this one is still being played")
+                raise NotFinished("only a finished game can be reviewed; this one is still "
+                                  "being played")
             job = self.reviews.get(match.id, match.revision, match.session, client)
             return with_labels(job.to_json(), match.session, lang)
 
@@ -378,7 +384,7 @@ class Hub:
         async with match.lock:
             job = self.reviews.cancel(match.id, match.revision)
         if job is None:
-            raise ApiError(404, "no_review", "this match's review was never started")
+            raise NoReview("this match's review was never started")
         if job.task is not None:
             with contextlib.suppress(BaseException):
                 await asyncio.wait_for(asyncio.shield(job.task), 1.0)
@@ -391,31 +397,28 @@ class Hub:
         self.kick(match)
 
     def _check_deciding(self, match: LiveMatch, seat: Seat) -> None:
-        """409 ``not_your_turn`` unless ``seat`` decides now (caller holds the lock)."""
+        """:class:`~dicegames.core.errors.NotYourTurn` unless ``seat`` decides now (caller
+        holds the lock)."""
         state = match.state
         if state.is_chance:
-            raise ApiError(409, "not_your_turn", "the dice must be rolled now; no player "
-                           "decides")
+            raise NotYourTurn("the dice must be rolled now; no player decides")
         if seat not in state.current_players:
             deciding = ", ".join(match.session.name(s) for s in state.current_players)
-            raise ApiError(409, "not_your_turn",
-                           f"it is not {match.session.name(seat)}'s decision now; "
-                           f"deciding now: {deciding}")
+            raise NotYourTurn(f"it is not {match.session.name(seat)}'s decision now; "
+                              f"deciding now: {deciding}")
 
-    def _check_open(self, match: LiveMatch, expect: object) -> None:
-        if expect is not None and (isinstance(expect, bool) or not isinstance(expect, int)):
-            raise ApiError(400, "bad_request", "'expect' must be the match's version (a whole "
-                           f"number), not {json.dumps(expect)[:40]}")
+    def _check_open(self, match: LiveMatch, expect: int | None) -> None:
+        """Refuse a change of a record (:class:`ReadOnly`), of a match reloaded meanwhile or
+        past ``expect`` (:class:`Stale`), of a finished game (``GameOver``)."""
         if match.status == "record":
-            raise ApiError(409, "read_only", "an uploaded record can only be replayed")
+            raise ReadOnly("an uploaded record can only be replayed")
         if not self.resident.holds(match):  # dropped from memory since it was fetched
-            raise ApiError(409, "stale", "the match was reloaded meanwhile: reload the state "
-                           "and decide again")
+            raise Stale("the match was reloaded meanwhile: reload the state and decide again")
         if expect is not None and expect != match.version:
-            raise ApiError(409, "stale", f"the match is at version {match.version}, not "
-                           f"{expect!r}: reload the state and decide again")
+            raise Stale(f"the match is at version {match.version}, not {expect!r}: reload "
+                        "the state and decide again")
         if match.state.is_terminal:
-            raise ApiError(409, "game_over", "the game is over: nothing more can be played")
+            raise GameOver("the game is over: nothing more can be played")
 
     async def _apply(self, match: LiveMatch, move: Hashable, seat: Seat | None) -> None:
         """Check, commit and play one move (caller holds the lock).
@@ -429,10 +432,10 @@ class Hub:
         session = match.session
         try:
             session.apply(move, seat)
-        except IllegalAction as error:
-            raise from_engine(error) from None
-        except DiceGamesError as error:
-            raise ApiError(422, "illegal_move", str(error)) from None
+        except IllegalAction:
+            raise
+        except DiceGamesError as error:  # any other refusal of the move's text
+            raise IllegalAction(str(error)) from None
         entry, finished = session.moves[-1], session.state.is_terminal
         session.undo()
         # finished: the match leaves the lobby with its last move
@@ -490,7 +493,7 @@ class Hub:
                     tries += 1
                     if tries == 1:
                         log.warning("match %s waits for the database: %s", match.id,
-                                    busy.message)
+                                    busy)
                 else:
                     if tries:
                         log.warning("match %s goes on: its move was stored after %d tries",
@@ -574,21 +577,21 @@ def _driver_ended(task: asyncio.Task[None]) -> None:
         log.error("a match's driver stopped", exc_info=task.exception())
 
 
-def _quietly(work: Callable[[], _T]) -> _T:
-    """``work()`` (a replay building thousands of long-lived states) with the cyclic garbage
-    collector paused, then its survivors moved out of the collector's sight (``gc.freeze``).
+def _start_state(game: Game[Any, Any, Any], position: str | None
+                 ) -> State[Any, Any, Any] | None:
+    """The state a new match's ``position`` describes (None: the start of the game).
 
-    Otherwise the collector's full passes over the growing heap, each holding the GIL for
-    a tenth of a second or more, would stall the event loop while a big record is checked.
-    Frozen objects are still freed by reference counting when a match is dropped.
+    Raises:
+        PositionError: the text holds control characters, or the game refuses it (the
+            message names the field and what is allowed).
     """
-    gc.disable()
-    try:
-        result = work()
-    finally:
-        gc.enable()
-    gc.freeze()
-    return result
+    if position is None:
+        return None
+    problem = text_problem(position)
+    if problem is not None:
+        raise PositionError(f"'position' contains {problem}; a position is plain text (see "
+                            "Positions on the game's rules page)")
+    return game.from_position(position)
 
 
 def _new_id() -> str:

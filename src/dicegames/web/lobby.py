@@ -22,12 +22,12 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from dicegames.core.errors import DiceGamesError
-from dicegames.core.names import BadName, check_name, safe_name
+from dicegames.core.errors import DiceGamesError, GameOver
+from dicegames.core.names import safe_name
 from dicegames.core.registry import game_class
-from dicegames.core.session import PlayerInfo
 from dicegames.i18n import translate
-from dicegames.web.errors import ApiError
+from dicegames.web.commands import Join
+from dicegames.web.domain import TableFull, TableNotFound
 from dicegames.web.language import request_language
 from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Table
@@ -44,36 +44,6 @@ then was most likely left); it can still be joined by its id."""
 
 MAX_ID = 64
 """A match id longer than this is unknown without asking the database."""
-
-
-def table_setup(body: dict[str, Any], players: list[PlayerInfo]) -> tuple[bool, frozenset[int]]:
-    """A new match's ``open`` flag and its invited seats (players marked ``"invited":
-    true``), checked: an open table needs an invited seat, and a bot is never invited.
-
-    Raises:
-        ApiError: 400 for a flag that is not true or false, 422 ``bad_open`` otherwise.
-    """
-    is_open = body.get("open", False)
-    if not isinstance(is_open, bool):
-        raise ApiError(400, "bad_request", "'open' must be true (listed in the lobby) or "
-                       "false (private)")
-    invited = set()
-    raw = body.get("players")
-    assert isinstance(raw, list)  # checked by the caller, as ``players``
-    for seat, (item, player) in enumerate(zip(raw, players, strict=True)):
-        flag = item.get("invited", False)
-        if not isinstance(flag, bool):
-            raise ApiError(400, "bad_request", f"player {seat + 1}'s 'invited' must be true "
-                           "or false")
-        if flag and player.is_bot:
-            raise ApiError(422, "bad_player", f"player {seat + 1} is a bot: only people are "
-                           "invited")
-        if flag:
-            invited.add(seat)
-    if is_open and not invited:
-        raise ApiError(422, "bad_open", "an open table needs at least one invited seat "
-                       "(a player with \"invited\": true) for someone from the lobby to take")
-    return is_open, frozenset(invited)
 
 
 def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
@@ -122,38 +92,31 @@ def _shown(tables: list[Table], lang: str, now: float) -> list[dict[str, Any]]:
     return shown
 
 
-def _name(raw: object) -> str:
-    """The joiner's name, checked as every player name is (422 ``bad_player``)."""
-    try:
-        return check_name(raw, "'name' (your name)")
-    except BadName as error:
-        raise ApiError(422, "bad_player", str(error)) from None
-
-
-def _no_table(match_id: str) -> ApiError:
+def _no_table(match_id: str) -> TableNotFound:
     """The one answer for a private match and for no match at all."""
-    return ApiError(404, "unknown_table", f"there is no open table {match_id[:MAX_ID]!r}")
+    return TableNotFound(f"there is no open table {match_id[:MAX_ID]!r}")
 
 
-async def join_table(hub: Hub, match_id: str, raw_name: object) -> dict[str, Any]:
-    """Take a free invited seat of the open table ``match_id`` for ``raw_name``: the seat,
-    its token and its link (the joiner's own seat link from then on).
+async def join_table(hub: Hub, match_id: str, request: Join) -> dict[str, Any]:
+    """Take a free invited seat of the open table ``match_id`` for the joiner ``request``
+    names: the seat, its token and its link (the joiner's own seat link from then on).
 
     Raises:
-        ApiError: 404 ``unknown_table`` (private or unknown), 409 ``game_over`` or
-            ``table_full``, 422 for a bad name.
+        TableNotFound: a private or unknown match.
+        GameOver: the table's game is over.
+        TableFull: every invited seat is taken.
     """
-    name = _name(raw_name)
+    name = request.name
     if len(match_id) > MAX_ID or not await hub.store.is_open(match_id):
         raise _no_table(match_id)
     match = await hub.get(match_id)
     async with match.lock:
         if match.state.is_terminal:
-            raise ApiError(409, "game_over", "this table's game is over: pick another table")
+            raise GameOver("this table's game is over: pick another table")
         taken = await hub.store.take_seat(match.id, name)
         if taken is None:
-            raise ApiError(409, "table_full", "every invited seat of this table has been "
-                           "taken: pick another table, or start a game of your own")
+            raise TableFull("every invited seat of this table has been taken: pick another "
+                            "table, or start a game of your own")
         seat, token = taken
         match.rename(seat, name)
     hub.changed(match)
@@ -173,9 +136,8 @@ def build_lobby_routes(hub: Hub, read_json: Callable[[Request], Awaitable[dict[s
         return JSONResponse({"tables": _shown(listed, lang, now), "limit": MAX_TABLES})
 
     async def join(request: Request) -> Response:
-        body = await read_json(request)
-        return JSONResponse(await join_table(hub, request.path_params["match_id"],
-                                             body.get("name")))
+        joining = Join.from_json(await read_json(request))
+        return JSONResponse(await join_table(hub, request.path_params["match_id"], joining))
 
     return [Route("/api/tables", tables),
             Route("/api/tables/{match_id}/join", join, methods=["POST"])]

@@ -11,6 +11,7 @@ from typing import Any
 
 from dicegames.core.names import MAX_NAME
 from dicegames.core.record import FORMAT, MAX_MOVE_TEXT, MAX_MOVES
+from dicegames.core.session import DICE_MODES
 
 
 def _ref(name: str) -> dict[str, str]:
@@ -214,7 +215,7 @@ OPENAPI: dict[str, Any] = {
             "options": {"type": "object"},
             "open": {"type": "boolean", "description": "list the match in the lobby while "
                      "an invited seat is free (default false: private)"},
-            "dice": {"enum": ["auto", "manual"]},
+            "dice": {"enum": list(DICE_MODES)},
             "seed": {"type": "integer", "description": (
                 "dice seeded by the creator, for reproducible games: the match shows everyone "
                 "fair.seeded_by = creator; refused on an open table (422 seeded_table). "
@@ -236,7 +237,7 @@ OPENAPI: dict[str, Any] = {
                                 "maximum": 2**63 - 1},
                        "moves": {"type": "array", "maxItems": MAX_MOVES, "items": {
                            "type": "string", "maxLength": MAX_MOVE_TEXT}},
-                       "dice": {"enum": ["auto", "manual", None]},
+                       "dice": {"enum": [*DICE_MODES, None]},
                        "position": {"type": ["string", "null"]},
                        "result": {"type": ["object", "null"]},
                        "fair": {"$ref": "#/components/schemas/Fair"}}},
@@ -263,7 +264,7 @@ OPENAPI: dict[str, Any] = {
         "State": {"type": "object", "description": "see docs/web-api.md", "properties": {
             "id": {"type": "string"}, "game": {"type": "object"},
             "players": {"type": "array"}, "options": {"type": "object"},
-            "dice_mode": {"enum": ["auto", "manual", "record"]},
+            "dice_mode": {"enum": [*DICE_MODES, "record"]},
             "status": {"enum": ["playing", "finished", "record", "replay"]},
             "version": {"type": "integer"}, "revision": {"type": "integer"},
             "node": {"type": "object"}, "view": {"type": "object"},

@@ -16,7 +16,8 @@ import segno
 from starlette.requests import Request
 from starlette.responses import Response
 
-from dicegames.web.errors import ApiError
+from dicegames.web.commands import seat_token
+from dicegames.web.domain import BadRequest, BadToken
 from dicegames.web.hub import Hub
 
 QR_ERROR = "m"
@@ -59,16 +60,15 @@ def qr_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
 
     async def qr(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
-        token = request.query_params.get("token", "")
+        token = seat_token(request.query_params.get("token", ""))
         if "," in token:
-            raise ApiError(403, "bad_token", "one seat token at a time: a QR code shows one "
-                           "seat's link")
+            raise BadToken("one seat token at a time: a QR code shows one seat's link")
         await hub.seat_of(match, token)
         base = str(request.base_url).rstrip("/")
         url = f"{base}/m/{quote(match.id, safe='')}?seat={quote(token, safe='')}"
         if len(url) > MAX_LINK:
-            raise ApiError(400, "bad_request", f"the link would be {len(url)} characters "
-                           f"long (the host name is too long); the limit is {MAX_LINK}")
+            raise BadRequest(f"the link would be {len(url)} characters long (the host name "
+                             f"is too long); the limit is {MAX_LINK}")
         return Response(link_svg(url), media_type="image/svg+xml", headers={
             "cache-control": "no-store", "referrer-policy": "no-referrer",
             "x-content-type-options": "nosniff",

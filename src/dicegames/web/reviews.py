@@ -148,7 +148,7 @@ class Reviews:
         The caller holds the match's lock: the moves are copied here, the work is queued.
 
         Raises:
-            ApiError: 429 ``too_busy`` when ``client`` has too much in flight to start it.
+            TooBusy: ``client`` has too much in flight to start it.
         """
         key = (match_id, revision)
         job = self._jobs.get(key)

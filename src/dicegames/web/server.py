@@ -7,6 +7,7 @@ from the bound socket, so tests and scripts can start a server and read where it
 from __future__ import annotations
 
 import asyncio
+import gc
 import re
 import socket
 import subprocess
@@ -31,6 +32,11 @@ SHUTDOWN_GRACE = 2
 """Seconds the server waits, once told to stop, for the requests in flight to finish (their
 moves are committed before they are acknowledged); the rest are cancelled, their analysis
 jobs interrupted, and the process ends well within 5 s of ``SIGTERM``."""
+
+GC_THRESHOLDS = (700, 10, 100)
+"""The cyclic garbage collector's thresholds in the server process (CPython's defaults are
+``(700, 10, 10)``): a full pass comes after 100 middle-aged passes instead of 10 (see
+:func:`settle_heap`)."""
 
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
@@ -90,6 +96,30 @@ def listening_socket(family: socket.AddressFamily) -> socket.socket:
     return sock
 
 
+def settle_heap() -> None:
+    """Set the server process's garbage collection up, once, as it starts.
+
+    A full pass of the cyclic collector walks every tracked object while it holds the GIL:
+    checking or replaying a big record (thousands of states, in the checker thread) grows
+    the heap, and each full pass meanwhile stalled the event loop for a tenth of a second
+    or more. So, once, before the first request:
+
+    - everything alive now (the modules, the games' registry, the app: most of a fresh
+      server's heap) is collected and then frozen out of the collector's sight
+      (``gc.freeze``), which makes every later full pass shorter;
+    - full passes come ten times less often (:data:`GC_THRESHOLDS`); the young objects are
+      collected as often as ever, so a request's short-lived cycles are freed as before.
+
+    Nothing made later is frozen: matches, states and requests stay collectable. (Record
+    checks used to pause the collector and freeze the whole heap after each check, from a
+    request's path: process-wide, and keeping for ever every cycle made meanwhile.)
+    ``scripts/web_bench_records.py`` measures both.
+    """
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
@@ -113,6 +143,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                      loopback_only=is_loopback(host), send_timeout=send_timeout,
                      client_limits=client_limits, idle_evict=idle_evict,
                      matches_in_memory=matches_in_memory)
+    settle_heap()
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     sock = listening_socket(family)
     sock.bind((host, port))

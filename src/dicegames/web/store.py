@@ -14,7 +14,7 @@ connection, one after the other, each committed before its method returns; reads
 match, the lobby) go through a second connection in a second thread, so that in WAL mode
 they go on while another process holds the file locked for writing. A write that cannot be
 done within :data:`~dicegames.web.database.WAIT` seconds raises
-:class:`~dicegames.web.database.StoreBusy` (503) and changes nothing.
+:class:`~dicegames.web.domain.StoreBusy` (503) and changes nothing.
 
 A damaged row (options or players that are not the JSON the app writes, a seed that is not
 a whole number, a move row of the wrong types...) is refused as 409 ``damaged_match`` when
@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from dicegames.core.session import DICE_MODES
 from dicegames.web.database import DatabaseThread, connect, open_file
-from dicegames.web.errors import ApiError
+from dicegames.web.domain import DamagedMatch
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -204,7 +205,7 @@ class Store:
         """The stored match, or None when there is no match with that id.
 
         Raises:
-            ApiError: 409 ``damaged_match`` when its rows are not what the app writes.
+            DamagedMatch: its rows are not what the app writes.
         """
         def read(db: sqlite3.Connection) -> StoredMatch | None:
             try:
@@ -256,7 +257,7 @@ class Store:
         player is renamed ``name`` in the stored set-up.
 
         Raises:
-            ApiError: 409 ``damaged_match`` when the stored players are damaged.
+            DamagedMatch: the stored players are damaged.
         """
         def write(db: sqlite3.Connection) -> tuple[int, str] | None:
             with _Transaction(db):
@@ -328,13 +329,13 @@ class DamagedRow(ValueError):
     """A stored row is not what the app writes (edited by hand, or damaged on disk)."""
 
 
-DICE = ("auto", "manual", "record")
-"""The stored ``dice`` values."""
+DICE = (*DICE_MODES, "record")
+"""The stored ``dice`` values: a played match's dice mode, or ``record`` (an upload)."""
 
 
-def _damaged(match_id: str, reason: str) -> ApiError:
-    return ApiError(409, "damaged_match", f"match {match_id!r} is damaged in the database "
-                    f"and cannot be loaded: {reason}")
+def _damaged(match_id: str, reason: str) -> DamagedMatch:
+    return DamagedMatch(f"match {match_id!r} is damaged in the database and cannot be "
+                        f"loaded: {reason}")
 
 
 def _rows(db: sqlite3.Connection, match_id: str, *, with_moves: bool = True

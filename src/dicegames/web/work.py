@@ -20,7 +20,7 @@ from typing import TypeVar
 
 from starlette.requests import Request
 
-from dicegames.web.errors import ApiError
+from dicegames.web.domain import AnalysisBusy, TooBusy
 
 PER_CLIENT = 2
 """Hints and reviews one client may have in flight at once."""
@@ -56,14 +56,13 @@ class ClientLimit:
         """Count one more piece of work (``what``, for the message) for ``client``.
 
         Raises:
-            ApiError: 429 ``too_busy`` (with ``Retry-After``) when the client already has
+            TooBusy: (429 ``too_busy`` with ``Retry-After``) the client already has
                 :attr:`limit` in flight.
         """
         if self._busy.get(client, 0) >= self.limit:
-            raise ApiError(429, "too_busy", f"too many hints and reviews at once: at most "
-                           f"{self.limit} per client may be in progress; this {what} was "
-                           f"not started, ask again in {RETRY_AFTER} s",
-                           retry_after=RETRY_AFTER)
+            raise TooBusy(f"too many hints and reviews at once: at most {self.limit} per "
+                          f"client may be in progress; this {what} was not started, ask "
+                          f"again in {RETRY_AFTER} s", retry_after=RETRY_AFTER)
         self._busy[client] = self._busy.get(client, 0) + 1
 
     def release(self, client: str) -> None:
@@ -84,10 +83,10 @@ class ClientLimit:
             self.release(client)
 
 
-def busy_error() -> ApiError:
+def busy_error() -> AnalysisBusy:
     """503 ``busy``: every analysis worker stayed occupied for the whole budget."""
-    return ApiError(503, "busy", "every analysis worker is busy: ask again in "
-                    f"{RETRY_AFTER} s", retry_after=RETRY_AFTER)
+    return AnalysisBusy(f"every analysis worker is busy: ask again in {RETRY_AFTER} s",
+                        retry_after=RETRY_AFTER)
 
 
 async def unless_gone(request: Request, work: Awaitable[_T]) -> _T | None:

@@ -5,12 +5,13 @@ re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): 1-6 playe
 ``extra_columns``, the children's variant for any seats under either ``children_rule``, from
 any state.
 
-**Tables** (:func:`tables`, per configured game): one flat int array at fixed offsets
-(``T_...``): ``meta`` (players and the three column sizes), per-seat children's flags
-(``extra`` and ``rows`` readings), the sheet constants (k, boxes and value per row) and, for
-each of the 252 rolls, what :func:`.sheet.legal_decisions` builds its lists from: the distinct
-faces, the pairings of the four dice left by each face (as their two sums), and the distinct
-pairings of a free ride; and one float array, the medium rule's smoothed row scores
+**Tables** (:func:`tables`, per configured game, a :class:`Tables`): ``flat``, one int
+array at fixed offsets (``T_...``, compile-time constants): ``meta`` (players and the three
+column sizes), per-seat children's flags (``extra`` and ``rows`` readings), the sheet
+constants (k, boxes and value per row) and, for each of the 252 rolls, what
+:func:`.sheet.legal_decisions` builds its lists from: the distinct faces, the pairings of the
+four dice left by each face (as their two sums), and the distinct pairings of a free ride;
+and ``smooth``, one float array, the medium rule's smoothed row scores
 (:func:`.heuristics.progress`, the very floats).
 
 **The state array**: ``[roll, roller, turn, players]`` then one block of :data:`SEAT` slots
@@ -26,13 +27,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
-from dicegames.core.array_kernel import ArrayKernel
+from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
+    FloatArray,
     IntArray,
     array,
     below,
@@ -130,9 +132,26 @@ def _roll_tables() -> list[int]:
     return [*faces_of, *nfaces, *pair_sums, *npairs, *free_sums, *nfree, *lookup]
 
 
-def tables(game: ExtraRules) -> tuple[IntArray, IntArray]:
-    """The kernel tables of a configured game: the flat int table (offsets ``T_...``) and
-    the medium rule's smoothed row scores (floats, ``row * SMOOTH + crosses``)."""
+class Tables(NamedTuple):
+    """The configured game as the compiled functions take it."""
+
+    flat: IntArray
+    """The int table: every part at its fixed offset ``T_...``."""
+    smooth: FloatArray
+    """The medium rule's smoothed row scores (floats, ``row * SMOOTH + crosses``)."""
+
+
+class Work(NamedTuple):
+    """Scratch arrays of the compiled functions (one per call: :func:`_work`)."""
+
+    dec: IntArray
+    """The deciding seat's legal decisions, four slots each."""
+    picked: IntArray
+    """Each seat's decision of this roll as it is taken, four slots each."""
+
+
+def tables(game: ExtraRules) -> Tables:
+    """The kernel tables of a configured game."""
     seats = range(MAX_SEATS)
     smooth = [progress(row, crosses) if crosses <= BOXES[row] else 0.0
               for row in range(len(BOXES)) for crosses in range(SMOOTH)]
@@ -141,14 +160,13 @@ def tables(game: ExtraRules) -> tuple[IntArray, IntArray]:
             *(int(s < game.players and game._child_rows[s]) for s in seats),
             *NEGATIVE_BOXES, *BOXES, *ROW_VALUES, *_roll_tables()]
     assert len(flat) == T_SIZE
-    return array(flat), float_array(smooth)
+    return Tables(array(flat), float_array(smooth))
 
 
 # ------------------------------------------------------------------------------ the sheet
 #
-# The compiled functions take the flat table ``t`` (and ``f``, the floats) as plain array
-# arguments, never the tuple: numba increments and decrements the reference count of every
-# array of a tuple argument at each call, which cost more than the rules themselves.
+# The rules' helpers take the flat table ``t`` (and ``f``, the floats) as plain arrays, the
+# parts found at their fixed offsets ``T_...`` (compile-time constants).
 
 
 @njit_inline
@@ -248,7 +266,7 @@ def _record(s: IntArray, t: IntArray, seat: int, dec: IntArray, at: int) -> None
 
 
 @njit_inline
-def _medium_value(s: IntArray, t: IntArray, f: IntArray, seat: int, dec: IntArray,
+def _medium_value(s: IntArray, t: IntArray, f: FloatArray, seat: int, dec: IntArray,
                   at: int) -> float:
     """:func:`.heuristics.medium_value` of decision row ``at`` for the seat's sheet
     (``f[row * SMOOTH + crosses]`` is :func:`.heuristics.progress`)."""
@@ -348,7 +366,7 @@ def _over(s: IntArray) -> bool:
 
 
 @njit_inline
-def _pick(s: IntArray, t: IntArray, f: IntArray, seat: int, policy: int, rng: IntArray,
+def _pick(s: IntArray, t: IntArray, f: FloatArray, seat: int, policy: int, rng: IntArray,
           dec: IntArray) -> int:
     """The decision index ``policy`` picks for ``seat`` (its decisions left in ``dec``)."""
     count = _decisions(s, t, seat, dec)
@@ -363,10 +381,9 @@ def _pick(s: IntArray, t: IntArray, f: IntArray, seat: int, policy: int, rng: In
 
 
 @njit_uncounted
-def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, dec: IntArray) -> int:
+def _choose(s: IntArray, tabs: Tables, policy: int, rng: IntArray, work: Work) -> int:
     """The decision index ``policy`` picks for the deciding seat."""
-    t, f = tabs
-    return _pick(s, t, f, _decider(s), policy, rng, dec)
+    return _pick(s, tabs.flat, tabs.smooth, _decider(s), policy, rng, work.dec)
 
 
 @njit_inline
@@ -378,14 +395,21 @@ def _roll(rng: IntArray, t: IntArray) -> int:
     return int(t[T_LOOKUP + code])
 
 
+@njit
+def _work(tabs: Tables) -> Work:
+    """Fresh scratch arrays."""
+    return Work(zeros(MAX_DECISIONS * 4), zeros(MAX_SEATS * 4))
+
+
 @njit_uncounted
-def _play(s: IntArray, t: IntArray, f: IntArray, policies: IntArray, dice: IntArray,
-          whims: IntArray, dec: IntArray, picked: IntArray, stop_seat: int,
-          stop_turns: int) -> int:
-    """:func:`_run` over the unpacked tables. Each seat's decision is kept in ``picked``
-    as it is taken, so the last one records them without listing decisions again."""
-    number = s[TURN] if s[ROLLER] == stop_seat else -1
-    starts = stop_turns + 1
+def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: IntArray,
+         work: Work, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends, or until ``stop_seat`` begins its
+    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied.
+    Each seat's decision is kept in ``work.picked`` as it is taken, so the last one records
+    them without listing decisions again."""
+    t, f, dec, picked = tabs.flat, tabs.smooth, work.dec, work.picked
+    seen, left = horizon_start(s[ROLLER], s[TURN], stop_seat, stop_turns)
     played = 0
     for seat in range(s[PLAYERS]):  # decisions already pending in a state played from
         pending = s[HEAD + seat * SEAT + PENDING]
@@ -394,11 +418,9 @@ def _play(s: IntArray, t: IntArray, f: IntArray, policies: IntArray, dice: IntAr
             for k in range(4):
                 picked[seat * 4 + k] = dec[pending * 4 + k]
     while not _over(s) and played < MAX_MOVES:
-        if s[ROLLER] == stop_seat and s[TURN] != number:
-            number = s[TURN]
-            starts -= 1
-            if starts == 0:
-                break
+        seen, left = horizon_step(s[ROLLER], s[TURN], stop_seat, seen, left)
+        if left == 0:
+            break
         if s[ROLL] < 0:
             s[ROLL] = _roll(dice, t)
         else:
@@ -414,29 +436,18 @@ def _play(s: IntArray, t: IntArray, f: IntArray, policies: IntArray, dice: IntAr
 
 
 @njit
-def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
-         dec: IntArray, stop_seat: int, stop_turns: int) -> int:
-    """Play on in place until the game ends, or until ``stop_seat`` begins its
-    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    t, f = tabs
-    picked = zeros(MAX_SEATS * 4)
-    return _play(s, t, f, policies, dice, whims, dec, picked, stop_seat, stop_turns)
-
-
-@njit
-def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
+def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
               whims: IntArray, out: Any) -> None:
     """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
     winners, scores, turns, moves = out
-    t, f = tabs
+    t = tabs.flat
     players = start[PLAYERS]
     s = copy(start)
-    dec = zeros(MAX_DECISIONS * 4)
-    picked = zeros(MAX_SEATS * 4)
+    work = _work(tabs)
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(s, t, f, policies, dice, whims, dec, picked, -1, 0)
+        moves[game] = _run(s, tabs, policies, dice, whims, work, NO_SEAT, 0)
         best = -1 << 40
         for seat in range(players):
             total = 0
@@ -460,13 +471,13 @@ class ExtraKernel(ArrayKernel):
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
+    compiled_work = staticmethod(_work)
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         assert isinstance(game, ExtraRules)
         self.players: int = game.players
-        self.tabs = tables(game)
-        self.work = zeros(MAX_DECISIONS * 4)
+        self.tabs: Tables = tables(game)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -545,10 +556,11 @@ class ExtraKernel(ArrayKernel):
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal codes: ``0 .. n - 1`` for the deciding seat's n decisions."""
-        return list(range(_decisions(values, self.tabs[0], _decider(values), self.work)))
+        dec = self.scratch().dec
+        return list(range(_decisions(values, self.tabs.flat, _decider(values), dec)))
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after the deciding seat's decision ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs[0], code, self.work)
+        _apply_action(after, self.tabs.flat, code, self.scratch().dec)
         return after

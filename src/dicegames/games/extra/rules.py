@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from dicegames.core.chance import multisets
-from dicegames.core.errors import IllegalAction, OptionError
+from dicegames.core.errors import BadOptionValue, IllegalAction
 from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
@@ -103,17 +103,17 @@ def parse_columns(value: OptionValue) -> tuple[int, int, int]:
     """The ``extra_columns`` option as three box counts.
 
     Raises:
-        OptionError: not three whole numbers from 1 to :data:`MAX_COLUMN`; the message says
+        BadOptionValue: not three whole numbers from 1 to :data:`MAX_COLUMN`; the message says
             what is wrong.
     """
     parts = [part.strip() for part in str(value).split(",")]
     if len(parts) != 3:
-        raise OptionError(f"option extra_columns={value!r}: give exactly three column sizes, "
+        raise BadOptionValue(f"option extra_columns={value!r}: give exactly three column sizes, "
                           f"comma-separated, e.g. 10,9,8 (got {len(parts)})")
     sizes = []
     for part in parts:
         if not is_digits(part) or not 1 <= int(part) <= MAX_COLUMN:
-            raise OptionError(f"option extra_columns={value!r}: {part!r} is not a whole number "
+            raise BadOptionValue(f"option extra_columns={value!r}: {part!r} is not a whole number "
                               f"from 1 to {MAX_COLUMN} (written with the digits 0 to 9)")
         sizes.append(int(part))
     return (sizes[0], sizes[1], sizes[2])
@@ -123,14 +123,14 @@ def parse_seats(value: OptionValue, players: int) -> frozenset[Seat]:
     """The ``child_seats`` option as 0-based seats.
 
     Raises:
-        OptionError: an entry that is not a seat number from 1 to ``players``.
+        BadOptionValue: an entry that is not a seat number from 1 to ``players``.
     """
     seats = set()
     for part in (p.strip() for p in str(value).split(",")):
         if not part:
             continue
         if not is_digits(part) or not 1 <= int(part) <= players:
-            raise OptionError(f"option child_seats={value!r}: {part!r} is not a seat from 1 "
+            raise BadOptionValue(f"option child_seats={value!r}: {part!r} is not a seat from 1 "
                               f"to {players} (written with the digits 0 to 9)")
         seats.add(int(part) - 1)
     return frozenset(seats)

@@ -31,15 +31,21 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
+from dicegames.core.array_kernel import (
+    ArrayKernel,
+    horizon_start,
+    horizon_step,
+    no_work,
+)
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
-    GameKernel,
+    ByteArray,
+    FloatArray,
     IntArray,
-    Playouts,
     array,
     below,
     byte_zeros,
@@ -47,24 +53,48 @@ from dicegames.core.kernel import (
     float_array,
     limit_of,
     njit,
+    njit_inline,
     njit_uncounted,
-    seed_rng,
     step_u32,
     zeros,
 )
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 
 PLAYER, TURN, PHASE, SUM, COUNT, POS = 0, 1, 2, 3, 4, 5
+"""Slots of the state array (the positions from ``POS``, then the winner flags and dice)."""
+
+OPENING, DECIDE, ROLLING, OVER = (int(phase) for phase in Phase)
+"""Phase codes, :class:`~.data.Phase`'s values."""
+
 DICE_CAP = 64
 """Dice of one turn kept in the array (only for decoding; the rules need the sum and count)."""
 
 RANDOM, THRESHOLD, EXACT = 0, 1, 2
+"""Policy codes, in :attr:`ExtraMetersKernel.policies` order."""
+
 ROLL, STOP = 0, 1
+"""Action codes."""
+
 EXACT_MAX_TRACK = 120
 """The exact policy's table grows as N**4 / 8 bytes: it is offered up to this track length."""
 
 MAX_MOVES = 1_000_000
 """A safety cap on the moves of one game in the kernel."""
+
+
+class Tables(NamedTuple):
+    """The configured game as the compiled functions take it."""
+
+    players: int
+    """Runners in the race."""
+    track: int
+    """The track length: a runner past this square has finished."""
+    same_round: bool
+    """``finish=same_round``: the round is played out and every finisher shares the win."""
+    exact: ByteArray
+    """The exact policy's roll bits (:func:`exact_table`; one unused byte without it)."""
+    offsets: IntArray
+    """Where each turn position's bits start in ``exact``."""
 
 
 def size(players: int) -> int:
@@ -76,130 +106,139 @@ def size(players: int) -> int:
 
 
 @njit_uncounted
-def _end_turn(v: IntArray, players: int, n: int, same_round: int, distance: int) -> None:
-    player = v[PLAYER]
+def _end_turn(v: IntArray, t: Tables, distance: int) -> None:
+    """The runner moves ``distance``; a win ends the game, else the next runner's turn."""
+    players, player = t.players, v[PLAYER]
     v[POS + player] += distance
     v[SUM] = 0
     v[COUNT] = 0
-    if same_round == 0:
-        if v[POS + player] > n:
+    if not t.same_round:
+        if v[POS + player] > t.track:
             v[POS + players + player] = 1
-            v[PHASE] = 3
+            v[PHASE] = OVER
             return
     elif player == players - 1:
         found = 0
         for seat in range(players):
-            if v[POS + seat] > n:
+            if v[POS + seat] > t.track:
                 v[POS + players + seat] = 1
                 found = 1
         if found:
-            v[PHASE] = 3
+            v[PHASE] = OVER
             return
     v[PLAYER] = (player + 1) % players
     v[TURN] += 1
-    v[PHASE] = 0
+    v[PHASE] = OPENING
 
 
 @njit_uncounted
-def _outcome(v: IntArray, players: int, n: int, same_round: int, face: int) -> None:
+def _outcome(v: IntArray, t: Tables, face: int) -> None:
+    """The die shows ``face``, in place."""
     if face == 6:
-        _end_turn(v, players, n, same_round, v[COUNT] + 1)
+        _end_turn(v, t, v[COUNT] + 1)
         return
     count = v[COUNT]
     if count < DICE_CAP:
-        v[POS + 2 * players + count] = face
+        v[POS + 2 * t.players + count] = face
     v[SUM] += face
     v[COUNT] = count + 1
-    v[PHASE] = 1
+    v[PHASE] = DECIDE
 
 
 @njit_uncounted
-def _action(v: IntArray, players: int, n: int, same_round: int, code: int) -> None:
+def _action(v: IntArray, t: Tables, code: int) -> None:
+    """The runner rolls again or stops, in place."""
     if code == ROLL:
-        v[PHASE] = 2
+        v[PHASE] = ROLLING
     else:
-        _end_turn(v, players, n, same_round, v[SUM])
+        _end_turn(v, t, v[SUM])
 
 
 @njit_uncounted
 def _exact_index(a: int, b: int, k: int, total: int, tab: int, n: int,
                  offsets: IntArray) -> int:
+    """Where the exact bit of a turn position is: the runner at ``a``, its rival at ``b``,
+    ``k`` dice summing to ``total`` this turn, in table ``tab`` of track ``n``."""
     top = n - a
     base = offsets[(tab * (n + 1) + a) * (n + 2) + b]
     return int(base + (k - 1) * (top + 1) - ((k - 1) * k) // 2 + (total - k))
 
 
+@njit_inline
+def _exact_rolls(t: Tables, pos: IntArray, at: int, player: int, count: int,
+                 total: int) -> bool:
+    """The exact policy's decision: roll again? (against the leading opponent; runner
+    positions are ``pos[at + seat]``)."""
+    players = t.players
+    rival = (player + 1) % players
+    for step in range(2, players):
+        other = (player + step) % players
+        if pos[at + other] > pos[at + rival]:
+            rival = other
+    tab = player if (t.same_round and players == 2) else 0
+    index = _exact_index(pos[at + player], min(pos[at + rival], t.track + 1), count, total,
+                         tab, t.track, t.offsets)
+    return bool(t.exact[index] == 1)
+
+
 @njit_uncounted
-def _choose(v: IntArray, players: int, n: int, same_round: int, policy: int,
-            whims: IntArray, table: IntArray, offsets: IntArray) -> int:
+def _choose(v: IntArray, t: Tables, policy: int, whims: IntArray, work: Any) -> int:
+    """The action code ``policy`` picks at this decision."""
     if policy == RANDOM:
         return below(whims, 2)
     seat = v[PLAYER]
-    a = v[POS + seat]
     total = v[SUM]
-    if a + total > n:
+    if v[POS + seat] + total > t.track:
         return STOP
     if policy == THRESHOLD:
         return ROLL if total < 16 + v[COUNT] else STOP
-    rival = (seat + 1) % players
-    for step in range(2, players):
-        other = (seat + step) % players
-        if v[POS + other] > v[POS + rival]:
-            rival = other
-    b = min(v[POS + rival], n + 1)
-    tab = seat if (same_round == 1 and players == 2) else 0
-    return ROLL if table[_exact_index(a, b, v[COUNT], total, tab, n, offsets)] else STOP
+    return ROLL if _exact_rolls(t, v, POS, seat, v[COUNT], total) else STOP
 
 
 @njit_uncounted
-def _run(v: IntArray, players: int, n: int, same_round: int, policies: IntArray,
-         dice: IntArray, whims: IntArray, table: IntArray, offsets: IntArray,
-         stop_seat: int, stop_turns: int) -> int:
+def _run(v: IntArray, t: Tables, policies: IntArray, dice: IntArray, whims: IntArray,
+         work: Any, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends (or the horizon); the moves applied."""
-    number = v[TURN] if v[PLAYER] == stop_seat else -1
-    starts = stop_turns + 1
+    seen, left = horizon_start(v[PLAYER], v[TURN], stop_seat, stop_turns)
     moves = 0
-    while v[PHASE] != 3 and moves < MAX_MOVES:
-        if v[PLAYER] == stop_seat and v[TURN] != number:
-            number = v[TURN]
-            starts -= 1
-            if starts == 0:
-                break
+    while v[PHASE] != OVER and moves < MAX_MOVES:
+        seen, left = horizon_step(v[PLAYER], v[TURN], stop_seat, seen, left)
+        if left == 0:
+            break
         phase = v[PHASE]
-        if phase == 0:
-            _outcome(v, players, n, same_round, below(dice, 5) + 1)
-        elif phase == 2:
-            _outcome(v, players, n, same_round, below(dice, 6) + 1)
+        if phase == OPENING:
+            _outcome(v, t, below(dice, 5) + 1)
+        elif phase == ROLLING:
+            _outcome(v, t, below(dice, 6) + 1)
         else:
-            code = _choose(v, players, n, same_round, policies[v[PLAYER]], whims, table,
-                           offsets)
-            _action(v, players, n, same_round, code)
+            _action(v, t, _choose(v, t, policies[v[PLAYER]], whims, work))
         moves += 1
     return moves
 
 
 @njit
-def _playouts(start: IntArray, players: int, n: int, same_round: int, policies: IntArray,
-              games: int, dice: IntArray, whims: IntArray, table: IntArray,
-              offsets: IntArray, winners: IntArray, scores: IntArray, turns: IntArray,
-              moves: IntArray) -> None:
-    """Whole games from ``start``: :func:`_run`'s rules and draws, with the turn and both
-    generators in local variables (the hot loop of every simulation)."""
+def _playouts(start: IntArray, t: Tables, policies: IntArray, dice: IntArray,
+              whims: IntArray, out: Any) -> None:
+    """Whole games from ``start``, one per row of ``out = (winners, scores, turns, moves)``:
+    :func:`_run`'s rules and draws (with no horizon), with the turn and both generators in
+    local variables (the hot loop of every simulation)."""
+    winners, scores, turns, moves = out
+    players, n, same_round = t.players, t.track, t.same_round
     d0, d1, d2, d3 = dice[0], dice[1], dice[2], dice[3]
     w0, w1, w2, w3 = whims[0], whims[1], whims[2], whims[3]
     limit5, limit6 = limit_of(5), limit_of(6)
     pos = zeros(players)
-    for g in range(games):
+    for g in range(len(turns)):
         for seat in range(players):
             pos[seat] = start[POS + seat]
             winners[g * players + seat] = start[POS + players + seat]
         player, turn, phase = start[PLAYER], start[TURN], start[PHASE]
         total, count = start[SUM], start[COUNT]
         played = 0
-        while phase != 3 and played < MAX_MOVES:
+        while phase != OVER and played < MAX_MOVES:
             played += 1
             distance = -1
-            if phase == 1:
+            if phase == DECIDE:
                 policy = policies[player]
                 roll = False
                 if policy == RANDOM:
@@ -212,48 +251,40 @@ def _playouts(start: IntArray, players: int, n: int, same_round: int, policies: 
                     if policy == THRESHOLD:
                         roll = total < 16 + count
                     else:
-                        rival = (player + 1) % players
-                        for step in range(2, players):
-                            other = (player + step) % players
-                            if pos[other] > pos[rival]:
-                                rival = other
-                        tab = player if (same_round == 1 and players == 2) else 0
-                        index = _exact_index(pos[player], min(pos[rival], n + 1), count,
-                                             total, tab, n, offsets)
-                        roll = table[index] == 1
+                        roll = _exact_rolls(t, pos, 0, player, count, total)
                 if roll:
-                    phase = 2
+                    phase = ROLLING
                 else:
                     distance = total
             else:
                 while True:
                     x, d0, d1, d2, d3 = step_u32(d0, d1, d2, d3)
-                    if x < (limit5 if phase == 0 else limit6):
+                    if x < (limit5 if phase == OPENING else limit6):
                         break
-                face = x % (5 if phase == 0 else 6) + 1
+                face = x % (5 if phase == OPENING else 6) + 1
                 if face == 6:
                     distance = count + 1
                 else:
                     total += face
                     count += 1
-                    phase = 1
+                    phase = DECIDE
             if distance >= 0:
                 pos[player] += distance
                 total = 0
                 count = 0
-                if same_round == 0:
+                if not same_round:
                     if pos[player] > n:
                         winners[g * players + player] = 1
-                        phase = 3
+                        phase = OVER
                 elif player == players - 1:
                     for seat in range(players):
                         if pos[seat] > n:
                             winners[g * players + seat] = 1
-                            phase = 3
-                if phase != 3:
+                            phase = OVER
+                if phase != OVER:
                     player = (player + 1) % players
                     turn += 1
-                    phase = 0
+                    phase = OPENING
         moves[g] = played
         turns[g] = turn
         for seat in range(players):
@@ -266,7 +297,7 @@ def _playouts(start: IntArray, players: int, n: int, same_round: int, policies: 
 
 
 @njit
-def _fill_exact(table: IntArray, offsets: IntArray, wins: IntArray, reach: IntArray, n: int,
+def _fill_exact(table: ByteArray, offsets: IntArray, wins: FloatArray, reach: FloatArray, n: int,
                 tabs: int, same_round: int) -> None:
     """The roll bits of every turn position, by :meth:`.solver.Solution.turn_table`'s sums.
 
@@ -314,7 +345,7 @@ def _fill_exact(table: IntArray, offsets: IntArray, wins: IntArray, reach: IntAr
 
 
 @lru_cache(maxsize=4)
-def exact_table(n: int, same_round: bool) -> tuple[IntArray, IntArray]:
+def exact_table(n: int, same_round: bool) -> tuple[ByteArray, IntArray]:
     """The exact policy's roll bits and their offsets for track ``n`` (cached).
 
     ``same_round`` is the two-player same-round solution (one table per seat); otherwise one
@@ -343,7 +374,7 @@ def exact_table(n: int, same_round: bool) -> tuple[IntArray, IntArray]:
 # ------------------------------------------------------------------------ the protocol
 
 
-class ExtraMetersKernel(GameKernel):
+class ExtraMetersKernel(ArrayKernel):
     """The Extra Meters kernel (see the module docstring)."""
 
     game_id: ClassVar[str] = "extra-meters"
@@ -351,13 +382,19 @@ class ExtraMetersKernel(GameKernel):
     bot_names: ClassVar[dict[str, str]] = {"easy": "random", "medium": "threshold",
                                            "hard": "exact", "optimal": "exact",
                                            "duel": "exact"}
+    compiled_choose = staticmethod(_choose)
+    compiled_run = staticmethod(_run)
+    compiled_playouts = staticmethod(_playouts)
+    compiled_work = staticmethod(no_work)
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         self.players: int = game.players
         self.n: int = game.track_length
-        self.same_round = 1 if game.options["finish"] == "same_round" else 0
-        self._table: tuple[IntArray, IntArray] | None = None
+        self.same_round = game.options["finish"] == "same_round"
+        self.tabs: Tables = Tables(self.players, self.n, self.same_round, byte_zeros(1),
+                                   zeros(1))
+        self._exact: Tables | None = None
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -377,14 +414,16 @@ class ExtraMetersKernel(GameKernel):
             return None
         return policy
 
-    def _tables(self, policies: Sequence[int]) -> tuple[IntArray, IntArray]:
+    def tables_for(self, policies: Sequence[int]) -> Tables:
+        """:attr:`tabs`, with the exact policy's table (built on first use) when it plays."""
         if EXACT not in policies:
-            return byte_zeros(1), zeros(1)
+            return self.tabs
         if self.n > EXACT_MAX_TRACK:
             raise ValueError(f"the exact policy is offered up to {EXACT_MAX_TRACK} squares")
-        if self._table is None:
-            self._table = exact_table(self.n, self.same_round == 1 and self.players == 2)
-        return self._table
+        if self._exact is None:
+            table, offsets = exact_table(self.n, self.same_round and self.players == 2)
+            self._exact = self.tabs._replace(exact=table, offsets=offsets)
+        return self._exact
 
     # ---------------------------------------------------------------- states
 
@@ -424,7 +463,8 @@ class ExtraMetersKernel(GameKernel):
     def kind(self, values: IntArray) -> int:
         """Chance at the opening and further rolls, a decision in between."""
         phase = int(values[PHASE])
-        return KIND_TERMINAL if phase == 3 else KIND_DECISION if phase == 1 else KIND_CHANCE
+        return (KIND_TERMINAL if phase == OVER else KIND_DECISION if phase == DECIDE
+                else KIND_CHANCE)
 
     def outcome_code(self, values: IntArray, outcome: Hashable) -> int:
         """The die face."""
@@ -446,7 +486,7 @@ class ExtraMetersKernel(GameKernel):
     def apply_outcome(self, values: IntArray, code: int) -> IntArray:
         """The state after the die shows ``code``."""
         moved = copy(values)
-        _outcome(moved, self.players, self.n, self.same_round, code)
+        _outcome(moved, self.tabs, code)
         return moved
 
     def legal(self, values: IntArray) -> list[int]:
@@ -456,37 +496,5 @@ class ExtraMetersKernel(GameKernel):
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after roll (0) or stop (1)."""
         moved = copy(values)
-        _action(moved, self.players, self.n, self.same_round, code)
-        return moved
-
-    def choose(self, values: IntArray, policy: str, rng: IntArray) -> int:
-        """The policy's decision here."""
-        code = self.check_policies([policy] * self.players)[0]
-        table, offsets = self._tables([code])
-        return int(_choose(values, self.players, self.n, self.same_round, code, rng, table,
-                           offsets))
-
-    # ---------------------------------------------------------------- bulk
-
-    def playouts(self, data: Any, seat_policies: Sequence[str], games: int,
-                 seed: int) -> Playouts:
-        """Whole games from ``data`` (see :meth:`GameKernel.playouts`)."""
-        codes = self.check_policies(seat_policies)
-        table, offsets = self._tables(codes)
-        p = self.players
-        winners, scores = zeros(games * p), zeros(games * p)
-        turns, moves = zeros(games), zeros(games)
-        _playouts(self.encode(data), p, self.n, self.same_round, array(codes), games,
-                  seed_rng(seed), seed_rng(~seed), table, offsets, winners, scores, turns,
-                  moves)
-        return Playouts(p, winners, scores, turns, moves)
-
-    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
-                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
-        """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
-        codes = self.check_policies(seat_policies)
-        table, offsets = self._tables(codes)
-        moved = copy(values)
-        _run(moved, self.players, self.n, self.same_round, array(codes), seed_rng(seed),
-             seed_rng(~seed), table, offsets, stop_seat, stop_turns)
+        _action(moved, self.tabs, code)
         return moved

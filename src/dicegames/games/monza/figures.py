@@ -8,14 +8,16 @@ the rules page (seeded, so the same figures come out every time).
 
 from __future__ import annotations
 
-import random
 import sys
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
-from dicegames.bots import make_bot
-from dicegames.core.chance import sample
+from dicegames.bots import bot_spec
+from dicegames.core.game import State
+from dicegames.core.model import Agent, Seat
 from dicegames.core.registry import configure
+from dicegames.core.rollout import MAX_MOVES, BotSpec, game_seed, rollout, runaway
 from dicegames.games.monza.data import Step
 
 
@@ -29,27 +31,40 @@ class Figures:
     longest: int
 
 
+class _Counted:
+    """A bot that counts the squares it moves (its steps) into a shared tally."""
+
+    def __init__(self, bot: Agent, tally: list[int]) -> None:
+        self.bot, self.tally = bot, tally
+
+    def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
+        """The bot's choice, counted when it is a step."""
+        action = self.bot.choose(state, seat)
+        self.tally[0] += isinstance(action, Step)
+        return action
+
+
 def measure(players: int = 2, level: str = "medium", games: int = 1000, seed: int = 2026,
             options: Mapping[str, object] | None = None) -> Figures:
-    """Play ``games`` games between ``players`` bots of ``level`` and count."""
+    """Play ``games`` games between ``players`` bots of ``level`` and count.
+
+    Game ``i`` is the rollout primitive's (:func:`dicegames.core.rollout.rollout`) with the
+    seed ``game_seed(seed, i)``, on the engine (the counting bots have no kernel policy).
+    """
     game = configure("monza", players, options)
-    rng = random.Random(seed)
-    bots = [make_bot(game, level, random.Random(seed + 1 + s)) for s in range(players)]
-    steps = turns = 0
+    level_bot = bot_spec(game, level)
+    steps = [0]
+    counted = BotSpec(None, lambda game, rng: _Counted(level_bot.build(game, rng), steps))
+    turns = 0
     rounds: list[int] = []
-    for _ in range(games):
-        state = game.new_state()
-        while not state.is_terminal:
-            if state.is_chance:
-                state = state.apply_unchecked(sample(state.chance_outcomes(), rng))
-                continue
-            seat = state.current_players[0]
-            action = bots[seat].choose(state, seat)
-            steps += isinstance(action, Step)
-            state = state.apply_unchecked(action, seat)
-        turns += state.turn.number
-        rounds.append((state.turn.number + players - 1) // players)
-    return Figures(games, steps / turns, sum(rounds) / games, max(rounds))
+    first = game.new_state()
+    for index in range(games):
+        ending = rollout(first, [counted] * players, game_seed(seed, index))
+        if ending.capped:
+            raise runaway(game, MAX_MOVES)
+        turns += ending.state.turn.number
+        rounds.append((ending.state.turn.number + players - 1) // players)
+    return Figures(games, steps[0] / turns, sum(rounds) / games, max(rounds))
 
 
 def main() -> None:

@@ -5,8 +5,9 @@ never pushed, a target holds any number of cars) and the ``medium`` rule of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
 any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
 
-**Tables** (:func:`tables`): one flat int array, a header (squares, players, compulsion,
-variant, successor width, and where each table below starts) then per square its colour,
+**Tables** (:func:`tables`, a :class:`Tables`): ``flat``, one int array: a header (squares,
+players, compulsion, variant, successor width, and where each part below starts, in the named
+slots ``O_*``: a part is read as ``t[t[O_COLOUR] + square]``), then per square its colour,
 target and tyre flags and the first square of its lane; per position (the start zone is
 position ``squares``) its next squares, steps to a target and progress; and the length of
 the longest legal sequence of dice from every position with every multiset of at most six
@@ -26,9 +27,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from functools import cache
 from itertools import product
-from typing import Any
+from typing import Any, NamedTuple
 
-from dicegames.core.array_kernel import ArrayKernel
+from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
@@ -53,6 +54,7 @@ from dicegames.games.monza.rules import ROLLS, MonzaRules
 """Slots of the state array (then the cars, the dice used this round, the winner flags)."""
 
 ROLL, STEP, STUCK, VARIANT, OVER = (int(p) for p in Phase)
+"""Phase codes, :class:`~.data.Phase`'s values."""
 
 MAX_MOVES = 1_000_000
 """A safety cap on the moves of one game in the kernel."""
@@ -124,12 +126,35 @@ def circuit_tables(circuit: Circuit) -> IntArray:
     return t
 
 
-def tables(game: MonzaRules) -> tuple[IntArray]:
+class Tables(NamedTuple):
+    """The configured game as the compiled functions take it."""
+
+    flat: IntArray
+    """:func:`circuit_tables` with the game's header slots (players, compulsion, variant)
+    filled: one array, every part found through the named header slots (``O_*``)."""
+
+
+class Work(NamedTuple):
+    """Scratch arrays of the compiled functions (one per call: :func:`_work`)."""
+
+    legal: IntArray
+    """Legal action codes."""
+    stamps: IntArray
+    """The medium search's visited nodes, then the ends it met, then the generation."""
+    stack: IntArray
+    """The medium search's stack."""
+    found: IntArray
+    """The ends the medium search found: (end, dice used, first step) triples."""
+    roll: IntArray
+    """A roll's colour counts (six slots)."""
+
+
+def tables(game: MonzaRules) -> Tables:
     """The kernel tables of a configured game: :func:`circuit_tables` with its header."""
     t = copy(circuit_tables(game.circuit))
     t[NPLAYERS], t[COMPULSION], t[VARIANT_ON] = (game.players, int(game.longest_rule),
                                                  int(game.variant))
-    return (t,)
+    return Tables(t)
 
 
 @njit_uncounted
@@ -350,13 +375,14 @@ DEPTH = DICE + 1
 
 
 @njit
-def _work(tabs: Any) -> Any:
+def _work(tabs: Tables) -> Work:
     """Scratch arrays for :func:`_choose`: the legal list, the search's stamps (visited
     nodes, then ends met, then the generation), its stack and the ends it found."""
-    t = tabs[0]
+    t = tabs.flat
     squares, width = t[SQUARES], t[WIDTH]
-    return (zeros(max(width, 2) + 1), zeros((squares + 1) * MULTISETS + squares * DEPTH + 1),
-            zeros(3 * DEPTH + DEPTH * width), zeros(3 * squares * DEPTH))
+    return Work(zeros(max(width, 2) + 1),
+                zeros((squares + 1) * MULTISETS + squares * DEPTH + 1),
+                zeros(3 * DEPTH + DEPTH * width), zeros(3 * squares * DEPTH), zeros(6))
 
 
 @njit_uncounted
@@ -451,27 +477,31 @@ def _pick(s: IntArray, t: IntArray, policy: int, rng: IntArray, legal: IntArray,
 
 
 @njit_uncounted
-def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> int:
-    """The action code ``policy`` picks for the deciding seat; ``work`` is the scratch
-    arrays ``(legal, stamps, stack, found)`` (see :func:`_work`)."""
-    legal, stamps, stack, found = work
-    return _pick(s, tabs[0], policy, rng, legal, stamps, stack, found)
+def _choose(s: IntArray, tabs: Tables, policy: int, rng: IntArray, work: Work) -> int:
+    """The action code ``policy`` picks for the deciding seat."""
+    return _pick(s, tabs.flat, policy, rng, work.legal, work.stamps, work.stack, work.found)
+
+
+@njit_uncounted
+def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: IntArray,
+         work: Work, stop_seat: int, stop_turns: int) -> int:
+    """Play on in place until the game ends, or until ``stop_seat`` begins its
+    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
+    return _play(s, tabs.flat, policies, dice, whims, work.legal, work.stamps, work.stack,
+                 work.found, work.roll, stop_seat, stop_turns)
 
 
 @njit_uncounted
 def _play(s: IntArray, t: IntArray, policies: IntArray, dice: IntArray, whims: IntArray,
           legal: IntArray, stamps: IntArray, stack: IntArray, found: IntArray, roll: IntArray,
           stop_seat: int, stop_turns: int) -> int:
-    """:func:`_run` over the unpacked table and scratch arrays."""
-    number = s[TURN] if s[PLAYER] == stop_seat else -1
-    starts = stop_turns + 1
+    """:func:`_run` over the table and scratch arrays as arrays."""
+    seen, left = horizon_start(s[PLAYER], s[TURN], stop_seat, stop_turns)
     played = 0
     while s[PHASE] != OVER and played < MAX_MOVES:
-        if s[PLAYER] == stop_seat and s[TURN] != number:
-            number = s[TURN]
-            starts -= 1
-            if starts == 0:
-                break
+        seen, left = horizon_step(s[PLAYER], s[TURN], stop_seat, seen, left)
+        if left == 0:
+            break
         if s[PHASE] == ROLL:
             for c in range(6):
                 roll[c] = 0
@@ -486,32 +516,19 @@ def _play(s: IntArray, t: IntArray, policies: IntArray, dice: IntArray, whims: I
 
 
 @njit
-def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
-         work: Any, stop_seat: int, stop_turns: int) -> int:
-    """Play on in place until the game ends, or until ``stop_seat`` begins its
-    ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    legal, stamps, stack, found = work
-    roll = zeros(6)
-    return _play(s, tabs[0], policies, dice, whims, legal, stamps, stack, found, roll,
-                 stop_seat, stop_turns)
-
-
-@njit
-def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
+def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
               whims: IntArray, out: Any) -> None:
     """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
     winners, scores, turns, moves = out
-    legal, stamps, stack, found = _work(tabs)
-    t = tabs[0]
+    work = _work(tabs)
+    t = tabs.flat
     squares, progress = t[SQUARES], t[O_PROGRESS]
     players = start[PLAYERS]
-    roll = zeros(6)
     s = copy(start)
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(s, t, policies, dice, whims, legal, stamps, stack, found, roll,
-                            -1, 0)
+        moves[game] = _run(s, tabs, policies, dice, whims, work, NO_SEAT, 0)
         for seat in range(players):
             car = s[CARS + seat]
             winners[game * players + seat] = s[CARS + 2 * players + seat]
@@ -529,15 +546,15 @@ class MonzaKernel(ArrayKernel):
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
+    compiled_work = staticmethod(_work)
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         assert isinstance(game, MonzaRules)
         self.circuit: Circuit = game.circuit
         self.players: int = game.players
-        self.tabs = tables(game)
+        self.tabs: Tables = tables(game)
         self.squares = len(game.circuit.squares)
-        self.work = _work(self.tabs)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -603,17 +620,17 @@ class MonzaKernel(ArrayKernel):
     def apply_outcome(self, values: IntArray, code: int) -> IntArray:
         """The state after the roll of code ``code``."""
         after = copy(values)
-        _apply_outcome(after, self.tabs[0], array(ROLLS[code][0].counts), 0)
+        _apply_outcome(after, self.tabs.flat, array(ROLLS[code][0].counts), 0)
         return after
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal action codes, in the engine's order."""
-        legal = self.work[0]
-        count = _legal(values, self.tabs[0], legal)
+        legal = self.scratch().legal
+        count = _legal(values, self.tabs.flat, legal)
         return to_list(legal)[:count]
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after action ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs[0], code, self.work[0])
+        _apply_action(after, self.tabs.flat, code, self.scratch().legal)
         return after

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from dicegames.core.chance import multisets
-from dicegames.core.errors import IllegalAction, OptionError
+from dicegames.core.errors import BadOptionValue, IllegalAction
 from dicegames.core.game import Game, State, normalize
 from dicegames.core.model import (
     CHANCE,
@@ -103,7 +103,7 @@ class MonzaRules(Game[MonzaData, Move, Roll]):
         try:
             self.circuit: Circuit = circuit_for(str(self.options["circuit"]))
         except CircuitError as error:
-            raise OptionError(f"option circuit: {error}") from None
+            raise BadOptionValue(f"option circuit: {error}") from None
         self.longest_rule = self.options["compulsion"] == "longest"
         self.variant = bool(self.options["variant_last_colour"])
 

@@ -1,7 +1,8 @@
 """Petits Chevaux as a bulk kernel over an integer array (see :mod:`dicegames.core.kernel`).
 
 Every option and 2 to 4 players. The array (``P`` seats; the compiled rules are in
-:mod:`.kernel_rules`, the bots in :mod:`.kernel_bots`, whole games in :mod:`.kernel_play`):
+:mod:`.kernel_rules`, the bots in :mod:`.kernel_bots`, whole games in :mod:`.kernel_play`, all
+driven by :class:`~dicegames.core.array_kernel.ArrayKernel`):
 
 =======================  =========================================================
 index                    value
@@ -30,21 +31,17 @@ move for move: :func:`.heuristics.heuristic_policy` and :func:`.heuristics.hard_
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, ClassVar
 
+from dicegames.core.array_kernel import ArrayKernel
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
-    GameKernel,
     IntArray,
-    Playouts,
     array,
     copy,
-    float_zeros,
-    seed_rng,
-    zeros,
 )
 from dicegames.core.model import PASS as PASS_ACTION
 from dicegames.games.petits_chevaux import kernel_bots as bots
@@ -64,6 +61,7 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     STRIDE,
     TURN,
     WINNER,
+    Options,
     barrages_at,
     count_at,
     owner_at,
@@ -72,24 +70,28 @@ from dicegames.games.petits_chevaux.kernel_rules import (
 )
 
 
-class PetitsChevauxKernel(GameKernel):
+class PetitsChevauxKernel(ArrayKernel):
     """The Petits Chevaux kernel (see the module docstring)."""
 
     game_id: ClassVar[str] = "petits-chevaux"
     policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
-    bot_names: ClassVar[dict[str, str]] = {"easy": "random"}
+    compiled_choose = staticmethod(play.choose_move)
+    compiled_run = staticmethod(play.run)
+    compiled_playouts = staticmethod(play.playouts)
+    compiled_work = staticmethod(play.work)
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         options = game.options
         self.players: int = game.players
         self.colours = SEATING[self.players]
-        self.cfg = array([self.players, int(bool(options["three_sixes_penalty"])),
-                          int(bool(options["compulsory_move"])),
-                          int(bool(options["barrage_blocks_own"])),
-                          int(bool(options["barrage_landing_captures"]))])
+        self.cfg = Options(self.players, bool(options["three_sixes_penalty"]),
+                           bool(options["compulsory_move"]),
+                           bool(options["barrage_blocks_own"]),
+                           bool(options["barrage_landing_captures"]))
         self.paths = array([PATHS[colour][p] for colour in self.colours
                             for p in range(STRIDE)])
+        self.tabs: play.Tables = play.Tables(self.cfg, self.paths)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -176,15 +178,16 @@ class PetitsChevauxKernel(GameKernel):
         rules.apply_outcome(moved, self.cfg, code)
         return moved
 
-    def _legal(self, values: IntArray) -> tuple[IntArray, IntArray, int]:
-        codes, targets = zeros(6), zeros(6)
-        n = rules.legal_moves(values, self.cfg, self.paths, codes, targets)
-        return codes, targets, int(n)
+    def _legal(self, values: IntArray) -> tuple[play.Work, int]:
+        """Scratch arrays holding the legal moves (codes and targets), and their number."""
+        work = self.scratch()
+        n = rules.legal_moves(values, self.cfg, self.paths, work.codes, work.targets)
+        return work, int(n)
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal codes in the engine's order (pass last)."""
-        codes, _, n = self._legal(values)
-        return [int(codes[i]) for i in range(n)]
+        work, n = self._legal(values)
+        return [int(work.codes[i]) for i in range(n)]
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after the player plays ``code``."""
@@ -192,42 +195,11 @@ class PetitsChevauxKernel(GameKernel):
         rules.apply_action(moved, self.cfg, self.paths, code)
         return moved
 
-    def choose(self, values: IntArray, policy: str, rng: IntArray) -> int:
-        """The policy's move here."""
-        code = self.check_policies([policy] * self.players)[0]
-        codes, targets, n = self._legal(values)
-        # the bots score each move on the state and undo it: on a copy, as another thread
-        # may read ``values`` meanwhile
-        return int(bots.choose(copy(values), self.cfg, self.paths, code, rng, codes, targets,
-                                n, zeros(bots.SCRATCH), float_zeros(bots.SCORES)))
-
     def scores(self, values: IntArray, policy: str) -> dict[int, float]:
         """The ``medium`` or ``hard`` score of each legal move but pass, by code."""
         code = self.check_policies([policy] * self.players)[0]
-        codes, targets, n = self._legal(values)
-        scores = float_zeros(bots.SCORES)
-        bots.score_moves(copy(values), self.cfg, self.paths, code, codes, targets, n,
-                          zeros(bots.SCRATCH), scores)
-        return {int(codes[i]): float(scores[i]) for i in range(n) if codes[i] != PASS}
-
-    # ---------------------------------------------------------------- bulk
-
-    def playouts(self, data: Any, seat_policies: Sequence[str], games: int,
-                 seed: int) -> Playouts:
-        """Whole games from ``data`` (see :meth:`GameKernel.playouts`)."""
-        codes = self.check_policies(seat_policies)
-        p = self.players
-        winners, scores = zeros(games * p), zeros(games * p)
-        turns, moves = zeros(games), zeros(games)
-        play.playouts(self.encode(data), self.cfg, self.paths, array(codes), games,
-                       seed_rng(seed), seed_rng(~seed), winners, scores, turns, moves)
-        return Playouts(p, winners, scores, turns, moves)
-
-    def rollout(self, values: IntArray, seat_policies: Sequence[str], seed: int,
-                stop_seat: int = -1, stop_turns: int = 0) -> IntArray:
-        """Play on from ``values`` (see :meth:`GameKernel.rollout`)."""
-        codes = self.check_policies(seat_policies)
-        moved = copy(values)
-        play.run(moved, self.cfg, self.paths, array(codes), seed_rng(seed), seed_rng(~seed),
-                 zeros(bots.SCRATCH), stop_seat, stop_turns)
-        return moved
+        work, n = self._legal(values)
+        bots.score_moves(copy(values), self.cfg, self.paths, code, work.codes, work.targets,
+                         n, work.scratch, work.scores)
+        return {int(work.codes[i]): float(work.scores[i]) for i in range(n)
+                if work.codes[i] != PASS}

@@ -8,6 +8,7 @@ the ``random`` policy's draw (see :mod:`.kernel` for the array and the codes).
 from __future__ import annotations
 
 from dicegames.core.kernel import (
+    FloatArray,
     IntArray,
     float_array,
     limit_of,
@@ -25,6 +26,7 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     RANDOM,
     STRIDE,
     TRACK,
+    Options,
     _horse_of,
     _place,
     barrages_at,
@@ -69,7 +71,7 @@ the playout loop (a frozen constant array under numba)."""
 
 
 @njit_inline
-def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, square: int,
+def capture_chance(v: IntArray, cfg: Options, paths: IntArray, seat: int, square: int,
                    victim: int) -> float:
     """:func:`.heuristics.capture_chance`, with the same float operations, read from the
     reach and barrage rows (:func:`.kernel_rules.reach_at`) and :data:`CHANCES`.
@@ -82,10 +84,10 @@ def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, squar
     they hit it from nowhere, but they now wait.
     """
     survive = 1.0
-    players = cfg[0]
+    players = cfg.players
     reach, barrages = reach_at(players), barrages_at(players)
     standing = -1  # every barrage on the track, once needed
-    everyone = cfg[3] == 1  # a barrage blocks its own seat too
+    everyone = cfg.barrage_blocks_own  # a barrage blocks its own seat too
     for step in range(1, players):
         other = seat + step
         if other >= players:
@@ -121,26 +123,26 @@ def capture_chance(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, squar
 
 
 @njit_inline
-def _threats(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> float:
+def _threats(v: IntArray, cfg: Options, paths: IntArray, seat: int, target: int) -> float:
     """:func:`.heuristics._threats` of the horse of ``seat`` at ``target``."""
     if target > ENTRANCE or target == 0:
         return 0.0
     square = paths[seat * STRIDE + target]
-    if v[count_at(cfg[0]) + square] == 2 and cfg[4] == 0:
+    if v[count_at(cfg.players) + square] == 2 and not cfg.barrage_landing_captures:
         return 0.0
     return capture_chance(v, cfg, paths, seat, square, -1)
 
 
 @njit_inline
-def _breaks_barrage(v: IntArray, cfg: IntArray, paths: IntArray, seat: int,
+def _breaks_barrage(v: IntArray, cfg: Options, paths: IntArray, seat: int,
                     before: int) -> bool:
     """Whether the horse of ``seat`` at ``before`` stands in a barrage it would break."""
     old = paths[seat * STRIDE + before]
-    return bool(old >= 0 and v[count_at(cfg[0]) + old] == 2)
+    return bool(old >= 0 and v[count_at(cfg.players) + old] == 2)
 
 
 @njit_inline
-def _after(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int,
+def _after(v: IntArray, cfg: Options, paths: IntArray, seat: int, target: int,
            owner: int) -> float:
     """:func:`_threats` of the horse of ``seat`` just moved to ``target``, read on the
     state before the move, for a move that breaks no barrage. ``owner``: the seat whose
@@ -153,26 +155,26 @@ def _after(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int,
         return 0.0
     square = paths[seat * STRIDE + target]
     victim = owner if owner != seat else -1
-    after = 1 if victim >= 0 else v[count_at(cfg[0]) + square] + 1
-    if after == 2 and cfg[4] == 0:
+    after = 1 if victim >= 0 else v[count_at(cfg.players) + square] + 1
+    if after == 2 and not cfg.barrage_landing_captures:
         return 0.0
     return capture_chance(v, cfg, paths, seat, square, victim)
 
 
 @njit_inline
-def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, terms: IntArray,
+def _expected_loss(v: IntArray, cfg: Options, paths: IntArray, seat: int, terms: FloatArray,
                    at: int) -> float:
     """:func:`.heuristics.expected_loss` of ``seat`` as the position stands, keeping each
     horse's term in ``terms[at + h]`` (-1.0 for a horse that adds none) for
     :func:`_loss_moved`."""
     loss = 0.0
-    cnt = count_at(cfg[0])
+    cnt = count_at(cfg.players)
     for h in range(4):
         terms[at + h] = -1.0
         progress = v[HORSES + 4 * seat + h]
         if 0 < progress <= ENTRANCE:
             square = paths[seat * STRIDE + progress]
-            if v[cnt + square] == 1 or cfg[4] == 1:
+            if v[cnt + square] == 1 or cfg.barrage_landing_captures:
                 term = capture_chance(v, cfg, paths, seat, square, -1) * (progress - WAITING)
                 terms[at + h] = term
                 loss += term
@@ -180,8 +182,8 @@ def _expected_loss(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, terms
 
 
 @njit_inline
-def _loss_moved(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
-                target: int, scores: IntArray) -> float:
+def _loss_moved(v: IntArray, cfg: Options, paths: IntArray, seat: int, horse: int,
+                target: int, scores: FloatArray) -> float:
     """:func:`_expected_loss` with ``horse`` at ``target``, read on the state before the
     move from the terms it kept at :data:`TERMS`, for a move that captures nothing, breaks
     no barrage and makes none: then no hit changes, every other horse's term is the same and
@@ -199,12 +201,12 @@ def _loss_moved(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: i
 
 
 @njit_inline
-def _victims(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> int:
+def _victims(v: IntArray, cfg: Options, paths: IntArray, seat: int, target: int) -> int:
     """The progress summed over the horses a move to ``target`` captures (-1: none)."""
     square = paths[seat * STRIDE + target]
     if square < 0:
         return -1
-    victim = v[owner_at(cfg[0]) + square]
+    victim = v[owner_at(cfg.players) + square]
     if victim < 0 or victim == seat:
         return -1
     total = 0
@@ -216,12 +218,12 @@ def _victims(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int
 
 
 @njit_inline
-def _play(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int, target: int,
+def _play(v: IntArray, cfg: Options, paths: IntArray, seat: int, horse: int, target: int,
           scratch: IntArray) -> None:
     """Play ``horse`` of ``seat`` to ``target`` on ``v`` itself, keeping in ``scratch``
     (:data:`SCRATCH` slots) what :func:`_unplay` needs to undo it: cheaper than a copy of
     the whole state per move scored."""
-    players = cfg[0]
+    players = cfg.players
     own, cnt = owner_at(players), count_at(players)
     reach, barrages = reach_at(players), barrages_at(players)
     old = paths[seat * STRIDE + v[HORSES + 4 * seat + horse]]
@@ -241,11 +243,11 @@ def _play(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int, ta
 
 
 @njit_inline
-def _unplay(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int, before: int,
+def _unplay(v: IntArray, cfg: Options, paths: IntArray, seat: int, horse: int, before: int,
             target: int, victim: int, scratch: IntArray) -> None:
     """Undo :func:`_play` (``before``: the horse's progress before it, ``victim``: the seat
     whose horse stood on the target, or -1)."""
-    players = cfg[0]
+    players = cfg.players
     own, cnt = owner_at(players), count_at(players)
     reach, barrages = reach_at(players), barrages_at(players)
     old = paths[seat * STRIDE + before]
@@ -263,7 +265,7 @@ def _unplay(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int, 
 
 
 @njit_inline
-def _medium_base(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, code: int,
+def _medium_base(v: IntArray, cfg: Options, paths: IntArray, seat: int, code: int,
                  before: int, target: int) -> float:
     """:func:`.heuristics.heuristic_scores` of one move without its two threat terms
     (``- 80 * threat after + 40 * threat before``), read from the state before the move and
@@ -289,14 +291,14 @@ def _medium_base(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, code: i
 
 
 @njit_inline
-def _victim_at(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, target: int) -> int:
+def _victim_at(v: IntArray, cfg: Options, paths: IntArray, seat: int, target: int) -> int:
     square = paths[seat * STRIDE + target]
-    return v[owner_at(cfg[0]) + square] if square >= 0 else -1
+    return v[owner_at(cfg.players) + square] if square >= 0 else -1
 
 
 @njit_inline
-def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes: IntArray,
-                targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> None:
+def score_moves(v: IntArray, cfg: Options, paths: IntArray, policy: int, codes: IntArray,
+                targets: IntArray, n: int, scratch: IntArray, scores: FloatArray) -> None:
     """The ``medium`` (:func:`.heuristics.heuristic_scores`) or ``hard``
     (:func:`.heuristics.hard_scores`) score of each legal move but pass, in ``scores``.
 
@@ -341,7 +343,7 @@ def score_moves(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, codes:
 
 
 @njit_inline
-def _medium_after(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
+def _medium_after(v: IntArray, cfg: Options, paths: IntArray, seat: int, horse: int,
                   before: int, target: int, victim: int, scratch: IntArray) -> float:
     """The threat to the horse moved to ``target``: read on the state before the move
     (:func:`_after`), or, when the move breaks a barrage, on the state after it, played and
@@ -355,8 +357,8 @@ def _medium_after(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse:
 
 
 @njit_inline
-def _best_medium(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
-                 targets: IntArray, n: int, scratch: IntArray, scores: IntArray) -> int:
+def _best_medium(v: IntArray, cfg: Options, paths: IntArray, codes: IntArray,
+                 targets: IntArray, n: int, scratch: IntArray, scores: FloatArray) -> int:
     """The index of the move ``medium`` plays: the first of the best scores of
     :func:`score_moves`, found without scoring the moves that cannot be best.
 
@@ -402,9 +404,9 @@ def _best_medium(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
 
 
 @njit_inline
-def choose(v: IntArray, cfg: IntArray, paths: IntArray, policy: int, whims: IntArray,
+def choose(v: IntArray, cfg: Options, paths: IntArray, policy: int, whims: IntArray,
            codes: IntArray, targets: IntArray, n: int, scratch: IntArray,
-           scores: IntArray) -> int:
+           scores: FloatArray) -> int:
     """The action code ``policy`` plays among the ``n`` legal ``codes``."""
     if n == 1:
         return int(codes[0])

@@ -5,12 +5,14 @@ The array layout, the codes and the policies are described in :mod:`.kernel`; th
 incrementally. The bots' judgement is in :mod:`.kernel_bots`, whole games in
 :mod:`.kernel_play`.
 
-``cfg`` holds the configuration: ``[players, three_sixes_penalty, compulsory_move,
-barrage_blocks_own, barrage_landing_captures]``; ``paths[seat * 63 + progress]`` is the
-track square of that seat's horse at that progress (-1 off the track).
+``cfg`` is the configuration (:class:`Options`: the player count and the rule options);
+``paths[seat * 63 + progress]`` is the track square of that seat's horse at that progress
+(-1 off the track).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 from dicegames.core.kernel import (
     IntArray,
@@ -18,7 +20,11 @@ from dicegames.core.kernel import (
 )
 
 PLAYER, TURN, PHASE, ROLL, SIXES, WINNER, HORSES = 0, 1, 2, 3, 4, 5, 6
+"""Slots of the state array (the horses' progress from ``HORSES``, then the track's rows)."""
+
 DRAW, ROLLING, MOVE, OVER = 0, 1, 2, 3
+"""Phase codes, :class:`~.data.Phase`'s values."""
+
 OUT, PASS = 0, 5
 """Action codes: 0 brings a horse out, 1..4 move horse 1..4, 5 passes."""
 
@@ -31,6 +37,21 @@ FINAL = 62
 WINNING = 59
 STRIDE = 63
 """Progress values per seat in ``paths`` (0..62)."""
+
+
+class Options(NamedTuple):
+    """The configured game as the compiled rules read it (numba passes it by value)."""
+
+    players: int
+    """Seats in the game, 2 to 4."""
+    three_sixes_penalty: bool
+    """A third 6 in a row ends the turn."""
+    compulsory_move: bool
+    """A player who can move may not pass."""
+    barrage_blocks_own: bool
+    """A barrage stops its own colour's horses too."""
+    barrage_landing_captures: bool
+    """A horse may land on an opposing barrage and capture it."""
 
 
 @njit_inline
@@ -78,7 +99,7 @@ def any_barrage(v: IntArray, players: int) -> bool:
 
 
 @njit_inline
-def _dest(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, progress: int,
+def _dest(v: IntArray, cfg: Options, paths: IntArray, seat: int, progress: int,
           die: int, blocked: bool) -> int:
     """:func:`.moves.destination`: the progress reached, or -1 (``blocked``: whether a
     barrage stands anywhere, see :func:`any_barrage`)."""
@@ -87,18 +108,18 @@ def _dest(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, progress: int,
     target = progress + die
     if target > FINAL:
         return -1
-    players = cfg[0]
+    players = cfg.players
     own, cnt = owner_at(players), count_at(players)
     base = seat * STRIDE
     last = target - 1 if target <= ENTRANCE else ENTRANCE
     if blocked:
         for step in range(progress + 1, last + 1):
             square = paths[base + step]
-            if v[cnt + square] == 2 and (cfg[3] == 1 or v[own + square] != seat):
+            if v[cnt + square] == 2 and (cfg.barrage_blocks_own or v[own + square] != seat):
                 return -1
     if target <= ENTRANCE:
         square = paths[base + target]
-        if v[cnt + square] == 2 and (v[own + square] == seat or cfg[4] == 0):
+        if v[cnt + square] == 2 and (v[own + square] == seat or not cfg.barrage_landing_captures):
             return -1
         return target
     for h in range(4):
@@ -109,7 +130,7 @@ def _dest(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, progress: int,
 
 
 @njit_inline
-def _can_out(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> bool:
+def _can_out(v: IntArray, cfg: Options, paths: IntArray, seat: int) -> bool:
     """:func:`.moves.can_come_out`."""
     waiting = False
     for h in range(4):
@@ -117,15 +138,15 @@ def _can_out(v: IntArray, cfg: IntArray, paths: IntArray, seat: int) -> bool:
             waiting = True
     if not waiting:
         return False
-    players = cfg[0]
+    players = cfg.players
     square = paths[seat * STRIDE + 1]
     if v[count_at(players) + square] < 2:
         return True
-    return bool(v[owner_at(players) + square] != seat and cfg[4] == 1)
+    return bool(v[owner_at(players) + square] != seat and cfg.barrage_landing_captures)
 
 
 @njit_inline
-def legal_moves(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
+def legal_moves(v: IntArray, cfg: Options, paths: IntArray, codes: IntArray,
                 targets: IntArray) -> int:
     """The legal action codes of the player in ``codes`` (engine order), their targets in
     ``targets`` (-1 for pass); returns how many."""
@@ -136,14 +157,14 @@ def legal_moves(v: IntArray, cfg: IntArray, paths: IntArray, codes: IntArray,
         codes[0] = OUT
         targets[0] = 1
         n = 1
-    blocked = any_barrage(v, cfg[0])
+    blocked = any_barrage(v, cfg.players)
     for h in range(4):
         target = _dest(v, cfg, paths, seat, v[HORSES + 4 * seat + h], die, blocked)
         if target >= 0:
             codes[n] = h + 1
             targets[n] = target
             n += 1
-    if n == 0 or cfg[2] == 0:
+    if n == 0 or not cfg.compulsory_move:
         codes[n] = PASS
         targets[n] = -1
         n += 1
@@ -162,11 +183,11 @@ def _horse_of(v: IntArray, seat: int, code: int) -> int:
 
 
 @njit_inline
-def _place(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
+def _place(v: IntArray, cfg: Options, paths: IntArray, seat: int, horse: int,
            target: int) -> None:
     """:func:`.moves.moved` in place: the horse goes to ``target``, victims go home (the
     occupancy, reach and barrage rows follow)."""
-    players = cfg[0]
+    players = cfg.players
     own, cnt = owner_at(players), count_at(players)
     reach, barrages = reach_at(players), barrages_at(players)
     index = HORSES + 4 * seat + horse
@@ -204,8 +225,8 @@ def _place(v: IntArray, cfg: IntArray, paths: IntArray, seat: int, horse: int,
 
 
 @njit_inline
-def _next_turn(v: IntArray, cfg: IntArray) -> None:
-    v[PLAYER] = (v[PLAYER] + 1) % cfg[0]
+def _next_turn(v: IntArray, cfg: Options) -> None:
+    v[PLAYER] = (v[PLAYER] + 1) % cfg.players
     v[TURN] += 1
     v[PHASE] = ROLLING
     v[ROLL] = 0
@@ -213,7 +234,7 @@ def _next_turn(v: IntArray, cfg: IntArray) -> None:
 
 
 @njit_inline
-def apply_action(v: IntArray, cfg: IntArray, paths: IntArray, code: int) -> None:
+def apply_action(v: IntArray, cfg: Options, paths: IntArray, code: int) -> None:
     """The player plays action ``code`` (legal), in place."""
     seat = v[PLAYER]
     if code != PASS:
@@ -237,7 +258,7 @@ def apply_action(v: IntArray, cfg: IntArray, paths: IntArray, code: int) -> None
 
 
 @njit_inline
-def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
+def apply_outcome(v: IntArray, cfg: Options, code: int) -> None:
     """The dice show ``code`` (the first seat at the draw, else the die), in place."""
     if v[PHASE] == DRAW:
         v[PLAYER] = code
@@ -245,7 +266,7 @@ def apply_outcome(v: IntArray, cfg: IntArray, code: int) -> None:
         v[PHASE] = ROLLING
         return
     sixes = v[SIXES] + 1 if code == 6 else 0
-    if cfg[1] == 1 and sixes == 3:
+    if cfg.three_sixes_penalty and sixes == 3:
         _next_turn(v, cfg)
         return
     v[PHASE] = MOVE

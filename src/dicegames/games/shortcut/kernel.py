@@ -3,11 +3,12 @@
 The rules of :mod:`.rules` and the ``medium`` rule of :mod:`.heuristics`, re-stated over flat
 integer arrays (see :mod:`dicegames.core.kernel`): any board, 2-4 players, from any state.
 
-**The board as data.** :func:`board_tables` turns a :class:`~.board.Board` into a tuple of
-arrays: ``meta`` (cells, start, finish, road places), ``grey`` flags, each cell's
+**The board as data.** :func:`board_tables` turns a :class:`~.board.Board` into
+:class:`BoardTables`: its size, start, finish and road length, the ``grey`` flags, each cell's
 ``road_pos``, the ``road`` cells in order, each cell's one-step destinations (``nsteps`` and
 ``steps``, :data:`WIDTH` slots a cell) and ``stf``, the fewest steps to the finish (the medium
-rule's measure and the result's score).
+rule's measure and the result's score). The compiled functions share the scratch arrays of
+:class:`Work`.
 
 **The state array**: ``[phase, player, turn, winner, rolls, total, players, cars...,
 roll_1..roll_MAX]``: the engine's :class:`~.data.ShortcutData` field by field, with the
@@ -21,9 +22,9 @@ total, so a longer turn still plays exactly, it just cannot be decoded).
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import Any, NamedTuple
 
-from dicegames.core.array_kernel import ArrayKernel
+from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
@@ -64,19 +65,55 @@ RANDOM, MEDIUM = range(2)
 """Policy codes, in :attr:`ShortcutKernel.policies` order."""
 
 
-def board_tables(board: Board) -> tuple[IntArray, ...]:
-    """The board as kernel arrays: ``(meta, grey, road_pos, road, nsteps, steps, stf)``."""
+class BoardTables(NamedTuple):
+    """A board as the compiled functions read it (:func:`board_tables`)."""
+
+    cells: int
+    """Cells on the board (numbered ``0 .. cells - 1``)."""
+    start: int
+    """The start cell."""
+    finish: int
+    """The finish cell."""
+    road_length: int
+    """Places on the road, start to finish."""
+    grey: IntArray
+    """1 for each grey (shortcut field) cell, else 0."""
+    road_pos: IntArray
+    """Each cell's place on the road."""
+    road: IntArray
+    """The road's cells in order."""
+    nsteps: IntArray
+    """Each cell's number of one-step destinations."""
+    steps: IntArray
+    """The one-step destinations, :data:`WIDTH` slots a cell."""
+    stf: IntArray
+    """Each cell's fewest steps to the finish."""
+
+
+class Work(NamedTuple):
+    """Scratch arrays of the compiled functions (one per call: :func:`_work`)."""
+
+    legal: IntArray
+    """Legal action codes (``cells + 1``)."""
+    dist: IntArray
+    """Breadth-first distances (``cells``)."""
+    queue: IntArray
+    """Breadth-first queue and cell lists (``cells``)."""
+
+
+def board_tables(board: Board) -> BoardTables:
+    """The board as the kernel's tables."""
     cells = len(board.kinds)
     steps = [0] * (cells * WIDTH)
     for cell, targets in enumerate(board.steps):
         if len(targets) > WIDTH:
             raise ValueError(f"cell {board.names[cell]} has {len(targets)} steps")
         steps[cell * WIDTH:cell * WIDTH + len(targets)] = targets
-    return (array([cells, board.start, board.finish, len(board.road)]),
-            array([int(kind is Kind.GREY) for kind in board.kinds]),
-            array(board.road_pos), array(board.road),
-            array([len(targets) for targets in board.steps]), array(steps),
-            array(_steps_to_finish(board)))
+    return BoardTables(cells, board.start, board.finish, len(board.road),
+                       array([int(kind is Kind.GREY) for kind in board.kinds]),
+                       array(board.road_pos), array(board.road),
+                       array([len(targets) for targets in board.steps]), array(steps),
+                       array(_steps_to_finish(board)))
 
 
 # ------------------------------------------------------------------------------ the rules
@@ -94,29 +131,27 @@ def _blocked(s: IntArray, grey: IntArray, cell: int, seat: int) -> bool:
 
 
 @njit_uncounted
-def _push_targets(s: IntArray, tabs: Any, out: IntArray) -> int:
+def _push_targets(s: IntArray, b: BoardTables, out: IntArray) -> int:
     """The current car's one-step destinations into ``out`` (board order); their number."""
-    grey, nsteps, steps = tabs[1], tabs[4], tabs[5]
     seat = s[PLAYER]
     here = s[CARS + seat]
     found = 0
-    for k in range(nsteps[here]):
-        cell = steps[here * WIDTH + k]
-        if not _blocked(s, grey, cell, seat):
+    for k in range(b.nsteps[here]):
+        cell = b.steps[here * WIDTH + k]
+        if not _blocked(s, b.grey, cell, seat):
             out[found] = cell
             found += 1
     return found
 
 
 @njit_uncounted
-def _reachable(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArray) -> int:
+def _reachable(s: IntArray, b: BoardTables, out: IntArray, dist: IntArray,
+               queue: IntArray) -> int:
     """Cells within the shortcut total (the car's own included) into ``out`` in board order."""
-    meta, grey, nsteps, steps = tabs[0], tabs[1], tabs[4], tabs[5]
-    cells, finish = meta[0], meta[2]
     seat = s[PLAYER]
     here = s[CARS + seat]
     total = s[TOTAL]
-    for cell in range(cells):
+    for cell in range(b.cells):
         dist[cell] = -1
     dist[here] = 0
     queue[0] = here
@@ -124,16 +159,16 @@ def _reachable(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: Int
     while head < tail:
         cell = queue[head]
         head += 1
-        if dist[cell] == total or cell == finish:
+        if dist[cell] == total or cell == b.finish:
             continue
-        for k in range(nsteps[cell]):
-            step = steps[cell * WIDTH + k]
-            if dist[step] < 0 and not _blocked(s, grey, step, seat):
+        for k in range(b.nsteps[cell]):
+            step = b.steps[cell * WIDTH + k]
+            if dist[step] < 0 and not _blocked(s, b.grey, step, seat):
                 dist[step] = dist[cell] + 1
                 queue[tail] = step
                 tail += 1
     found = 0
-    for cell in range(cells):
+    for cell in range(b.cells):
         if dist[cell] >= 0:
             out[found] = cell
             found += 1
@@ -141,29 +176,29 @@ def _reachable(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: Int
 
 
 @njit_uncounted
-def _legal(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArray) -> int:
+def _legal(s: IntArray, b: BoardTables, out: IntArray, dist: IntArray, queue: IntArray) -> int:
     """The legal action codes into ``out`` in the engine's order; their number."""
     phase = s[PHASE]
     if phase == DECLARE:
         here = s[CARS + s[PLAYER]]
         found = 0
-        if tabs[1][here] == 0:
+        if b.grey[here] == 0:
             out[found] = ROAD
             found += 1
         out[found] = SHORTCUT
         found += 1
-        if _push_targets(s, tabs, queue) > 0:
+        if _push_targets(s, b, queue) > 0:
             out[found] = PUSH
             found += 1
         return found
     if phase == CHOOSE:
-        found = _reachable(s, tabs, queue, dist, out)
+        found = _reachable(s, b, queue, dist, out)
         out[0] = PRESS
         for k in range(found):
             out[k + 1] = CELL + queue[k]
         return found + 1
     if phase == PUSH_TO:
-        found = _push_targets(s, tabs, queue)
+        found = _push_targets(s, b, queue)
         for k in range(found):
             out[k] = CELL + queue[k]
         return found
@@ -171,7 +206,7 @@ def _legal(s: IntArray, tabs: Any, out: IntArray, dist: IntArray, queue: IntArra
 
 
 @njit_uncounted
-def _end_turn(s: IntArray, tabs: Any, cell: int) -> None:
+def _end_turn(s: IntArray, b: BoardTables, cell: int) -> None:
     """Put the current car on ``cell``: a win on the finish, else the next player's turn."""
     player = s[PLAYER]
     s[CARS + player] = cell
@@ -180,7 +215,7 @@ def _end_turn(s: IntArray, tabs: Any, cell: int) -> None:
         s[first + k] = 0
     s[ROLLS] = 0
     s[TOTAL] = 0
-    if cell == tabs[0][2]:
+    if cell == b.finish:
         s[PHASE] = OVER
         s[WINNER] = player
     else:
@@ -190,30 +225,30 @@ def _end_turn(s: IntArray, tabs: Any, cell: int) -> None:
 
 
 @njit_uncounted
-def _apply_action(s: IntArray, tabs: Any, code: int, scratch: IntArray) -> None:
+def _apply_action(s: IntArray, b: BoardTables, code: int, scratch: IntArray) -> None:
     """Play action ``code`` in place."""
     if code == ROAD:
         s[PHASE] = ROAD_ROLL
     elif code in (SHORTCUT, PRESS):
         s[PHASE] = SHORTCUT_ROLL
     elif code == PUSH:
-        if _push_targets(s, tabs, scratch) == 1:
-            _end_turn(s, tabs, scratch[0])
+        if _push_targets(s, b, scratch) == 1:
+            _end_turn(s, b, scratch[0])
         else:
             s[PHASE] = PUSH_TO
     else:
-        _end_turn(s, tabs, code - CELL)
+        _end_turn(s, b, code - CELL)
 
 
 @njit_uncounted
-def _apply_outcome(s: IntArray, tabs: Any, face: int) -> None:
+def _apply_outcome(s: IntArray, b: BoardTables, face: int) -> None:
     """Apply the die ``face`` in place (a road roll or a shortcut roll)."""
     here = s[CARS + s[PLAYER]]
     if s[PHASE] == ROAD_ROLL:
-        place = tabs[2][here] + face
-        _end_turn(s, tabs, tabs[3][place] if place < tabs[0][3] else here)
+        place = b.road_pos[here] + face
+        _end_turn(s, b, b.road[place] if place < b.road_length else here)
     elif face >= STUCK:
-        _end_turn(s, tabs, here)
+        _end_turn(s, b, here)
     else:
         rolls = s[ROLLS]
         if rolls < MAX_ROLLS:
@@ -235,97 +270,84 @@ def _nearest(cells: IntArray, count: int, stf: IntArray) -> int:
 
 
 @njit_uncounted
-def _medium(s: IntArray, tabs: Any, dist: IntArray, queue: IntArray, cells: IntArray) -> int:
+def _medium(s: IntArray, b: BoardTables, dist: IntArray, queue: IntArray,
+            cells: IntArray) -> int:
     """The medium rule's action code (:func:`.heuristics.medium_policy`)."""
-    meta, grey, road_pos, nsteps, steps, stf = tabs[0], tabs[1], tabs[2], tabs[4], tabs[5], tabs[6]
     phase = s[PHASE]
     here = s[CARS + s[PLAYER]]
     if phase == PUSH_TO:
-        return int(CELL + _nearest(cells, _push_targets(s, tabs, cells), stf))
+        return int(CELL + _nearest(cells, _push_targets(s, b, cells), b.stf))
     if phase == CHOOSE:
-        best = _nearest(cells, _reachable(s, tabs, cells, dist, queue), stf)
-        if best == meta[2] or grey[here] == 1 or s[TOTAL] >= STOP_AT:
+        best = _nearest(cells, _reachable(s, b, cells, dist, queue), b.stf)
+        if best == b.finish or b.grey[here] == 1 or s[TOTAL] >= STOP_AT:
             return int(CELL + best)
         return PRESS
-    if grey[here] == 1:
-        return PUSH if _push_targets(s, tabs, cells) > 0 else SHORTCUT
-    distance = meta[3] - 1 - road_pos[here]
+    if b.grey[here] == 1:
+        return PUSH if _push_targets(s, b, cells) > 0 else SHORTCUT
+    distance = b.road_length - 1 - b.road_pos[here]
     if distance == 1:
         return PUSH
     if distance <= 3:
         return SHORTCUT
     near_grey = False
-    for k in range(nsteps[here]):
-        if grey[steps[here * WIDTH + k]] == 1:
+    for k in range(b.nsteps[here]):
+        if b.grey[b.steps[here * WIDTH + k]] == 1:
             near_grey = True
-    if near_grey and distance - stf[here] >= CUT_SAVING:
+    if near_grey and distance - b.stf[here] >= CUT_SAVING:
         return SHORTCUT
     return ROAD
 
 
 @njit_uncounted
-def _choose(s: IntArray, tabs: Any, policy: int, rng: IntArray, work: Any) -> int:
-    """The action code ``policy`` picks (random: uniform over the legal codes); ``work``
-    is the scratch arrays ``(legal, dist, queue)``."""
-    legal, dist, queue = work
+def _choose(s: IntArray, b: BoardTables, policy: int, rng: IntArray, work: Work) -> int:
+    """The action code ``policy`` picks (random: uniform over the legal codes)."""
     if policy == MEDIUM:
-        return _medium(s, tabs, dist, queue, legal)
-    count = _legal(s, tabs, legal, dist, queue)
-    return int(legal[below(rng, count)] if count > 1 else legal[0])
+        return _medium(s, b, work.dist, work.queue, work.legal)
+    count = _legal(s, b, work.legal, work.dist, work.queue)
+    return int(work.legal[below(rng, count)] if count > 1 else work.legal[0])
 
 
 @njit
-def _work(tabs: Any) -> Any:
-    """Scratch arrays for :func:`_choose`: ``(legal, dist, queue)``."""
-    cells = tabs[0][0]
-    return (zeros(cells + 1), zeros(cells), zeros(cells))
+def _work(b: BoardTables) -> Work:
+    """Fresh scratch arrays for the board."""
+    return Work(zeros(b.cells + 1), zeros(b.cells), zeros(b.cells))
 
 
 @njit_uncounted
-def _run(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
-         work: Any, stop_seat: int, stop_turns: int) -> int:
+def _run(s: IntArray, b: BoardTables, policies: IntArray, dice: IntArray, whims: IntArray,
+         work: Work, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends, or until ``stop_seat`` begins its
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    return _play(s, tabs, policies, dice, whims, work, stop_seat, stop_turns)
-
-
-@njit_uncounted
-def _play(s: IntArray, tabs: Any, policies: IntArray, dice: IntArray, whims: IntArray,
-          work: Any, stop_seat: int, stop_turns: int) -> int:
-    """:func:`_run`'s loop (also :func:`_playouts`')."""
-    number = s[TURN] if s[PLAYER] == stop_seat else -1
-    starts = stop_turns + 1
+    seen, left = horizon_start(s[PLAYER], s[TURN], stop_seat, stop_turns)
     played = 0
     while s[PHASE] != OVER and played < MAX_MOVES:
-        if s[PLAYER] == stop_seat and s[TURN] != number:
-            number = s[TURN]
-            starts -= 1
-            if starts == 0:
-                break
+        seen, left = horizon_step(s[PLAYER], s[TURN], stop_seat, seen, left)
+        if left == 0:
+            break
         if s[PHASE] in (ROAD_ROLL, SHORTCUT_ROLL):
-            _apply_outcome(s, tabs, below(dice, 6) + 1)
+            _apply_outcome(s, b, below(dice, 6) + 1)
         else:
-            code = _choose(s, tabs, policies[s[PLAYER]], whims, work)
-            _apply_action(s, tabs, code, work[2])
+            code = _choose(s, b, policies[s[PLAYER]], whims, work)
+            _apply_action(s, b, code, work.queue)
         played += 1
     return played
 
 
 @njit
-def _playouts(start: IntArray, tabs: Any, policies: IntArray, dice: IntArray,
+def _playouts(start: IntArray, b: BoardTables, policies: IntArray, dice: IntArray,
               whims: IntArray, out: Any) -> None:
     """Play one game from ``start`` per row of ``out = (winners, scores, turns, moves)``."""
     winners, scores, turns, moves = out
     players = start[PLAYERS]
     s = copy(start)
-    work = _work(tabs)
+    work = _work(b)
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _play(s, tabs, policies, dice, whims, work, -1, 0)
+        moves[game] = _run(s, b, policies, dice, whims, work, NO_SEAT, 0)
         for seat in range(players):
             winners[game * players + seat] = int(s[WINNER] == seat)
-            scores[game * players + seat] = -tabs[6][s[CARS + seat]]
+            scores[game * players + seat] = -b.stf[s[CARS + seat]]
         turns[game] = s[TURN]
 
 
@@ -339,14 +361,14 @@ class ShortcutKernel(ArrayKernel):
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
+    compiled_work = staticmethod(_work)
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
         assert isinstance(game, ShortcutRules)
         self.board: Board = game.board
         self.players: int = game.players
-        self.tabs = board_tables(game.board)
-        self.work = _work(self.tabs)
+        self.tabs: BoardTables = board_tables(game.board)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -418,12 +440,12 @@ class ShortcutKernel(ArrayKernel):
 
     def legal(self, values: IntArray) -> list[int]:
         """The legal action codes, in the engine's order."""
-        out, dist, queue = self.work
-        count = _legal(values, self.tabs, out, dist, queue)
-        return to_list(out)[:count]
+        work = self.scratch()
+        count = _legal(values, self.tabs, work.legal, work.dist, work.queue)
+        return to_list(work.legal)[:count]
 
     def apply_action(self, values: IntArray, code: int) -> IntArray:
         """The state after action ``code``."""
         after = copy(values)
-        _apply_action(after, self.tabs, code, self.work[2])
+        _apply_action(after, self.tabs, code, self.scratch().queue)
         return after
