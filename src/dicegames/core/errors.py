@@ -41,14 +41,6 @@ class UnknownBot(OptionError):
     """A bot level the game does not have; the message lists its bots."""
 
 
-class UnknownGame(OptionError):
-    """No game is registered under the id or alias asked for (the message lists them)."""
-
-
-class PlayerCount(OptionError):
-    """A player count the game does not allow (the message names the allowed range)."""
-
-
 class IllegalAction(DiceGamesError, ValueError):
     """A move, roll or notation that the rules do not allow in this state."""
 
