@@ -51,7 +51,7 @@ import web_bench  # scripts/web_bench.py, beside this file
 import dicegames
 from dicegames import GameSpec, PlayerInfo, Session, State
 from dicegames.analysis import play_one, simulate
-from dicegames.bots import MCTSBot, RandomBot, make_bot
+from dicegames.bots import MCTSBot, RandomBot, bot_levels, make_bot
 from dicegames.core.chance import sample
 from dicegames.core.model import PASS
 
@@ -90,7 +90,7 @@ def player_counts(spec: GameSpec) -> list[int]:
 
 def own_levels(spec: GameSpec) -> set[str]:
     """The names of the bots a game offers itself (not the generic ones)."""
-    return {level.name for level in dicegames.make(spec.id).bot_levels()}
+    return {level.name for level in bot_levels(dicegames.make(spec.id))}
 
 
 # ------------------------------------------------------------------------- measurements

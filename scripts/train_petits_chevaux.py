@@ -64,7 +64,7 @@ from dicegames.games.petits_chevaux import value
 from dicegames.games.petits_chevaux.board import SEATING
 from dicegames.games.petits_chevaux.data import ChevauxData, Phase
 from dicegames.games.petits_chevaux.moves import Horses
-from dicegames.games.petits_chevaux.rules import PetitsChevaux
+from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 
 WEIGHTS = Path(__file__).resolve().parents[1] / "src/dicegames/games/petits_chevaux" / (
     value.WEIGHTS_FILE)
@@ -88,7 +88,7 @@ def _numpy() -> Any:
 def _agent(name: str, players: int, spec: str | None, rng: random.Random) -> Agent:
     """A bot by level name; ``value`` and ``expert`` use the model in ``spec`` if given."""
     game = dicegames.make("petits-chevaux", players=players)
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     if spec is None or name not in ("value", "expert"):
         return make_bot(game, "expert" if name == "expert" else name, rng)
     model = value.ValueModel(json.loads(spec))

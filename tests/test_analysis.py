@@ -15,6 +15,7 @@ import statistics
 from collections import Counter
 from collections.abc import Hashable
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -33,7 +34,9 @@ from dicegames.analysis import (
     wilson_interval,
 )
 from dicegames.bots import RandomBot
+from dicegames.core import registry
 from dicegames.core.chance import uniform
+from dicegames.core.definition import GameDefinition
 from dicegames.core.game import Game, State
 from dicegames.core.model import (
     CHANCE,
@@ -176,9 +179,6 @@ class Toy(Game[tuple[int, int], Hashable, int]):
                    "coin": [0 if data[1] == 1 else 1]}[str(mode)]
         return Result.from_scores(winners, [float(s) for s in seats])
 
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        return (BotLevel("steady", "always a", lambda g, rng: Steady()),
-                BotLevel("cheat", "plays an illegal move", lambda g, rng: Cheat()))
 
 
 class Steady:
@@ -194,6 +194,21 @@ class Cheat:
 
     def choose(self, state: State[tuple[int, int], Hashable, int], seat: Seat) -> Hashable:
         return "z"
+
+
+def toy_bots(game: object) -> tuple[BotLevel, ...]:
+    """The toy's own bots (the ``bots`` part of its definition)."""
+    return (BotLevel("steady", "always a", lambda g, rng: Steady()),
+            BotLevel("cheat", "plays an illegal move", lambda g, rng: Cheat()))
+
+
+@pytest.fixture(autouse=True)
+def toy_has_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The toy's definition, known by its class for this module's tests (the registry's
+    list of games stays as it is)."""
+    known: dict[Any, GameDefinition] = dict(registry._BY_CLASS)
+    known[Toy] = GameDefinition(rules=Toy, bots=toy_bots)
+    monkeypatch.setattr(registry, "_BY_CLASS", known)
 
 
 def toy(players: int = 3, mode: str = "first") -> Toy:

@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -41,9 +42,11 @@ from dicegames import (
     Session,
     State,
 )
-from dicegames.bots import make_bot
+from dicegames.bots import bot_levels, make_bot
 from dicegames.core.chance import sample
 from dicegames.core.options import OptionValue
+from dicegames.core.presenter import Presenter
+from dicegames.core.registry import definition, presenter_of
 
 AnyGame = Game[Any, Any, Any]
 AnyState = State[Any, Any, Any]
@@ -121,6 +124,8 @@ def configurations() -> list[Any]:
 
 CONFIGS = configurations()
 GAME_IDS = [spec.id for spec in dicegames.games()]
+GAMES_FOLDER = Path(dicegames.__file__).parent / "games"
+"""Where the games dicegames ships live (each declares every optional part)."""
 CONFIGS_PER_GAME = {game_id: sum(param.values[0] == game_id for param in CONFIGS)
                     for game_id in GAME_IDS}
 
@@ -209,21 +214,21 @@ def element_ids(value: object) -> set[str]:
 def check_view(state: AnyState) -> None:
     """The web view is plain JSON; action hints list the legal moves and real targets."""
     game = state.game
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert json.loads(json.dumps(view)) == view, "a view must be plain JSON"
     assert view["game"] == game.spec.id
     assert {"board", "dice", "dice_entry"} <= set(view)
     assert isinstance(view["dice"], list)
     # The view is its moving part with the board's static part put back (the web app sends
     # the static part once); the static part names no entry the moving part has.
-    static, moving = game.static_board(), game.moving_view(state)
+    static, moving = presenter_of(game).static_board(), presenter_of(game).moving_view(state)
     board = moving["board"]
     assert not set(static) & set(board or {}), "static and moving board entries overlap"
     assert not static or board is not None, "a static board part needs a board"
     assert {**moving, "board": {**static, **board} if static else board} == view
     ids = element_ids(view["board"])
     for seat in state.current_players:
-        hints = game.action_hints(state, seat)
+        hints = presenter_of(game).action_hints(state, seat)
         assert json.loads(json.dumps(hints)) == hints, "action hints must be plain JSON"
         assert [hint["move"] for hint in hints] == [
             str(action) for action in state.legal_actions(seat)]
@@ -274,8 +279,8 @@ def check_chance(state: AnyState, rng: random.Random, thorough: bool) -> Move:
         # What the table shows of the roll once spent. In a game with a board (its own
         # view), a die roll (a plain int outcome; a draw for the first player is an enum and
         # may show nothing) ends with that die, even when the roll ended the turn at once.
-        dice = game.roll_dice(state, drawn)
-        if type(drawn) is int and type(game).view is not Game.view:
+        dice = presenter_of(game).roll_dice(state, drawn)
+        if type(drawn) is int and type(presenter_of(game)).view is not Presenter.view:
             assert dice and dice[-1]["value"] == drawn, (drawn, dice)
         assert json.loads(json.dumps(dice)) == dice, "rolled dice must be plain JSON"
         assert all({"value", "label"} <= set(die) for die in dice), dice
@@ -330,7 +335,7 @@ def check_step(before: AnyState, move: Move, after: AnyState, thorough: bool) ->
     assert before.apply_unchecked(*move) == after, "apply_unchecked disagrees with apply"
     if thorough:
         names = [f"Player {seat + 1}" for seat in range(game.players)]
-        sentence = game.describe(before, move[0], move[1], names)
+        sentence = presenter_of(game).describe(before, move[0], move[1], names)
         assert isinstance(sentence, str)
         assert sentence.strip()
 
@@ -592,9 +597,19 @@ def test_make_refuses_player_counts_out_of_range(game_id: str) -> None:
     assert "no_such_option" in str(info.value)
 
 
+def needs(game_id: str, part: str) -> None:
+    """Skip this test for a game whose definition has no ``part`` (the toy game has no bots
+    or kernel); every game dicegames ships declares them all, and that is checked."""
+    found = definition(game_id)
+    if not found.has(part):
+        assert found.path.parent != GAMES_FOLDER, f"{game_id} ships without its {part}"
+        pytest.skip(f"{game_id} declares no {part}")
+
+
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_game_offers_easy_medium_and_hard_bots(game_id: str) -> None:
-    levels = dicegames.make(game_id).bot_levels()
+    needs(game_id, "bots")
+    levels = bot_levels(dicegames.make(game_id))
     names = [level.name for level in levels]
     assert names[:3] == ["easy", "medium", "hard"]
     assert len(set(names)) == len(names)
@@ -605,7 +620,8 @@ def test_game_offers_easy_medium_and_hard_bots(game_id: str) -> None:
 def test_easy_and_medium_bots_play_a_whole_game(game_id: str) -> None:
     game = dicegames.make(game_id)
     rng = random.Random(5)
-    levels = ["medium"] + ["easy"] * (game.players - 1)
+    own = definition(game_id).has("bots")  # a game without bots plays the generic one
+    levels = ["medium" if own else "random"] + ["easy" if own else "random"] * (game.players - 1)
     agents = [make_bot(game, level, rng) for level in levels]
     session = Session(game, seed=5)
     events: list[dicegames.Event] = []

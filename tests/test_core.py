@@ -236,10 +236,12 @@ def test_games_are_found_by_id_or_alias_in_any_case() -> None:
 
 
 def test_register_refuses_a_second_game_with_the_same_id(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    monkeypatch.setattr(registry, "_DEFINITIONS", dict(registry._DEFINITIONS))
     monkeypatch.setattr(registry, "_ALIASES", dict(registry._ALIASES))
+    monkeypatch.setattr(registry, "_BY_CLASS", dict(registry._BY_CLASS))
     original = registry.game_class("extra-meters")
-    assert registry.register(original) is original  # registering again changes nothing
+    # registering again changes nothing
+    assert registry.register(original) is registry.definition("extra-meters")
 
     class Impostor(original):  # type: ignore[valid-type,misc]
         pass

@@ -152,6 +152,7 @@ def check_step(session: Session, index: int, lang: str, players: int) -> set[str
     """Check everything written about move ``index`` of ``session`` in ``lang`` (see
     :func:`compare`); return the messages used."""
     game = session.game
+    shown = session.presenter
     before = session.states[index]
     entry = session.moves[index]
     move = game.parse(before, entry.text, entry.seat)
@@ -159,17 +160,17 @@ def check_step(session: Session, index: int, lang: str, players: int) -> set[str
     # Everyone called "You" in the language too: each sentence for the player at the
     # keyboard (the web page's name for its own seats).
     for names in (["Ann", "Ben", "Cleo", "Dan"][:players], [translate(lang, "You")] * players):
-        used.update(compare(lang, partial(game.describe, before, move, entry.seat, names),
+        used.update(compare(lang, partial(shown.describe, before, move, entry.seat, names),
                             "describe"))
     used.update(compare(lang, lambda: [(event.description, str(event.kind))
                                        for event in session.events_at(index)], "events"))
     if not before.is_chance and entry.seat is not None:
         seat = entry.seat
-        used.update(compare(lang, lambda: game.action_hints(before, seat), "action_hints"))
-    used.update(compare(lang, lambda: [value for _key, value in _words(game.view(before))],
+        used.update(compare(lang, lambda: shown.action_hints(before, seat), "action_hints"))
+    used.update(compare(lang, lambda: [value for _key, value in _words(shown.view(before))],
                         "view"))
     if index % 25 == 0 or session.state.is_terminal:
-        used.update(compare(lang, lambda: game.render(session.states[index + 1]), "render"))
+        used.update(compare(lang, lambda: shown.render(session.states[index + 1]), "render"))
     return used
 
 

@@ -14,11 +14,11 @@ from hypothesis import strategies as st
 import dicegames
 from dicegames.analysis.ratings import bradley_terry
 from dicegames.analysis.report import DesignReport, Lengths, build_report, drama
-from dicegames.analysis.strategy import stop_thresholds
 from dicegames.analysis.traced import GameTrace
 from dicegames.core.errors import OptionError
 from dicegames.games.extra_meters import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.solver import solve
+from dicegames.games.extra_meters.strategy import stop_thresholds
 from test_cli import assert_one_line_error, env, run  # noqa: F401
 
 SHORT = 20

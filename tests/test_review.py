@@ -9,13 +9,14 @@ from pathlib import Path
 import pytest
 
 import dicegames
-from dicegames.analysis.estimate import ExactExtraMeters, Rollouts, estimator_for
+from dicegames.analysis.estimate import Rollouts, estimator_for
 from dicegames.analysis.review import ReviewError, review, verdict
 from dicegames.bots import make_bot
 from dicegames.core.match import RandomDice, play
 from dicegames.core.record import load, save
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.games.extra_meters import Decision
+from dicegames.games.extra_meters.estimator import ExactExtraMeters
 from dicegames.games.extra_meters.solver import solve
 from test_cli import assert_one_line_error, env, run  # noqa: F401
 

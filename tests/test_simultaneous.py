@@ -162,8 +162,9 @@ def registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the test game for one test; the registry is restored afterwards."""
     # The registry has no public way to forget a game, so the test swaps in copies of its
     # private tables that monkeypatch puts back.
-    monkeypatch.setattr(registry, "_GAMES", dict(registry._GAMES))
+    monkeypatch.setattr(registry, "_DEFINITIONS", dict(registry._DEFINITIONS))
     monkeypatch.setattr(registry, "_ALIASES", dict(registry._ALIASES))
+    monkeypatch.setattr(registry, "_BY_CLASS", dict(registry._BY_CLASS))
     registry.register(SharedRoll)
     yield
 

@@ -20,7 +20,6 @@ pieces glued together, so each language can order its words as it must.
 from __future__ import annotations
 
 import gettext as _gettext
-import sys
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -42,16 +41,11 @@ PACKAGE = Path(__file__).resolve().parent
 
 
 def game_folder(game_id: str) -> Path:
-    """The folder of a registered game's package (its ``rules.md``, ``board.js`` and
-    ``locale/``): the folder of the module that defines its class.
+    """The folder of a registered game (its ``rules.md``, ``board.js`` and ``locale/``): its
+    definition's ``folder`` (:mod:`dicegames.core.definition`)."""
+    from dicegames.core.registry import definition
 
-    The one place that derives it: the game definition's ``folder`` replaces it.
-    """
-    from dicegames.core.registry import game_class
-
-    module = sys.modules[game_class(game_id).__module__]
-    where = getattr(module, "__file__", None)
-    return Path(where).resolve().parent if where else Path.cwd()
+    return definition(game_id).path.resolve()
 
 
 def catalogue_file(folder: Path, lang: str, suffix: str = ".mo") -> Path:

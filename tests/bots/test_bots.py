@@ -15,9 +15,19 @@ import pytest
 
 import dicegames
 from dicegames import NotYourTurn, OptionError, Session, State
-from dicegames.bots import GENERIC, MCTSBot, PolicyBot, RandomBot, bot_levels, make_bot
+from dicegames.bots import (
+    GENERIC,
+    MCTSBot,
+    PolicyBot,
+    RandomBot,
+    bot_levels,
+    make_bot,
+    own_levels,
+)
 from dicegames.bots.basic import random_policy
 from dicegames.bots.rollout import RolloutBot, mean_scores
+from dicegames.core import registry
+from dicegames.core.definition import GameDefinition
 from dicegames.games.extra_meters import Decision, ExtraMetersData, Phase
 
 
@@ -255,22 +265,26 @@ def test_rollout_bot_checks_its_budget() -> None:
 
 def test_bot_levels_list_the_games_own_then_the_generic_ones() -> None:
     game = extra_meters()
-    own = [level.name for level in game.bot_levels()]
+    own = [level.name for level in own_levels(game)]
     assert own[:3] == ["easy", "medium", "hard"]
     assert [level.name for level in GENERIC] == ["random", "mcts"]
     assert [level.name for level in bot_levels(game)] == [*own, "random", "mcts"]
 
 
-def test_a_games_own_level_hides_a_generic_one_of_the_same_name() -> None:
-    class OwnRandom:
+def test_a_games_own_level_hides_a_generic_one_of_the_same_name(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    rules: Any = type(extra_meters())
+
+    class OwnRandom(rules):  # type: ignore[misc]
         """A game whose own ``random`` level replaces the generic one."""
 
-        spec = extra_meters().spec
+    def own(game: object) -> tuple[dicegames.BotLevel, ...]:
+        return (dicegames.BotLevel("random", "the game's own", lambda g, rng: RandomBot(rng)),)
 
-        def bot_levels(self) -> tuple[dicegames.BotLevel, ...]:
-            return (dicegames.BotLevel("random", "the game's own", lambda g, rng: RandomBot(rng)),)
-
-    game: Any = OwnRandom()
+    known: dict[Any, GameDefinition] = dict(registry._BY_CLASS)
+    known[OwnRandom] = GameDefinition(rules=OwnRandom, bots=own)
+    monkeypatch.setattr(registry, "_BY_CLASS", known)
+    game: Any = OwnRandom(2, extra_meters().options)
     assert [(level.name, level.doc) for level in bot_levels(game)] == [
         ("random", "the game's own"), ("mcts", GENERIC[1].doc)]
 

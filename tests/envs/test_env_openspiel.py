@@ -12,8 +12,8 @@ from open_spiel.python.algorithms import mcts, value_iteration
 
 from dicegames import games, make
 from dicegames.core.errors import OptionError
-from dicegames.envs.encoders.extra import WAIT
 from dicegames.envs.openspiel import DiceGame, load, short_name
+from dicegames.games.extra.encoder import WAIT
 from dicegames.games.extra_meters.solver import solve
 
 CONFIGS = [(spec.id, players) for spec in games()

@@ -12,8 +12,10 @@ from hypothesis import strategies as st
 from rich.text import Text
 
 import dicegames
+import dicegames.bots
 from dicegames import IllegalAction, NotYourTurn, OptionError, State
-from dicegames.games.extra import ROLLS, Decision, Extra, ExtraData, Roll, Sheet
+from dicegames.core.registry import presenter_of
+from dicegames.games.extra import ROLLS, Decision, ExtraData, ExtraRules, Roll, Sheet
 from dicegames.games.extra.data import (
     BOXES,
     K_FIVE_NINE,
@@ -34,14 +36,14 @@ from dicegames.games.extra.sheet import (
 ExtraState = State[ExtraData, Decision, Roll]
 
 
-def make(players: int = 1, **options: Any) -> Extra:
+def make(players: int = 1, **options: Any) -> ExtraRules:
     """A configured EXTRA! game."""
     game = dicegames.make("extra", players=players, **options)
-    assert isinstance(game, Extra)
+    assert isinstance(game, ExtraRules)
     return game
 
 
-def at(game: Extra, sheets: tuple[Sheet, ...], roll: str | None = None,
+def at(game: ExtraRules, sheets: tuple[Sheet, ...], roll: str | None = None,
        roller: int = 0, turn: int = 1) -> ExtraState:
     """A state with these sheets, then (when given) the dice showing ``roll``."""
     state = game.state_from(ExtraData(sheets, (), (None,) * len(sheets), roller, turn))
@@ -278,7 +280,8 @@ def test_equal_totals_share_the_win() -> None:
     state = state.apply("1+6 6+6 x6", seat=1)
     assert state.result.winners == (0, 1)
     assert state.result.scores == (910, 910)
-    assert Text.from_markup(game.render(state)).plain.endswith("Game over after 1 roll")
+    drawn = Text.from_markup(presenter_of(game).render(state)).plain
+    assert drawn.endswith("Game over after 1 roll")
 
 
 def test_solo_a_negative_total_loses_and_a_positive_one_wins() -> None:
@@ -397,7 +400,7 @@ def test_render_shows_the_sheet_like_the_paper_one() -> None:
     game = make(2)
     sheet = Sheet(rows=rows(s2=1, s11=7), numbers=(6, 3, 1), marks=(5, 2, 1))
     state = at(game, (sheet, Sheet()), "1 2 2 3 5")
-    picture = Text.from_markup(game.render(state, ["Maria [x]", "Bob"])).plain
+    picture = Text.from_markup(presenter_of(game).render(state, ["Maria [x]", "Bob"])).plain
     assert "Maria [x]: 10 points" in picture
     assert "-200" in picture and "x1 x2 x3 x5 x7" in picture
     line_11 = next(line for line in picture.splitlines() if line.startswith("   11 |"))
@@ -409,13 +412,14 @@ def test_render_shows_the_sheet_like_the_paper_one() -> None:
 def test_describe_says_what_each_player_records() -> None:
     game = make(2)
     state = game.new_state()
-    assert game.describe(state, Roll((1, 2, 2, 3, 5)), None, ["Ann", "You"]) == (
+    assert presenter_of(game).describe(state, Roll((1, 2, 2, 3, 5)), None, ["Ann", "You"]) == (
         "Ann rolls 1 2 2 3 5")
     state = state.apply("1 2 2 3 5")
-    text = game.describe(state, Decision(((2, 2), (1, 5)), 3, 0), 1, ["Ann", "You"])
+    text = presenter_of(game).describe(state, Decision(((2, 2), (1, 5)), 3, 0), 1, ["Ann", "You"])
     assert text == "You record 4 and 6 (2+2, 1+5) and the new EXTRA number 3 in column a"
     ride = at(game, (SET_136, SET_136), "2 4 5 5 5")
-    assert "free ride" in game.describe(ride, Decision(((2, 4), (5, 5))), 0, ["Ann", "Bob"])
+    assert "free ride" in presenter_of(game).describe(ride, Decision(((2, 4), (5, 5))), 0,
+                                                      ["Ann", "Bob"])
 
 
 # ----------------------------------------------------------------------- properties
@@ -501,10 +505,10 @@ def test_describe_and_render_say_when_a_player_stops() -> None:
     game = make(2, child_seats="2")
     sheet = last_roll_sheet((6, 3, 4), FULL_7_12)
     state = at(game, (sheet, Sheet()), "1 6 6 6 6")
-    text = game.describe(state, Decision(((1, 6), (6, 6)), 6), 0, ["Ann", "Bob"])
+    text = presenter_of(game).describe(state, Decision(((1, 6), (6, 6)), 6), 0, ["Ann", "Bob"])
     assert text.endswith("an EXTRA column is full: this is the last roll for Ann")
     after = state.apply("1+6 6+6 x6", seat=0).apply("1+6 6+6 x6a", seat=1)
-    picture = Text.from_markup(game.render(after, ["Ann", "Bob"])).plain
+    picture = Text.from_markup(presenter_of(game).render(after, ["Ann", "Bob"])).plain
     assert "Ann: 910 points (stopped)" in picture
     assert "Bob (children's variant): -400 points" in picture
     assert picture.endswith("Roll 2: Bob rolls the five dice")

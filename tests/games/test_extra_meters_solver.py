@@ -9,7 +9,7 @@ import pytest
 
 import dicegames
 from dicegames.analysis.simulate import play_one
-from dicegames.bots import make_bot
+from dicegames.bots import bot_levels, make_bot
 from dicegames.games.extra_meters import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.solver import Solution, _reach_probabilities, solve
 
@@ -69,7 +69,7 @@ def test_hard_is_exact_for_two_and_three_players_and_a_duel_with_the_leader_for_
 ) -> None:
     def levels(players: int, **options: object) -> dict[str, str]:
         game = dicegames.make("extra-meters", players=players, **options)
-        return {level.name: level.doc for level in game.bot_levels()}
+        return {level.name: level.doc for level in bot_levels(game)}
 
     two, three, four = levels(2), levels(3), levels(4)
     assert "perfectly" in two["hard"] and "optimal" in two

@@ -12,20 +12,21 @@ from typing import Any
 
 import dicegames
 from dicegames import State
-from dicegames.games.extra import Decision, Extra, ExtraData, Roll, Sheet
+from dicegames.core.registry import presenter_of
+from dicegames.games.extra import Decision, ExtraData, ExtraRules, Roll, Sheet
 from dicegames.games.extra.data import BOXES, SUMS
 
 ExtraState = State[ExtraData, Decision, Roll]
 
 
-def make(players: int = 1, **options: Any) -> Extra:
+def make(players: int = 1, **options: Any) -> ExtraRules:
     """A configured EXTRA! game."""
     game = dicegames.make("extra", players=players, **options)
-    assert isinstance(game, Extra)
+    assert isinstance(game, ExtraRules)
     return game
 
 
-def at(game: Extra, sheets: tuple[Sheet, ...], roll: str | None = None) -> ExtraState:
+def at(game: ExtraRules, sheets: tuple[Sheet, ...], roll: str | None = None) -> ExtraState:
     """A state with these sheets, then (when given) the dice showing ``roll``."""
     state = game.state_from(ExtraData(sheets, (), (None,) * len(sheets), 0, 5))
     return state.apply(roll) if roll is not None else state
@@ -43,9 +44,9 @@ def plain(value: Any) -> Any:
     return back
 
 
-def hint(game: Extra, state: ExtraState, move: str, seat: int = 0) -> dict[str, Any]:
+def hint(game: ExtraRules, state: ExtraState, move: str, seat: int = 0) -> dict[str, Any]:
     """The hint of ``move`` for ``seat``."""
-    found = [h for h in game.action_hints(state, seat) if h["move"] == move]
+    found = [h for h in presenter_of(game).action_hints(state, seat) if h["move"] == move]
     assert len(found) == 1, move
     return found[0]
 
@@ -53,7 +54,7 @@ def hint(game: Extra, state: ExtraState, move: str, seat: int = 0) -> dict[str, 
 def test_the_start_is_a_roll_with_a_five_dice_picker_whose_choice_parses() -> None:
     game = make(2)
     state = game.new_state()
-    view = plain(game.view(state))
+    view = plain(presenter_of(game).view(state))
     assert view["game"] == "extra"
     assert view["dice"] == []
     board = view["board"]
@@ -72,7 +73,7 @@ def test_the_start_is_a_roll_with_a_five_dice_picker_whose_choice_parses() -> No
 def test_the_shared_roll_shows_five_dice_none_spent_and_everyone_decides() -> None:
     game = make(2)
     state = game.new_state().apply("1 2 2 3 5")
-    view = plain(game.view(state))
+    view = plain(presenter_of(game).view(state))
     assert view["dice"] == [{"value": face, "label": str(face)} for face in (1, 2, 2, 3, 5)]
     assert view["dice_entry"] is None
     assert view["board"]["phase"] == "decide"
@@ -83,7 +84,7 @@ def test_the_shared_roll_shows_five_dice_none_spent_and_everyone_decides() -> No
 def test_the_seeds_first_example_targets_rows_4_and_6_and_column_a() -> None:
     game = make(1)
     state = game.new_state().apply("1 2 2 3 5")
-    hints = plain(game.action_hints(state, 0))
+    hints = plain(presenter_of(game).action_hints(state, 0))
     assert [h["move"] for h in hints] == [str(d) for d in state.legal_actions(0)]
     assert len(hints) == 27
     first = hint(game, state, "2+2 1+5 x3a")
@@ -96,7 +97,7 @@ def test_crosses_scores_and_the_next_cells_of_a_started_sheet() -> None:
     game = make(1)
     sheet = Sheet(rows(s4=10, s6=3, s11=7), (3, 0, 0), (2, 0, 0))
     state = at(game, (sheet,), "2 2 3 5 6")
-    drawn = plain(game.view(state))["board"]["sheets"][0]
+    drawn = plain(presenter_of(game).view(state))["board"]["sheets"][0]
     by_sum = {row["sum"]: row for row in drawn["rows"]}
     assert drawn["score"] == 420 - 200 + 210
     assert (by_sum[4]["crosses"], by_sum[4]["score"], by_sum[4]["full"]) == (10, 420, True)
@@ -121,7 +122,7 @@ def test_a_double_targets_two_boxes_of_one_row() -> None:
 def test_a_free_ride_targets_only_the_two_rows() -> None:
     game = make(1)
     state = at(game, (Sheet(numbers=(1, 3, 6), marks=(2, 2, 2)),), "2 4 5 5 5")
-    hints = game.action_hints(state, 0)
+    hints = presenter_of(game).action_hints(state, 0)
     assert hints and all(h["move"].endswith(" free") for h in hints)
     ride = hint(game, state, "2+4 5+5 free")
     assert ride["label"] == "6 (2+4) and 10 (5+5), free ride (no EXTRA)"
@@ -131,10 +132,10 @@ def test_a_free_ride_targets_only_the_two_rows() -> None:
 def test_decided_players_are_shown_but_their_choice_stays_secret() -> None:
     game = make(3)
     state = game.new_state().apply("1 2 2 3 5").apply("2+2 1+5 x3a", seat=1)
-    view = plain(game.view(state))
+    view = plain(presenter_of(game).view(state))
     assert [s["status"] for s in view["board"]["sheets"]] == ["deciding", "decided", "deciding"]
     assert "x3a" not in json.dumps(view)
-    assert game.action_hints(state, 2)[0]["targets"][0].startswith("s2-")
+    assert presenter_of(game).action_hints(state, 2)[0]["targets"][0].startswith("s2-")
 
 
 def test_a_stopped_sheet_has_no_cells_and_the_end_names_the_winners() -> None:
@@ -142,11 +143,11 @@ def test_a_stopped_sheet_has_no_cells_and_the_end_names_the_winners() -> None:
     state = game.new_state().apply("1 2 2 3 5").apply("2+2 1+5 x3a", seat=0)
     state = state.apply("1+2 2+5 x3b", seat=1)
     assert state.is_terminal is False
-    sheets = game.view(state)["board"]["sheets"]
+    sheets = presenter_of(game).view(state)["board"]["sheets"]
     assert sheets[0]["status"] == "stopped" and "cells" not in sheets[0]["rows"][0]
     assert sheets[1]["status"] == "playing" and "cells" in sheets[1]["rows"][0]
     state = state.apply("6 6 6 6 6").apply("6+6 6+6 x6a", seat=1)
-    board = plain(game.view(state))["board"]
+    board = plain(presenter_of(game).view(state))["board"]
     assert board["phase"] == "over"
     assert [s["score"] for s in board["sheets"]] == [-400, -600]
     assert board["winners"] == [0]  # the higher total wins, even below zero
@@ -156,7 +157,7 @@ def test_a_stopped_sheet_has_no_cells_and_the_end_names_the_winners() -> None:
 def test_a_negative_solo_total_has_no_winner() -> None:
     game = make(1, extra_columns="1,9,8")
     state = game.new_state().apply("1 2 2 3 5").apply("2+2 1+5 x3a")
-    board = plain(game.view(state))["board"]
+    board = plain(presenter_of(game).view(state))["board"]
     assert (board["solo"], board["phase"], board["winners"]) == (True, "over", [])
 
 
@@ -171,6 +172,6 @@ def test_childrens_rows_reading_notes_a_first_recording_on_the_row() -> None:
     assert hint(game, double, "4+4 4+4 x1a", seat=1)["targets"] == ["s1-r8", "s1-r8-0",
                                                                       "s1-xa"]
     state = state.apply("2+2 1+5 x3a", seat=0).apply("2+2 1+5 x3a", seat=1)
-    sheets = game.view(state)["board"]["sheets"]
+    sheets = presenter_of(game).view(state)["board"]["sheets"]
     assert sheets[1]["child"] is True and sheets[0]["child"] is False
     assert [row["noted"] for row in sheets[1]["rows"]][2] is True

@@ -25,8 +25,9 @@ from test_monza_circuit import TEST_CIRCUIT
 
 import dicegames
 from dicegames import PASS, IllegalAction, State
-from dicegames.bots import make_bot
+from dicegames.bots import make_bot, own_levels
 from dicegames.core.chance import sample
+from dicegames.core.registry import presenter_of
 from dicegames.games.monza import ROLLS, MonzaData, Phase, Roll
 from dicegames.games.monza.data import START, Advance, Step
 from dicegames.games.monza.heuristics import medium_policy
@@ -318,7 +319,7 @@ def test_a_car_on_a_target_is_never_pushed_and_the_target_holds_both(
     state = play(game.new_state(), moves)
     assert where(game, state) == ["a3", "start"] and state.data.finishing
     before = state.apply("rywppp").apply("white a1").apply("red a2")
-    assert game.describe(before, before.legal_actions()[0], 1, ["Ann", "Ben"]) == (
+    assert presenter_of(game).describe(before, before.legal_actions()[0], 1, ["Ann", "Ben"]) == (
         "Ben steps to a3 with a yellow die; the car is on a target")  # no push
     state = play(state, moves)
     assert where(game, state) == ["a3", "a3"]
@@ -367,19 +368,19 @@ def test_notation_of_steps_rolls_and_the_rendering(circuit_path: str) -> None:
     step = state.legal_actions()[0]
     assert isinstance(step, Step) and str(step) == "red a2"
     assert str(Advance(3, "a4")) == "advance a4"
-    picture = Text.from_markup(game.render(state, ["Jan", "You [x]", "Nina"])).plain
+    picture = Text.from_markup(presenter_of(game).render(state, ["Jan", "You [x]", "Nina"])).plain
     for needle in ("|W1", "|R2", "|Y3", "|###", "|P7*", "|G6*", "@1", "@2",
                    "Jan (red car) on a1", "You [x] (yellow car) on a3",
                    "Nina (green car) in the start zone", "Roll: rryyyg"):
         assert needle in picture, needle
-    sentence = game.describe(state, step, 0, ["Jan", "Ann", "Nina"])
+    sentence = presenter_of(game).describe(state, step, 0, ["Jan", "Ann", "Nina"])
     assert sentence == "Jan steps to a2 with a red die"
 
 
 def test_describe_names_a_push(circuit_path: str) -> None:
     game = make(circuit_path)
     state = at(game, ["a2", "a3"]).apply("ywwwww")
-    assert game.describe(state, state.legal_actions()[0], 0, ["You", "Ann"]) == (
+    assert presenter_of(game).describe(state, state.legal_actions()[0], 0, ["You", "Ann"]) == (
         "You step to a3 with a yellow die; Ann's car is pushed back to a2")
 
 
@@ -414,7 +415,7 @@ def test_every_bot_level_plays_whole_games(options: dict[str, object]) -> None:
             seat = state.current_players[0]
             state = state.apply(bots[seat].choose(state, seat), seat)
     assert state.result.winners
-    assert [lvl.name for lvl in game.bot_levels()] == ["easy", "medium", "hard"]
+    assert [lvl.name for lvl in own_levels(game)] == ["easy", "medium", "hard"]
 
 
 # ----------------------------------------------------------------------- properties

@@ -14,6 +14,7 @@ import pytest
 import dicegames
 from dicegames import State
 from dicegames.core.chance import sample
+from dicegames.core.registry import presenter_of
 from dicegames.games.monza import MonzaData, Phase, Roll
 from dicegames.games.monza.data import START
 from dicegames.games.monza.view import SEAT_COLOURS
@@ -49,7 +50,7 @@ def squares(view: dict[str, Any]) -> dict[str, dict[str, Any]]:
 def test_the_start_shows_every_square_the_cars_in_the_start_zone_and_a_dice_picker() -> None:
     game = make(players=3)
     state = game.new_state()
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert plain(view) == view
     board = view["board"]
     assert [lane["name"] for lane in board["lanes"]] == ["i", "m", "o"]
@@ -74,7 +75,7 @@ def test_the_start_shows_every_square_the_cars_in_the_start_zone_and_a_dice_pick
 def test_the_dice_entry_joins_into_a_roll_the_game_parses() -> None:
     game = make()
     state = game.new_state()
-    entry = game.view(state)["dice_entry"]
+    entry = presenter_of(game).view(state)["dice_entry"]
     assert entry["count"] == 6
     assert [(f["value"], f["label"]) for f in entry["faces"]] == [
         ("r", "Red"), ("y", "Yellow"), ("g", "Green"), ("b", "Blue"), ("w", "White"),
@@ -84,14 +85,14 @@ def test_the_dice_entry_joins_into_a_roll_the_game_parses() -> None:
     assert roll == Roll((2, 3, 1, 0, 0, 0)) and str(roll) == "rryyyg"
     after = state.apply(entry["join"].join(["w", "b", "b", "p", "p", "g"]))
     assert after.data.roll == (0, 0, 1, 2, 1, 2)
-    assert game.view(after)["dice_entry"] is None
+    assert presenter_of(game).view(after)["dice_entry"] is None
 
 
 def test_dice_show_the_roll_with_the_spent_ones_marked_used() -> None:
     game = make()
     state = position(game, ["i1", "start"], phase=Phase.STEP, roll=(2, 1, 0, 0, 0, 3),
                      dice=(1, 1, 0, 0, 0, 1), used=3, last=5)
-    dice = game.view(state)["dice"]
+    dice = presenter_of(game).view(state)["dice"]
     red, yellow, purple = "#e53935", "#fbc02d", "#8e24aa"
     assert dice == [
         {"value": "red", "label": "Red", "colour": red, "used": True},
@@ -100,7 +101,7 @@ def test_dice_show_the_roll_with_the_spent_ones_marked_used() -> None:
         {"value": "purple", "label": "Purple", "colour": purple, "used": True},
         {"value": "purple", "label": "Purple", "colour": purple, "used": True},
         {"value": "purple", "label": "Purple", "colour": purple}]
-    board = game.view(state)["board"]
+    board = presenter_of(game).view(state)["board"]
     assert (board["phase"], board["decider"], board["last"], board["used"]) == (
         "step", 0, "purple", 3)
 
@@ -110,14 +111,14 @@ def test_step_hints_target_the_square_stepped_to_and_follow_the_compulsion() -> 
     data = {"phase": Phase.STEP, "roll": (1, 1, 0, 0, 0, 0), "dice": (1, 1, 0, 0, 0, 0)}
     longest = make()
     state = position(longest, ["i1", "start"], **data)
-    assert longest.action_hints(state, 0) == [
+    assert presenter_of(longest).action_hints(state, 0) == [
         {"move": "red m2", "label": "Red die: drive to m2", "targets": ["m2"]}]
     greedy = make(compulsion="greedy")
     state = position(greedy, ["i1", "start"], **data)
-    hints = greedy.action_hints(state, 0)
+    hints = presenter_of(greedy).action_hints(state, 0)
     assert [h["move"] for h in hints] == [str(a) for a in state.legal_actions(0)]
     assert {h["move"]: h["targets"] for h in hints} == {"yellow i2": ["i2"], "red m2": ["m2"]}
-    ids = set(squares(greedy.view(state)))
+    ids = set(squares(presenter_of(greedy).view(state)))
     assert all(set(h["targets"]) <= ids for h in hints)
     assert plain(hints) == hints
 
@@ -127,10 +128,10 @@ def test_a_step_onto_a_target_says_so_and_a_car_on_a_target_is_marked() -> None:
     # o21 is yellow, o22 green (a target): one green die.
     state = position(game, ["o21", "i22"], phase=Phase.STEP, roll=(0, 0, 1, 0, 0, 0),
                      dice=(0, 0, 1, 0, 0, 0))
-    assert game.action_hints(state, 0) == [
+    assert presenter_of(game).action_hints(state, 0) == [
         {"move": "green o22", "label": "Green die: drive to o22 — the finish!",
          "targets": ["o22"]}]
-    cars = game.view(state)["board"]["cars"]
+    cars = presenter_of(game).view(state)["board"]["cars"]
     assert cars[0]["at"] == "o21" and not cars[0]["target"] and cars[0]["to_go"] == 1
     assert cars[1]["at"] == "i22" and cars[1]["target"] and cars[1]["to_go"] == 0
 
@@ -141,10 +142,10 @@ def test_the_variant_step_is_clicked_on_its_square_and_stay_on_the_car() -> None
     state = position(game, ["m3", "i1", "start"], phase=Phase.VARIANT, roll=(1, 1, 0, 0, 0, 0),
                      dice=(0, 0, 0, 0, 0, 0), used=2, last=1)
     assert state.current_players == (1,)
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert view["board"]["decider"] == 1 and view["board"]["player"] == 0
     assert view["board"]["phase"] == "variant" and view["board"]["last"] == "yellow"
-    hints = game.action_hints(state, 1)
+    hints = presenter_of(game).action_hints(state, 1)
     assert [h["move"] for h in hints] == [str(a) for a in state.legal_actions(1)]
     assert hints[-1] == {"move": "stay", "label": "Keep your car where it is",
                          "targets": ["car-1"]}
@@ -159,17 +160,17 @@ def test_a_stuck_turn_passes_from_the_car() -> None:
     game = make()
     state = position(game, ["start", "start"], phase=Phase.STUCK, roll=(6, 0, 0, 0, 0, 0),
                      dice=(6, 0, 0, 0, 0, 0))
-    assert game.action_hints(state, 0) == [
+    assert presenter_of(game).action_hints(state, 0) == [
         {"move": "pass", "label": "No die fits: pass", "targets": ["car-0"]}]
-    assert len(game.view(state)["dice"]) == 6
+    assert len(presenter_of(game).view(state)["dice"]) == 6
 
 
 def test_the_end_names_the_winners() -> None:
     game = make()
     state = position(game, ["i22", "m20"], phase=Phase.OVER, finishing=True, winners=(0,))
-    board = game.view(state)["board"]
+    board = presenter_of(game).view(state)["board"]
     assert board["phase"] == "over" and board["winners"] == [0] and board["decider"] is None
-    assert game.view(state)["dice_entry"] is None
+    assert presenter_of(game).view(state)["dice_entry"] is None
 
 
 @pytest.mark.parametrize("seed", [1, 2])
@@ -178,15 +179,15 @@ def test_views_and_hints_stay_plain_json_through_a_whole_game(seed: int) -> None
     rng = random.Random(seed)
     state: AnyState = game.new_state()
     while not state.is_terminal:
-        view = game.view(state)
+        view = presenter_of(game).view(state)
         assert plain(view) == view
         ids = set(squares(view)) | {c["id"] for c in view["board"]["cars"]}
         if state.is_chance:
             state = state.apply(sample(state.chance_outcomes(), rng))
             continue
         seat = state.current_players[0]
-        hints = game.action_hints(state, seat)
+        hints = presenter_of(game).action_hints(state, seat)
         assert [h["move"] for h in hints] == [str(a) for a in state.legal_actions(seat)]
         assert all(h["targets"] and set(h["targets"]) <= ids for h in hints)
         state = state.apply(rng.choice(state.legal_actions(seat)), seat)
-    assert game.view(state)["board"]["winners"]
+    assert presenter_of(game).view(state)["board"]["winners"]

@@ -21,7 +21,8 @@ from rich.text import Text
 
 import dicegames
 from dicegames import PASS, IllegalAction, Session, State
-from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevaux, Phase
+from dicegames.core.registry import presenter_of
+from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevauxRules, Phase
 from dicegames.games.petits_chevaux.board import (
     CENTRE,
     CORNER,
@@ -251,11 +252,11 @@ def test_coming_out_onto_a_single_opposing_horse_captures_it() -> None:
 def test_describe_names_captures_and_barrages() -> None:
     names = ["Ann", "You"]
     state = position([(16, 0, 0, 0), (on(YELLOW, PATHS[RED][20]), 0, 0, 0)], 4)
-    said = state.game.describe(state, Action.R1, 0, names)
+    said = presenter_of(state.game).describe(state, Action.R1, 0, names)
     assert said == ("Ann moves R1 4 to square 20 of its lap, sending Y1 back to the corner "
                     "stable")
     state = position([(1, 0, 0, 0), (0, 0, 0, 0)], 6)
-    assert state.game.describe(state, Action.OUT, 0, names) == (
+    assert presenter_of(state.game).describe(state, Action.OUT, 0, names) == (
         "Ann brings R2 out onto its start square, making a barrage")
 
 
@@ -299,7 +300,7 @@ def test_barrage_landing_captures_sends_both_horses_home() -> None:
     state = position([(10, 0, 0, 0), (wall, wall, 30, 0)], 2, barrage_landing_captures=True)
     after = state.apply("r1")
     assert after.data.horses == ((12, 0, 0, 0), (0, 0, 30, 0))
-    said = state.game.describe(state, Action.R1, 0, ["Ann", "Bob"])
+    said = presenter_of(state.game).describe(state, Action.R1, 0, ["Ann", "Bob"])
     assert said.endswith("sending Y1 and Y2 back to the corner stable")
     # Passing it stays illegal.
     assert position([(10, 0, 0, 0), (wall, wall, 0, 0)], 3,
@@ -332,7 +333,7 @@ def test_a_6_with_no_legal_move_still_rolls_again() -> None:
     assert state.legal_actions() == (PASS,)
     after = state.apply("pass")
     assert after.is_chance and after.turn.seat == 0
-    assert state.game.describe(state, PASS, 0, ["Ann", "Bob"]) == (
+    assert presenter_of(state.game).describe(state, PASS, 0, ["Ann", "Bob"]) == (
         "Ann cannot move; the 6 rolls again")
 
 
@@ -400,7 +401,7 @@ def test_four_horses_on_stable_squares_3_to_6_win_at_once_even_on_a_6() -> None:
     state = position([(ENTRANCE - 3, FINAL, FINAL - 1, FINAL - 2), (30, 0, 0, 0)], 6)
     after = state.apply("r1")
     assert after.is_terminal and after.result.winners == (0,)
-    said = state.game.describe(state, Action.R1, 0, ["You", "Bob"])
+    said = presenter_of(state.game).describe(state, Action.R1, 0, ["You", "Bob"])
     assert said == ("You move R1 6 to stable square 3: your stable is full and you win")
 
 
@@ -420,7 +421,7 @@ def test_compulsory_move_false_lets_the_player_pass_instead_of_moving() -> None:
     after = state.apply("pass")
     assert after.data.horses[0] == (10, 0, 0, 0)
     assert after.turn.seat == 1
-    assert state.game.describe(state, PASS, 0, ["Ann", "Bob"]) == (
+    assert presenter_of(state.game).describe(state, PASS, 0, ["Ann", "Bob"]) == (
         "Ann passes (moving is optional): the turn passes")
     assert legal(position([(10, 0, 0, 0), (0, 0, 0, 0)], 3)) == ["r1"]
 
@@ -453,7 +454,7 @@ def test_notation_horse_numbers_and_aliases() -> None:
 def test_the_board_picture_reads_without_colour() -> None:
     wall = on(YELLOW, PATHS[RED][12])
     state = position([(10, 0, ENTRANCE + 3, 1), (wall, wall, 0, 0)], 5)
-    picture = Text.from_markup(state.game.render(state, ["Ann [x]", "Bob"])).plain
+    picture = Text.from_markup(presenter_of(state.game).render(state, ["Ann [x]", "Bob"])).plain
     lines = picture.splitlines()
     assert "R1" in picture and "Y12" in picture and "R2" in picture
     assert "▶RED" in picture and "YELLOW" in picture
@@ -557,7 +558,7 @@ def test_kept_occupancy_equals_the_board_rebuilt_from_the_horses(
     from dicegames.games.petits_chevaux.moves import Board
 
     game = dicegames.make("petits-chevaux", players=players, **options)
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     rng = random.Random(seed)
     state = game.new_state()
     while not state.is_terminal:

@@ -11,7 +11,7 @@ import dicegames
 from dicegames import State
 from dicegames.bots import make_bot
 from dicegames.bots.rollout import RolloutBot
-from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevaux, Phase
+from dicegames.games.petits_chevaux import Action, ChevauxData, Colour, PetitsChevauxRules, Phase
 from dicegames.games.petits_chevaux.board import ENTRANCE, PATHS, START, TRACK_LENGTH
 from dicegames.games.petits_chevaux.heuristics import (
     capture_chance,
@@ -50,10 +50,10 @@ def position(horses: list[tuple[int, ...]], roll: int, player: int = 0) -> State
     return state
 
 
-def game_of(players: int = 2) -> PetitsChevaux:
+def game_of(players: int = 2) -> PetitsChevauxRules:
     """A petits-chevaux game with the default options."""
     game = dicegames.make("petits-chevaux", players=players)
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     return game
 
 

@@ -13,7 +13,7 @@ import dicegames
 from dicegames import State
 from dicegames.analysis import simulate
 from dicegames.bots import make_bot
-from dicegames.games.petits_chevaux import ChevauxData, PetitsChevaux, Phase
+from dicegames.games.petits_chevaux import ChevauxData, PetitsChevauxRules, Phase
 from dicegames.games.petits_chevaux.board import SEATING
 from dicegames.games.petits_chevaux.moves import Horses
 from dicegames.games.petits_chevaux.value import (
@@ -32,10 +32,10 @@ from dicegames.games.petits_chevaux.value import (
 )
 
 
-def game_of(players: int) -> PetitsChevaux:
+def game_of(players: int) -> PetitsChevauxRules:
     """A petits-chevaux game with the default options."""
     game = dicegames.make("petits-chevaux", players=players)
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     return game
 
 

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import dicegames
+from dicegames.core.registry import presenter_of
 from dicegames.games.petits_chevaux import ChevauxData, Colour, Phase
 from dicegames.games.petits_chevaux.board import STABLE, START, TRACK, TRACK_LENGTH
 from dicegames.games.petits_chevaux.view import COLOURS
@@ -33,13 +34,13 @@ def position(horses: Sequence[Sequence[int]], roll: int = 0, player: int = 0,
 
 
 def view(state: Any) -> dict[str, Any]:
-    found: dict[str, Any] = state.game.view(state)
+    found: dict[str, Any] = presenter_of(state.game).view(state)
     assert json.loads(json.dumps(found)) == found, "plain JSON"
     return found
 
 
 def hints(state: Any) -> dict[str, dict[str, Any]]:
-    found = state.game.action_hints(state, state.turn.seat)
+    found = presenter_of(state.game).action_hints(state, state.turn.seat)
     assert json.loads(json.dumps(found)) == found, "plain JSON"
     return {hint["move"]: hint for hint in found}
 
@@ -128,7 +129,7 @@ def test_hints_for_a_barrage_the_stable_door_and_one_square() -> None:
 
 def test_a_pass_has_a_label_and_no_target() -> None:
     state = position([[0, 0, 0, 0], [0, 0, 0, 0]], roll=3)
-    assert state.game.action_hints(state, 0) == [
+    assert presenter_of(state.game).action_hints(state, 0) == [
         {"move": "pass", "label": "Pass (no move)", "targets": []}]
 
 
@@ -173,6 +174,8 @@ def test_the_end_names_the_winner_and_no_one_to_play() -> None:
 def test_a_third_six_that_ends_the_turn_is_still_shown() -> None:
     game = dicegames.make("petits-chevaux", players=2, three_sixes_penalty=True)
     rolling = game.new_state().apply("red").apply("6").apply("out").apply("6").apply("out")
-    assert game.view(rolling.apply("6"))["dice"] == []  # the penalty ends the turn at once
-    assert game.roll_dice(rolling, 6) == [{"value": 6, "label": "6"}]
-    assert game.roll_dice(game.new_state(), game.new_state().chance_outcomes()[0][0]) == []
+    # the penalty ends the turn at once
+    assert presenter_of(game).view(rolling.apply("6"))["dice"] == []
+    assert presenter_of(game).roll_dice(rolling, 6) == [{"value": 6, "label": "6"}]
+    first = game.new_state()
+    assert presenter_of(game).roll_dice(first, first.chance_outcomes()[0][0]) == []

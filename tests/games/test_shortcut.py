@@ -22,6 +22,7 @@ from rich.text import Text
 
 import dicegames
 from dicegames import IllegalAction, Session, State
+from dicegames.core.registry import presenter_of
 from dicegames.games.shortcut import (
     Board,
     Cell,
@@ -506,15 +507,16 @@ def test_the_picture_marks_the_destinations_when_choosing() -> None:
 def test_names_are_escaped_and_you_reads_right() -> None:
     game = make()
     state = at(game, ["a9", "a13"])
-    picture = game.render(state, ["Ann [bold]x", "You"])
+    picture = presenter_of(game).render(state, ["Ann [bold]x", "You"])
     assert "Ann [bold]x" in Text.from_markup(picture).plain
     rolled = state.apply("road")
-    assert game.describe(rolled, 5, None, ["You", "Bob"]) == "You roll 5 and drive to a4 " \
-        "(road 9)"
+    assert presenter_of(game).describe(rolled, 5, None, ["You", "Bob"]) == (
+        "You roll 5 and drive to a4 (road 9)")
     far = at(game, ["e9", "a13"]).apply("road")
-    assert game.describe(far, 5, None, ["Ann", "Bob"]) == (
+    assert presenter_of(game).describe(far, 5, None, ["Ann", "Bob"]) == (
         "Ann rolls 5: the finish is only 4 road steps away, so the car does not move")
     rolled = play(state, ["shortcut", "3", "press"])
-    assert game.describe(rolled, 4, None, ["Ann", "Bob"]) == (
+    assert presenter_of(game).describe(rolled, 4, None, ["Ann", "Bob"]) == (
         "Ann rolls 4: stuck, the turn is over (3 is lost)")
-    assert game.describe(state, Declaration.PUSH, 0, ["Ann", "Bob"]) == "Ann pushes the car"
+    said = presenter_of(game).describe(state, Declaration.PUSH, 0, ["Ann", "Bob"])
+    assert said == "Ann pushes the car"

@@ -7,8 +7,11 @@ computed here independently (the chance to finish this turn from two squares out
 
 from __future__ import annotations
 
+import importlib.util
 import random
 from itertools import pairwise
+from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -200,9 +203,19 @@ def test_press_is_never_a_destination() -> None:
 # ----------------------------------------------------------------------- tuning strategies
 
 
+def tuning() -> ModuleType:
+    """scripts/shortcut_tuning.py, imported from its file (scripts/ is not a package)."""
+    path = Path(__file__).resolve().parents[2] / "scripts" / "shortcut_tuning.py"
+    spec = importlib.util.spec_from_file_location("shortcut_tuning", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def test_the_tuning_strategies_play_what_they_say() -> None:
     from dicegames.games.shortcut.heuristics import solo_policy
-    from dicegames.games.shortcut.tuning import road_policy, shortcut_policy
+    road_policy, shortcut_policy = tuning().road_policy, tuning().shortcut_policy
 
     game = make()
     rng = random.Random(0)
@@ -220,7 +233,8 @@ def test_the_tuning_strategies_play_what_they_say() -> None:
 
 
 def test_the_tuning_table_prints(capsys: pytest.CaptureFixture[str]) -> None:
-    from dicegames.games.shortcut.tuning import duel, main
+    script = tuning()
+    duel, main = script.duel, script.main
 
     share, low, high, turns = duel("medium", "road", 10, 1)
     assert 0 <= low <= share <= high <= 1

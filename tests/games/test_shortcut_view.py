@@ -13,6 +13,7 @@ from typing import Any
 
 import dicegames
 from dicegames import State
+from dicegames.core.registry import presenter_of
 from dicegames.games.shortcut import ShortcutData
 from dicegames.games.shortcut.data import Phase
 
@@ -44,7 +45,7 @@ def by_move(hints: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 def test_the_grid_cars_and_turn_are_in_the_view() -> None:
     game = make(3)
     state = at(game, ["a13", "c7", "e10"], player=1)
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert plain(view) == view
     board = view["board"]
     cells = {cell["name"]: cell for cell in board["cells"]}
@@ -69,12 +70,12 @@ def test_the_grid_cars_and_turn_are_in_the_view() -> None:
 def test_declarations_are_signs_where_they_lead() -> None:
     game = make()
     state = at(game, ["a10", "a13"])  # road 3: the grey field is one road step away
-    hints = by_move(game.action_hints(state, 0))
+    hints = by_move(presenter_of(game).action_hints(state, 0))
     assert plain(list(hints.values())) == list(hints.values())
     assert list(hints) == ["road", "shortcut", "push"]
     assert hints["road"]["targets"] == ["sign-road"]
     assert hints["push"]["label"] == "Push one square to a9 (road 4)"
-    signs = {sign["move"]: sign for sign in game.view(state)["board"]["signs"]}
+    signs = {sign["move"]: sign for sign in presenter_of(game).view(state)["board"]["signs"]}
     assert [hint["targets"] for hint in hints.values()] == [[signs[m]["id"]] for m in hints]
     # Road: on the next road square, previewing where each die value lands.
     assert signs["road"]["cell"] == "cell-a9"
@@ -93,31 +94,32 @@ def test_declarations_are_signs_where_they_lead() -> None:
 def test_on_grey_there_is_no_road_and_push_offers_its_squares() -> None:
     game = make()
     state = at(game, ["c7", "c6"])  # seat 1's car blocks c6
-    hints = by_move(game.action_hints(state, 0))
+    hints = by_move(presenter_of(game).action_hints(state, 0))
     assert list(hints) == ["shortcut", "push"]
     assert hints["push"]["label"] == "Push one square"
-    signs = {sign["move"]: sign for sign in game.view(state)["board"]["signs"]}
+    signs = {sign["move"]: sign for sign in presenter_of(game).view(state)["board"]["signs"]}
     assert signs["push"]["cell"] == "cell-c7"  # several squares: chosen next
     assert {spot["cell"] for spot in signs["push"]["preview"]} == {
         "cell-b7", "cell-c8", "cell-d7"}
     pushed = state.apply("push")
     assert pushed.data.phase is Phase.PUSH_TO
-    push_hints = game.action_hints(pushed, 0)
+    push_hints = presenter_of(game).action_hints(pushed, 0)
     assert [(h["move"], h["targets"]) for h in push_hints] == [
         (name, [f"cell-{name}"]) for name in ("c8", "b7", "d7")]
     assert push_hints[0]["label"] == "Push to c8 (grey)"
-    assert game.view(pushed)["board"]["destinations"] == ["cell-c8", "cell-b7", "cell-d7"]
+    destinations = presenter_of(game).view(pushed)["board"]["destinations"]
+    assert destinations == ["cell-c8", "cell-b7", "cell-d7"]
 
 
 def test_shortcut_choice_dice_destinations_and_press() -> None:
     game = make()
     state = at(game, ["a9", "a13"], phase=Phase.CHOOSE, rolls=(1, 1))
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert view["dice"] == [{"value": 1, "label": "1"}, {"value": 1, "label": "1"}]
     assert view["dice_entry"] is None
     board = view["board"]
     assert board["turn"]["phase"] == "choose" and board["turn"]["total"] == 2
-    hints = game.action_hints(state, 0)
+    hints = presenter_of(game).action_hints(state, 0)
     assert hints[0] == {"move": "press", "label": "Roll again (2 so far; 4-6 loses it)",
                         "targets": ["sign-press"]}
     assert board["signs"] == [{"id": "sign-press", "move": "press", "text": "Roll again",
@@ -129,14 +131,14 @@ def test_shortcut_choice_dice_destinations_and_press() -> None:
     assert cells["a7"]["targets"] == ["cell-a7"]
     assert sorted(board["destinations"]) == sorted(f"cell-{m}" for m in cells)
     finishing = at(game, ["e12", "a13"], phase=Phase.CHOOSE, rolls=(3,))
-    labels = {h["move"]: h["label"] for h in game.action_hints(finishing, 0)}
+    labels = {h["move"]: h["label"] for h in presenter_of(game).action_hints(finishing, 0)}
     assert labels["e13"] == "Drive to the finish (e13)!"
 
 
 def test_dice_entry_faces_join_into_a_roll_the_game_parses() -> None:
     game = make()
     state = at(game, ["a13", "a13"], phase=Phase.SHORTCUT_ROLL, rolls=(2,))
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     entry = view["dice_entry"]
     assert entry["count"] == 1
     assert [face["value"] for face in entry["faces"]] == ["1", "2", "3", "4", "5", "6"]
@@ -152,7 +154,7 @@ def test_dice_entry_faces_join_into_a_roll_the_game_parses() -> None:
 def test_the_end_names_the_winner_and_offers_nothing() -> None:
     game = make()
     state = at(game, ["e13", "e12"], phase=Phase.OVER, winner=0)
-    view = game.view(state)
+    view = presenter_of(game).view(state)
     assert view["board"]["winner"] == 0
     assert view["board"]["signs"] == [] and view["board"]["destinations"] == []
     assert view["board"]["cars"][0]["to_go"] == 0
@@ -163,7 +165,7 @@ def test_a_board_file_of_its_own_is_drawn_from_its_data(tmp_path: Path) -> None:
     path.write_text("S 1 2 3\n. g g 4\nF 7 6 5\n", encoding="utf-8")
     game = make(board=str(path))
     state = game.new_state()
-    board = game.view(state)["board"]
+    board = presenter_of(game).view(state)["board"]
     assert (board["width"], board["height"]) == (4, 3)
     kinds = {cell["name"]: cell["kind"] for cell in board["cells"]}
     assert kinds == {"a3": "start", "b3": "road", "c3": "road", "d3": "road", "b2": "grey",
@@ -172,12 +174,12 @@ def test_a_board_file_of_its_own_is_drawn_from_its_data(tmp_path: Path) -> None:
     signs = {sign["move"]: sign["cell"] for sign in board["signs"]}
     assert signs == {"road": "cell-b3", "shortcut": "cell-b2", "push": "cell-b3"}
     ids = {cell["id"] for cell in board["cells"]} | {sign["id"] for sign in board["signs"]}
-    for hint in game.action_hints(state, 0):
+    for hint in presenter_of(game).action_hints(state, 0):
         assert set(hint["targets"]) <= ids
 
 
 def test_a_road_roll_is_shown_although_the_turn_ends_with_it() -> None:
     game = dicegames.make("shortcut", players=2)
     rolling = game.new_state().apply("road")
-    assert game.view(rolling.apply("5"))["dice"] == []
-    assert game.roll_dice(rolling, 5) == [{"value": 5, "label": "5"}]
+    assert presenter_of(game).view(rolling.apply("5"))["dice"] == []
+    assert presenter_of(game).roll_dice(rolling, 5) == [{"value": 5, "label": "5"}]

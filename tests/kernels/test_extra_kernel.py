@@ -10,7 +10,7 @@ import pytest
 import dicegames
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
-from dicegames.games.extra import Extra
+from dicegames.games.extra import ExtraRules
 from dicegames.games.extra.data import BOXES, ExtraData, Sheet
 from dicegames.games.extra.kernel import ExtraKernel
 from kernels.differential import compare_shares, half_bot, walk
@@ -48,7 +48,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int,
 def any_state(game: Game[Any, Any, Any], rng: random.Random) -> State[Any, Any, Any]:
     """A random position before a roll: sheets part filled (rows, EXTRA numbers and marks,
     children's noted rows), some players already stopped."""
-    assert isinstance(game, Extra)
+    assert isinstance(game, ExtraRules)
     playing = rng.randrange(game.players)
     sheets = []
     for seat in range(game.players):

@@ -12,7 +12,7 @@ import pytest
 import dicegames
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
-from dicegames.games.monza import Monza
+from dicegames.games.monza import MonzaRules
 from dicegames.games.monza.data import START, MonzaData, Phase
 from dicegames.games.monza.kernel import MonzaKernel
 from kernels.differential import compare_shares, half_bot, walk
@@ -70,7 +70,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int, circuit
 def any_state(game: Game[Any, Any, Any], rng: random.Random) -> State[Any, Any, Any]:
     """A random position at the start of a turn: cars in the start zone or on any free
     square, targets included (several on one target), dice counts of the round so far."""
-    assert isinstance(game, Monza)
+    assert isinstance(game, MonzaRules)
     circuit = game.circuit
     squares = [j for j, s in enumerate(circuit.squares) if not s.is_tyre]
     cars: list[int] = []
@@ -103,7 +103,7 @@ def test_walks_from_any_state_match_the_engine(options: dict[str, object],
 def test_a_target_holds_any_number_of_cars_in_the_kernel_too(small: str) -> None:
     """RULINGS.md: a move ending on an occupied target pushes nobody."""
     game, kernel = kernel_of(3, circuit=small)
-    assert isinstance(game, Monza)
+    assert isinstance(game, MonzaRules)
     circuit = game.circuit
     a6, a7 = circuit.by_name["a6"], circuit.by_name["a7"]
     data = MonzaData((a6, a7, a7), 0, 4, Phase.ROLL, round_used=(0, 0, 0))
@@ -119,7 +119,7 @@ def test_a_target_holds_any_number_of_cars_in_the_kernel_too(small: str) -> None
 
 def test_playouts_end_the_round_and_rollouts_stop_at_the_horizon(small: str) -> None:
     game, kernel = kernel_of(3, circuit=small)
-    assert isinstance(game, Monza)
+    assert isinstance(game, MonzaRules)
     a7 = game.circuit.by_name["a7"]
     data = MonzaData((a7, START, START), 1, 5, Phase.ROLL, round_used=(2, 0, 0),
                      finishing=True)

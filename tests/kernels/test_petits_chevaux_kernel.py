@@ -11,7 +11,7 @@ import pytest
 import dicegames
 from dicegames.core.game import Game
 from dicegames.core.kernel import kernel_for, to_list
-from dicegames.games.petits_chevaux import PetitsChevaux
+from dicegames.games.petits_chevaux import PetitsChevauxRules
 from dicegames.games.petits_chevaux.data import ChevauxData, Phase
 from dicegames.games.petits_chevaux.kernel import PetitsChevauxKernel
 from kernels.differential import compare_shares, walk
@@ -63,7 +63,7 @@ def test_the_scores_are_the_heuristics_scores() -> None:
     from dicegames.games.petits_chevaux.heuristics import hard_scores, heuristic_scores
 
     game, kernel = kernel_of(4, barrage_landing_captures=True)
-    assert isinstance(game, PetitsChevaux)
+    assert isinstance(game, PetitsChevauxRules)
     data = ChevauxData(((0, 5, 20, 57), (3, 3, 0, 40), (0, 0, 0, 10), (30, 0, 44, 0)),
                        0, 9, Phase.MOVE, 6, 1)
     values = kernel.encode(data)
@@ -91,7 +91,7 @@ def test_scores_where_a_move_changes_what_threatens(horses: tuple[tuple[int, ...
 
     for landing in (False, True):
         game, kernel = kernel_of(4, barrage_landing_captures=landing)
-        assert isinstance(game, PetitsChevaux)
+        assert isinstance(game, PetitsChevauxRules)
         data = ChevauxData(horses, 0, 9, Phase.MOVE, roll, 0)
         values = kernel.encode(data)
         for policy, scores in (("medium", heuristic_scores), ("hard", hard_scores)):

@@ -11,7 +11,7 @@ import pytest
 import dicegames
 from dicegames.core.game import Game, State
 from dicegames.core.kernel import kernel_for, to_list
-from dicegames.games.shortcut import Shortcut
+from dicegames.games.shortcut import ShortcutRules
 from dicegames.games.shortcut.data import Phase, ShortcutData
 from dicegames.games.shortcut.kernel import MAX_ROLLS, ShortcutKernel
 from kernels.differential import compare_shares, half_bot, walk
@@ -55,7 +55,7 @@ def test_random_trajectories_match_the_engine_step_by_step(players: int, board: 
 def any_state(game: Game[Any, Any, Any], rng: random.Random) -> State[Any, Any, Any]:
     """A random position: cars anywhere but the finish (never two on one grey cell), any
     player and turn, sometimes in the middle of a shortcut turn."""
-    assert isinstance(game, Shortcut)
+    assert isinstance(game, ShortcutRules)
     board = game.board
     cells = [c for c in range(len(board.kinds)) if c != board.finish]
     while True:

@@ -51,8 +51,7 @@ def deciding_seat(server: Server, match_id: str, token: str) -> tuple[int, dict[
 
 def test_games_and_rules(server: Server) -> None:
     games = server.get("/api/games")["games"]
-    assert [g["id"] for g in games] == ["extra-meters", "shortcut", "petits-chevaux", "monza",
-                                        "extra"]
+    assert [g["id"] for g in games] == [spec.id for spec in dicegames.games()]
     assert all(g["bots"] and g["pitch"] for g in games)
     # The picker's levels: the game's own, less those kept for simulations.
     listed = {g["id"]: [b["name"] for b in g["bots"] if b["listed"]] for g in games}

@@ -16,6 +16,7 @@ from typing import Any
 from playwright.sync_api import Page, expect
 
 import dicegames
+from dicegames.core.registry import presenter_of
 from web.browser import READY, SHOTS, play_to_the_end
 from web.server import Server
 
@@ -178,7 +179,7 @@ def test_a_users_own_circuit_is_drawn_from_its_data(server: Server, page: Page,
     path.write_text(json.dumps(TWO_LANES), encoding="utf-8")
     game = dicegames.make("monza", players=4, circuit=str(path))
     state = game.new_state().apply("wwpppr")
-    view, hints = game.view(state), game.action_hints(state, 0)
+    view, hints = presenter_of(game).view(state), presenter_of(game).action_hints(state, 0)
     page.goto(server.url + "/games/monza/board.js")  # a page of the server with no script
     page.evaluate("""async ([view, hints]) => {
       const board = await import('/games/monza/board.js');

@@ -149,7 +149,7 @@ def test_each_games_seat_page_works_under_the_policy(server: Server, page: Page,
     expect(page.locator("#setup-title")).not_to_be_empty()
     expect(page.locator("#rules-html")).not_to_be_empty()
     created = server.post("/api/matches", {"game": game, "seed": 2, "players": [
-        {"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot:easy"}]})
+        {"name": "Ann", "kind": "human"}, {"name": "Bot", "kind": "bot:random"}]})
     page.goto(f"{server.url}{created['seats'][0]['link']}")
     page.wait_for_function(READY, timeout=20_000)
     expect(page.locator("#board")).not_to_be_empty()

@@ -10,6 +10,7 @@ from rich.text import Text
 
 import dicegames
 from dicegames.core.chance import sample
+from dicegames.core.registry import presenter_of
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.web.live import LiveMatch, strip_markup
 
@@ -31,7 +32,7 @@ def test_plain_boards_agree_with_rich_on_every_game(game_id: str) -> None:
     names = [p.name for p in NAMES]
     for _ in range(120):
         state = session.state
-        markup = game.render(state, names)
+        markup = presenter_of(game).render(state, names)
         # Emoji codes (":smile:") stay as typed, as names do everywhere else on the page.
         assert strip_markup(markup) == Text.from_markup(markup, emoji=False).plain
         if state.is_terminal:
@@ -100,7 +101,7 @@ def test_the_last_roll_stays_in_view_spent_after_the_move() -> None:
     # Ben is to roll: the view shows Ann's 3, spent.
     assert session.state.is_chance
     assert match.viewer_state(())["view"]["dice"] == [
-        {**die, "used": True} for die in game.view(session.states[-2])["dice"]]
+        {**die, "used": True} for die in presenter_of(game).view(session.states[-2])["dice"]]
     assert match.viewer_state(())["view"]["dice"][0]["value"] == 3
 
 
@@ -112,7 +113,7 @@ def test_a_roll_that_ends_the_turn_at_once_still_shows_spent() -> None:
     match = LiveMatch("m4", session, "auto", {0: "t0", 1: "t1"}, None)
     session.apply("road", 0)
     session.apply("4")
-    assert game.view(session.state)["dice"] == []
+    assert presenter_of(game).view(session.state)["dice"] == []
     assert match.viewer_state(())["view"]["dice"] == [{"value": 4, "label": "4", "used": True}]
     # A shortcut roll the car can use stays the game's own die, spent once the car moved.
     session.apply("shortcut", 1)

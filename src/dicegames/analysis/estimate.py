@@ -4,10 +4,13 @@ A review judges every decision and a design report measures who leads; both ask 
 question: *from this position, how likely is each seat to win?* Three answers, strongest
 first:
 
-* ``exact``: two-player For a Few Extra Meters is solved (:mod:`~dicegames.games.
-  extra_meters.solver`): the chance under optimal play from here on, no error;
-* ``learned``: Petits Chevaux has a fitted win-chance model (:mod:`~dicegames.games.
-  petits_chevaux.value`): instant, its error is the model's (not a sampling error);
+* ``exact``: a solved game (two-player For a Few Extra Meters): the chance under optimal
+  play from here on, no error;
+* ``learned``: a fitted win-chance model (Petits Chevaux's): instant, its error is the
+  model's (not a sampling error);
+
+  both are a game's ``estimator`` part (:mod:`dicegames.core.definition`; the shapes
+  :class:`Estimate` and :class:`Estimator` live in :mod:`dicegames.core.estimates`);
 * ``rollouts``: every other game: ``n`` continuations played to the end by the game's
   ``medium`` bot in every seat (``random`` where it has none), dice and bots seeded, with
   the standard error of the mean; each is a :func:`dicegames.core.rollout.rollout`, played
@@ -23,148 +26,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from dicegames.bots import bot_spec, rollout_level
+from dicegames.core.estimates import Estimate as Estimate  # noqa: PLC0414 (re-exported)
+from dicegames.core.estimates import Estimator as Estimator  # noqa: PLC0414
+from dicegames.core.estimates import terminal_estimate as terminal_estimate  # noqa: PLC0414
 from dicegames.core.game import Game, State
 from dicegames.core.model import Seat
+from dicegames.core.registry import definition_of
 from dicegames.core.rollout import game_seed, rollout
 
 DEFAULT_ROLLOUTS = 32
 """Continuations per position (or per candidate move) of the rollout estimate."""
-
-@dataclass(frozen=True, slots=True)
-class Estimate:
-    """Every seat's chance to win, and the standard error of each (0 when exact).
-
-    ``error`` is ``None`` for the learned model: it has a fitting error, but no sampling
-    error this program can state.
-    """
-
-    chances: tuple[float, ...]
-    error: float | None = 0.0
-
-
-class Estimator(Protocol):
-    """How a game's positions are judged; see the module docstring."""
-
-    kind: str
-    """``"exact"``, ``"learned"`` or ``"rollouts"``."""
-
-    description: str
-    """One sentence for people: what the estimate is and how sure it is."""
-
-    def position(self, state: State[Any, Any, Any]) -> Estimate:
-        """Every seat's chance to win from ``state``."""
-        ...
-
-    def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
-        """The estimate after each of ``seat``'s legal actions at ``state``."""
-        ...
-
-
-def terminal_estimate(state: State[Any, Any, Any]) -> Estimate:
-    """The finished game's outcome: 1 split among the winners, exact."""
-    return Estimate(state.result.returns(), 0.0)
-
-
-# --------------------------------------------------------------------------- exact
-
-
-class ExactExtraMeters:
-    """Two-player For a Few Extra Meters by the exact solution (optimal play from here)."""
-
-    kind = "exact"
-    description = "exact win chance under optimal play from here on (the solved game)"
-
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
-        from dicegames.games.extra_meters.solver import solve
-
-        length, finish = game.options["track_length"], game.options["finish"]
-        assert isinstance(length, int) and isinstance(finish, str)
-        self._solution = solve(length, finish)
-
-    def _mover(self, state: State[Any, Any, Any]) -> float:
-        """The chance that the seat whose turn it is wins, at a non-terminal ``state``."""
-        from dicegames.games.extra_meters.data import Phase
-
-        data = state.data
-        seat = data.player
-        if data.phase is Phase.DECIDE:
-            return float(max(self._solution.decision_values(data).values()))
-        if data.phase is Phase.OPENING:
-            a, b = data.positions[seat], data.positions[1 - seat]
-            return math.fsum(self._solution.turn_table(seat, a, b)[1][1:6]) / 5
-        return math.fsum(float(p) * self.position(state.apply_unchecked(outcome)).chances[seat]
-                   for outcome, p in state.chance_outcomes())
-
-    def position(self, state: State[Any, Any, Any]) -> Estimate:
-        """Both seats' exact chances (they sum to 1: a shared win counts half to each)."""
-        if state.is_terminal:
-            return terminal_estimate(state)
-        seat = state.data.player
-        mine = self._mover(state)
-        chances = [0.0, 0.0]
-        chances[seat], chances[1 - seat] = mine, 1.0 - mine
-        return Estimate(tuple(chances), 0.0)
-
-    def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
-        """Roll and stop, each with the mover's exact chance after it (the game's
-        ``estimates.win_chances``, which ``dicegames hint`` shows too)."""
-        from dicegames.games.extra_meters.estimates import win_chances
-
-        values = win_chances(state, seat)
-        assert values is not None  # two players: checked by estimator_for
-        result: dict[Hashable, Estimate] = {}
-        for action in state.legal_actions(seat):
-            mine = values[action]
-            chances = [0.0, 0.0]
-            chances[seat], chances[1 - seat] = mine, 1.0 - mine
-            result[action] = Estimate(tuple(chances), 0.0)
-        return result
-
-
-# --------------------------------------------------------------------------- learned
-
-
-class LearnedPetitsChevaux:
-    """Petits Chevaux by its learned win-chance model (the ``expert`` bot's value)."""
-
-    kind = "learned"
-    description = ("the learned win-chance model of the expert bot (a fitted estimate: its "
-                   "error is the model's, not a sampling error)")
-
-    def __init__(self, game: Game[Any, Any, Any]) -> None:
-        from dicegames.games.petits_chevaux.value import model_for
-
-        self._game: Any = game
-        self._model = model_for(game.players)
-
-    def _after(self, data: Any) -> tuple[float, ...]:
-        game = self._game
-        return tuple(self._model.win_chances(game.colours, data.horses, data.player,
-                                             blocking=game.blocking))
-
-    def position(self, state: State[Any, Any, Any]) -> Estimate:
-        """At a roll: the model; at a decision: the model after the mover's best move."""
-        if state.is_terminal:
-            return terminal_estimate(state)
-        if state.is_chance:
-            return Estimate(self._after(state.data), None)
-        seat = state.node.players[0]
-        options = self.choices(state, seat)
-        return max(options.values(), key=lambda estimate: estimate.chances[seat])
-
-    def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
-        """The model's chances after each legal move (a winning move wins outright)."""
-        result: dict[Hashable, Estimate] = {}
-        for action in state.legal_actions(seat):
-            after = state.apply_unchecked(action, seat)
-            result[action] = (terminal_estimate(after) if after.is_terminal
-                              else Estimate(self._after(after.data), None))
-        return result
-
 
 # --------------------------------------------------------------------------- rollouts
 
@@ -230,9 +104,8 @@ class Rollouts:
 
 def estimator_for(game: Game[Any, Any, Any], rollouts: int = DEFAULT_ROLLOUTS,
                   seed: int = 0) -> Estimator:
-    """The strongest estimate for ``game``: exact, learned, else rollouts."""
-    if game.spec.id == "extra-meters" and game.players == 2:
-        return ExactExtraMeters(game)
-    if game.spec.id == "petits-chevaux":
-        return LearnedPetitsChevaux(game)
-    return Rollouts(game, rollouts, seed)
+    """The strongest estimate for ``game``: its definition's ``estimator`` part (exact or
+    learned) when it covers this configuration, else rollouts."""
+    factory = definition_of(game).part("estimator")
+    found: Estimator | None = factory(game) if factory is not None else None
+    return found if found is not None else Rollouts(game, rollouts, seed)

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import importlib
 import random
-import sys
 from collections.abc import Callable, Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +34,7 @@ from dicegames.bots import adviser, bot_levels
 from dicegames.core.errors import GameOver, NotYourTurn
 from dicegames.core.game import Game, State
 from dicegames.core.model import Seat
+from dicegames.core.registry import definition_of
 from dicegames.i18n import _
 
 WinChances = Callable[[State[Any, Any, Any], Seat], Mapping[Hashable, float] | None]
@@ -86,7 +86,9 @@ class Hint:
 
 def exact_chances_of(game: Game[Any, Any, Any]) -> WinChances | None:
     """The ``win_chances`` of the game package's ``estimates`` module, if it has one."""
-    package = sys.modules[type(game).__module__].__package__
+    package = definition_of(game).rules.__module__.rpartition(".")[0]
+    if not package:
+        return None  # a game that is a module of its own, not a package
     name = f"{package}.estimates"
     try:
         module = importlib.import_module(name)

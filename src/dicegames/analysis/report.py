@@ -389,8 +389,12 @@ def build_report(game: Game[Any, Any, Any], *, games: int = 200, seed: int = 0,
                   jobs=jobs, scheduler=scheduler, progress=tick)
     randoms = _trace(game, ["random"] * game.players, games, sub_seed(seed, "random"),
                      drama_until=0, jobs=jobs, scheduler=scheduler, progress=tick)
-    ratings, pairings = _ladder(game, ladder_names, games, seed, jobs=jobs,
-                                scheduler=scheduler, progress=tick)
+    if len(ladder_names) > 1:
+        ratings, pairings = _ladder(game, ladder_names, games, seed, jobs=jobs,
+                                    scheduler=scheduler, progress=tick)
+    else:  # a game with no bots of its own: random has nobody to be rated against
+        ratings, pairings = [], []
+        notes.append("no skill ladder: the game offers no bots of its own, only random")
     ranked = sorted((r for r in ratings if r.name != "random"), key=lambda r: -r.elo)
     strongest = ranked[0].name if ranked else best
     weakest = ranked[-1].name if len(ranked) > 1 else None

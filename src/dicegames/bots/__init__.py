@@ -27,9 +27,18 @@ GENERIC: tuple[BotLevel, ...] = (
 too, and random playouts make ``mcts`` weaker than the games' own ``hard``)."""
 
 
+def own_levels(game: Game[Any, Any, Any]) -> tuple[BotLevel, ...]:
+    """The bots ``game`` offers itself (its definition's ``bots`` part; none without one)."""
+    from dicegames.core.registry import definition_of
+
+    levels = definition_of(game).part("bots")
+    return tuple(levels(game)) if levels is not None else ()
+
+
 def bot_levels(game: Game[Any, Any, Any]) -> tuple[BotLevel, ...]:
-    """Every bot available for ``game``: its own levels first, then the generic ones."""
-    own = game.bot_levels()
+    """Every bot available for ``game``: its own levels first (:func:`own_levels`), then
+    the generic ones."""
+    own = own_levels(game)
     names = {level.name for level in own}
     return own + tuple(level for level in GENERIC if level.name not in names)
 
@@ -98,4 +107,4 @@ def adviser(game: Game[Any, Any, Any], rng: random.Random) -> tuple[str, Agent]:
 
 __all__ = ["FALLBACK_LEVEL", "GENERIC", "HINT_LEVELS", "ROLLOUT_LEVEL", "MCTSBot", "Policy",
            "PolicyBot", "RandomBot", "adviser", "bot_levels", "bot_spec", "make_bot",
-           "random_policy", "rollout_level"]
+           "own_levels", "random_policy", "rollout_level"]

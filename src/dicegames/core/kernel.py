@@ -63,10 +63,10 @@ agree bit for bit; the random generator masks every operation to 32 bits for tha
   below(rng, total)``, then the first index whose running sum exceeds ``r``. Any exact
   Fraction distribution becomes integer weights over a common denominator.
 
-**The kernel protocol** is :class:`GameKernel`; games declare theirs with
-:func:`register_kernel` (in the game package's ``__init__``, with a loader that imports the
-kernel module lazily so ``import dicegames`` never compiles anything), and the simulator and
-bots find it with :func:`kernel_for`.
+**The kernel protocol** is :class:`GameKernel`; games declare theirs as the ``kernel`` part
+of their definition (:mod:`dicegames.core.definition`, a ``"module:Class"`` reference
+imported on first use, so ``import dicegames`` never compiles anything), and the simulator
+and bots find it with :func:`kernel_for`.
 """
 
 from __future__ import annotations
@@ -338,30 +338,17 @@ class GameKernel(ABC):
 
 # ------------------------------------------------------------------------------ registry
 
-_LOADERS: dict[str, str | Callable[[], type[GameKernel]]] = {}
-
-
-def register_kernel(game_id: str, loader: str | Callable[[], type[GameKernel]]) -> None:
-    """Declare the kernel class of game ``game_id``, imported on first use.
-
-    ``loader`` is ``"package.module:ClassName"`` or a function returning the class; either
-    way nothing is imported (or compiled) until a kernel is asked for.
-    """
-    _LOADERS[game_id] = loader
-
-
 def kernel_class(game_id: str) -> type[GameKernel] | None:
-    """The kernel class declared for ``game_id``, or None."""
-    loader = _LOADERS.get(game_id)
-    if loader is None:
-        return None
-    if isinstance(loader, str):
-        import importlib
+    """The kernel class declared by the definition of ``game_id`` (imported on first use),
+    or None when the game has no kernel or is not registered."""
+    from dicegames.core.errors import UnknownGame
+    from dicegames.core.registry import definition
 
-        module, _, name = loader.partition(":")
-        found: type[GameKernel] = getattr(importlib.import_module(module), name)
-        return found
-    return loader()
+    try:
+        found: type[GameKernel] | None = definition(game_id).part("kernel")
+    except UnknownGame:
+        return None
+    return found
 
 
 def kernel_for(game: Any) -> GameKernel | None:
@@ -411,7 +398,6 @@ __all__ = [
     "njit_inline",
     "njit_uncounted",
     "pick",
-    "register_kernel",
     "seed_rng",
     "seed_words",
     "step_u32",

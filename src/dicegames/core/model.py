@@ -23,7 +23,7 @@ Seat = int
 JsonObject = dict[str, Any]
 """A JSON-ready object (str keys; values are str, int, float, bool, None, lists, objects).
 
-What :meth:`~dicegames.core.game.Game.view` and ``action_hints`` return for graphical
+What :meth:`~dicegames.core.presenter.Presenter.view` and ``action_hints`` return for graphical
 front ends; ``json.dumps`` must accept it as is.
 """
 

@@ -1,52 +1,172 @@
-"""The game registry: look games up by id or alias and configure them.
+"""The game registry: every game's definition, looked up by id or alias.
 
-Each game class is registered with :func:`register` in ``dicegames/games/__init__.py``, one
-line per game; importing ``dicegames`` loads that module, so the command line, the server and
-the conformance tests all see the same list.
+Each game folder declares one :class:`~dicegames.core.definition.GameDefinition` (its
+``DEFINITION``), and ``dicegames/games/__init__.py`` registers the games dicegames ships with
+:func:`register`, one line each; importing ``dicegames`` loads that module, so the command
+line, the server and the conformance tests all see the same list. Other packages add games
+through the entry-point group ``dicegames.games`` (each entry point names a definition), and
+the environment variable ``DICEGAMES_GAMES`` (comma-separated ``module:attribute``
+references) adds more, so a test's game is also registered in the servers a test spawns.
+Both are read on the first lookup, not at import.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+import warnings
+from collections.abc import Callable, Mapping
+from functools import lru_cache, partial
 from typing import Any
 
+from dicegames.core.definition import GameDefinition, load_reference
 from dicegames.core.errors import OptionError, PlayerCount, PositionError, UnknownGame
 from dicegames.core.game import Game, State
 from dicegames.core.model import GameSpec
 from dicegames.core.options import read_option_files, resolve_options
 from dicegames.core.position import players_in
+from dicegames.core.presenter import Presenter
 
-_GAMES: dict[str, type[Game[Any, Any, Any]]] = {}
+ENTRY_POINTS = "dicegames.games"
+"""The entry-point group of games other packages add (each entry point: a definition)."""
+
+ENVIRONMENT = "DICEGAMES_GAMES"
+"""The environment variable naming more definitions (``module:attribute``, comma-separated)."""
+
+_DEFINITIONS: dict[str, GameDefinition] = {}
 _ALIASES: dict[str, str] = {}
+_BY_CLASS: dict[type[Game[Any, Any, Any]], GameDefinition] = {}
+_PLUGINS_READ: set[str] = set()
+"""Holds ``"read"`` once the entry points and the environment have been read."""
 
 
-def register(cls: type[Game[Any, Any, Any]]) -> type[Game[Any, Any, Any]]:
-    """Add a game class to the registry (usable as a class decorator)."""
-    spec = cls.spec
-    if spec.id in _GAMES and _GAMES[spec.id] is not cls:
+def register(definition: GameDefinition | type[Game[Any, Any, Any]]) -> GameDefinition:
+    """Add a game to the registry and return its definition.
+
+    A bare rules class is registered as a definition with no optional parts. Registering the
+    same definition (or rules class) twice is harmless; another game under a taken id or
+    alias is refused.
+
+    Raises:
+        ValueError: the id or an alias belongs to another registered game.
+    """
+    if not isinstance(definition, GameDefinition):
+        known = _BY_CLASS.get(definition)
+        definition = known if known is not None else GameDefinition(rules=definition)
+    spec = definition.spec
+    taken = _DEFINITIONS.get(spec.id)
+    if taken is not None and taken.rules is not definition.rules:
         raise ValueError(f"a game with id {spec.id!r} is already registered")
-    _GAMES[spec.id] = cls
+    for alias in (spec.id, *spec.aliases):
+        owner = _ALIASES.get(alias)
+        if owner is not None and owner != spec.id:
+            raise ValueError(f"the alias {alias!r} already names {owner!r}")
+    if taken is not None:
+        return taken
+    _DEFINITIONS[spec.id] = definition
+    _BY_CLASS[definition.rules] = definition
     for alias in (spec.id, *spec.aliases):
         _ALIASES[alias] = spec.id
-    return cls
+    return definition
 
 
-def games() -> tuple[GameSpec, ...]:
-    """The specs of every registered game, in registration order."""
-    return tuple(cls.spec for cls in _GAMES.values())
+def unregister(game_id: str) -> None:
+    """Take a game out of the registry (tests that register a game for a while)."""
+    definition = _DEFINITIONS.pop(game_id, None)
+    if definition is None:
+        return
+    _BY_CLASS.pop(definition.rules, None)
+    for alias in [a for a, owner in _ALIASES.items() if owner == game_id]:
+        del _ALIASES[alias]
+    presenter_of.cache_clear()
 
 
-def game_class(game_id: str) -> type[Game[Any, Any, Any]]:
-    """The class registered under ``game_id`` (or an alias).
+def _read_plugins() -> None:
+    """Register the definitions of the entry points and of ``DICEGAMES_GAMES`` (once).
+
+    A reference that cannot be loaded is skipped with a warning naming it, so a stale
+    entry never stops dicegames from starting.
+    """
+    if _PLUGINS_READ:
+        return
+    _PLUGINS_READ.add("read")
+    from importlib.metadata import entry_points
+
+    references: list[tuple[str, Callable[[], Any]]] = [
+        (f"entry point {point.name!r}", point.load)
+        for point in entry_points(group=ENTRY_POINTS)]
+    references += [(f"{ENVIRONMENT} {text.strip()!r}", partial(load_reference, text.strip()))
+                   for text in os.environ.get(ENVIRONMENT, "").split(",") if text.strip()]
+    for where, load in references:
+        try:
+            register(load())
+        except Exception as error:
+            warnings.warn(f"dicegames: cannot register the game of {where}: {error}",
+                          RuntimeWarning, stacklevel=2)
+
+
+def definitions() -> tuple[GameDefinition, ...]:
+    """Every registered game's definition, in registration order (plugins last)."""
+    _read_plugins()
+    return tuple(_DEFINITIONS.values())
+
+
+def definition(game_id: str) -> GameDefinition:
+    """The definition registered under ``game_id`` or one of its aliases (any case).
 
     Raises:
         UnknownGame: no such game; the message lists the known ids.
     """
-    key = _ALIASES.get(game_id.strip().lower())
+    _read_plugins()
+    key = _ALIASES.get(game_id.strip().lower()) if isinstance(game_id, str) else None
     if key is None:
-        known = ", ".join(_GAMES)
+        known = ", ".join(_DEFINITIONS)
         raise UnknownGame(f"unknown game {game_id!r}; the games are: {known}")
-    return _GAMES[key]
+    return _DEFINITIONS[key]
+
+
+def definition_of(game: Game[Any, Any, Any]) -> GameDefinition:
+    """The definition of a configured game, found by its rules class (or a base class).
+
+    A game whose class was never registered (a test's game built directly) gets a
+    definition of its rules alone: the generic presenter, no bots, kernel or encoder.
+    """
+    for cls in type(game).__mro__:
+        found = _BY_CLASS.get(cls)
+        if found is not None:
+            return found
+    return _unregistered(type(game))
+
+
+@lru_cache(maxsize=64)
+def _unregistered(rules: type[Game[Any, Any, Any]]) -> GameDefinition:
+    """The rules-only definition of a game class that is not registered (kept per class)."""
+    return GameDefinition(rules=rules)
+
+
+@lru_cache(maxsize=256)
+def presenter_of(game: Game[Any, Any, Any]) -> Presenter[Any]:
+    """The presenter of a configured game (kept: one per configured game, 256 at most).
+
+    The game's declared ``presenter`` part, or the generic :class:`Presenter` when the game
+    has none.
+    """
+    cls = definition_of(game).part("presenter") or Presenter
+    presenter: Presenter[Any] = cls(game)
+    return presenter
+
+
+def games() -> tuple[GameSpec, ...]:
+    """The specs of every registered game, in registration order."""
+    return tuple(found.spec for found in definitions())
+
+
+def game_class(game_id: str) -> type[Game[Any, Any, Any]]:
+    """The rules class registered under ``game_id`` (or an alias).
+
+    Raises:
+        UnknownGame: no such game; the message lists the known ids.
+    """
+    return definition(game_id).rules
 
 
 def make(game_id: str, players: int | None = None, **options: object) -> Game[Any, Any, Any]:

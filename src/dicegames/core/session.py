@@ -15,6 +15,8 @@ from typing import Any, Literal, get_args
 from dicegames.core.fair import FairDice
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Result, Seat
+from dicegames.core.presenter import Presenter
+from dicegames.core.registry import presenter_of
 from dicegames.core.text import listing, says
 from dicegames.i18n import N_, _
 
@@ -134,6 +136,12 @@ class Session:
         """The position the session started from (None: the start of the game)."""
 
     @property
+    def presenter(self) -> Presenter[Any]:
+        """The game's presenter (its sentences for the events; see
+        :func:`dicegames.core.registry.presenter_of`)."""
+        return presenter_of(self.game)
+
+    @property
     def state(self) -> State[Any, Any, Any]:
         """The current state."""
         return self._states[-1]
@@ -189,7 +197,8 @@ class Session:
         acting: Seat | None,
     ) -> list[Event]:
         turn = after.turn
-        description = self.game.describe(before, move, acting, [p.name for p in self.players])
+        description = self.presenter.describe(before, move, acting,
+                                              [p.name for p in self.players])
         if acting is None:
             events = [Event(EventKind.ROLL, before.turn.seat, str(move), description, turn.number)]
         elif move == PASS:
@@ -210,8 +219,8 @@ class Session:
                         state: State[Any, Any, Any] | None = None) -> str:
         """One line naming the winner(s), in the current language, and the game's summary
         of the final ``state`` (default: the current one; see
-        :meth:`~dicegames.core.game.Game.describe_summary`)."""
-        summary = self.game.describe_summary(self.state if state is None else state, result)
+        :meth:`~dicegames.core.presenter.Presenter.describe_summary`)."""
+        summary = self.presenter.describe_summary(self.state if state is None else state, result)
         if len(result.winners) == 1:
             name = self.name(result.winners[0])
             if summary:

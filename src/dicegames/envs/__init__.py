@@ -2,10 +2,10 @@
 
 Needs the optional extra ``rl`` (``pip install 'dicegames[rl]'``: numpy, gymnasium,
 pettingzoo, open-spiel). The three adapters share one observation design and one integer
-action space per game (:mod:`dicegames.envs.encoding`, one encoder per game in
-:mod:`dicegames.envs.encoders`), and resolve the dice from a seed exactly as
-:class:`~dicegames.core.match.RandomDice` does, so a seeded environment replays like the
-engine. See docs/rl.md.
+action space per game (:mod:`dicegames.envs.encoding`; each game's encoder is the
+``encoder`` part of its definition, ``games/<game>/encoder.py``), and resolve the dice
+from a seed exactly as :class:`~dicegames.core.match.RandomDice` does, so a seeded
+environment replays like the engine. See docs/rl.md.
 
 - :mod:`dicegames.envs.pettingzoo`: ``env("monza", players=4)``, an AEC environment;
 - :mod:`dicegames.envs.gymnasium`: ``SingleSeatEnv("extra-meters", opponents="hard")``,

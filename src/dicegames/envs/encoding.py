@@ -102,6 +102,10 @@ class Encoder(ABC):
     fields: tuple[Field, ...]
     num_actions: int
     num_outcomes: int
+    wait_id: int | None = None
+    """The id of *wait*: at a node where several seats decide at once, the only action of a
+    seat that does not decide (OpenSpiel's simultaneous nodes); set by the encoders of the
+    games whose definition is ``simultaneous``."""
 
     def __init__(self, game: AnyGame) -> None:
         self.game = game
@@ -223,3 +227,29 @@ class Encoder(ABC):
         string; the default is the engine data's repr, turn counter included.
         """
         return repr(state.data)
+
+
+# ------------------------------------------------------------------------------ lookup
+
+
+def encoder_for(game: AnyGame) -> Encoder:
+    """The encoder of a configured game: its definition's ``encoder`` part, built for it.
+
+    Raises:
+        ValueError: the game declares no encoder; the message lists the games that do.
+    """
+    from dicegames.core.registry import definition_of
+
+    factory = definition_of(game).part("encoder")
+    if factory is None:
+        raise ValueError(f"{game.spec.id} has no learning environment yet; these games "
+                         f"have one: {', '.join(encoded_games())}")
+    encoder: Encoder = factory(game)
+    return encoder
+
+
+def encoded_games() -> tuple[str, ...]:
+    """The ids of the registered games that declare an encoder, in registration order."""
+    from dicegames.core.registry import definitions
+
+    return tuple(found.id for found in definitions() if found.has("encoder"))

@@ -34,12 +34,11 @@ import numpy as np  # noqa: E402
 import numpy.typing as npt  # noqa: E402
 from gymnasium import spaces  # noqa: E402
 
-from dicegames.bots import make_bot  # noqa: E402
+from dicegames.bots import bot_levels, make_bot  # noqa: E402
 from dicegames.core.errors import IllegalAction  # noqa: E402
 from dicegames.core.model import Agent, Seat  # noqa: E402
 from dicegames.core.registry import make  # noqa: E402
-from dicegames.envs.encoders import ENCODERS  # noqa: E402
-from dicegames.envs.encoding import returns, reward_range  # noqa: E402
+from dicegames.envs.encoding import encoded_games, returns, reward_range  # noqa: E402
 from dicegames.envs.table import RENDER_MODES, Table, check_settings  # noqa: E402
 
 ObsDict = dict[str, Any]
@@ -60,7 +59,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         seat: the learning seat (0 starts).
         opponents: a bot name for every other seat (``easy``, ``medium``, ``hard``, the
             game's other levels, ``random``, ``mcts``), or one name per other seat in seat
-            order.
+            order; by default ``medium``, or ``random`` for a game without a ``medium``.
         render_mode: None, ``"ansi"`` or ``"human"``.
         max_moves: truncate after this many decisions of all seats (None: no limit).
         **options: the game's options, e.g. ``track_length=20``.
@@ -73,13 +72,16 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, game_id: str, players: int | None = None, *, seat: Seat = 0,
-                 opponents: str | Sequence[str] = "medium", render_mode: str | None = None,
+                 opponents: str | Sequence[str] | None = None, render_mode: str | None = None,
                  max_moves: int | None = None, **options: object) -> None:
         self.game = make(game_id, players, **options)
         count = self.game.players
         if not 0 <= seat < count:
             raise ValueError(f"seat {seat} is not at the table: {self.game.spec.id} with "
                              f"{count} players has seats 0 to {count - 1}")
+        if opponents is None:
+            known = {level.name for level in bot_levels(self.game)}
+            opponents = "medium" if "medium" in known else "random"
         names = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
         if len(names) != count - 1:
             raise ValueError(f"give one opponent for each of the {count - 1} other seats, "
@@ -173,7 +175,7 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         return self.table.observation(self.seat)
 
 
-for _game_id in ENCODERS:
+for _game_id in encoded_games():
     if env_id(_game_id) not in gymnasium.registry:
         gymnasium.register(env_id(_game_id), entry_point=f"{__name__}:SingleSeatEnv",
                            kwargs={"game_id": _game_id}, disable_env_checker=True)

@@ -19,8 +19,9 @@ has ``,``, since OpenSpiel's game strings split on commas: ``extra_columns=10;9;
 - **Actions** are the encoder's ids; observations (``observation_tensor``) the encoder's
   vector, relative to the observing seat; ``observation_string`` and ``str(state)`` are the
   state's key (:meth:`~dicegames.envs.encoding.Encoder.key`).
-- **EXTRA!** is a simultaneous-move game: at each roll every seat still playing decides at
-  once (a seat whose sheet is complete plays *wait*, id 1650). Use
+- **Simultaneous games** (a definition with ``simultaneous=True``: EXTRA!): at each roll
+  every seat still playing decides at once (a seat that does not decide plays *wait*, the
+  encoder's ``wait_id``: 1650 in EXTRA!). Use
   ``pyspiel.convert_to_turn_based`` for algorithms that need turns (MCTS).
 - **Returns** are zero-sum (:func:`~dicegames.envs.encoding.returns`: +1 for a sole winner,
   -1/(n-1) for a loser); EXTRA! is declared general-sum because of its solo game.
@@ -43,17 +44,19 @@ import pyspiel  # noqa: E402
 
 from dicegames.core.model import Seat  # noqa: E402
 from dicegames.core.options import OptionValue  # noqa: E402
-from dicegames.core.registry import configure, game_class  # noqa: E402
-from dicegames.envs.encoders import ENCODERS, encoder_for  # noqa: E402
-from dicegames.envs.encoders.extra import WAIT  # noqa: E402
-from dicegames.envs.encoding import AnyGame, AnyState, Encoder, returns, reward_range  # noqa: E402
+from dicegames.core.registry import configure, definition, game_class  # noqa: E402
+from dicegames.envs.encoding import (  # noqa: E402
+    AnyGame,
+    AnyState,
+    Encoder,
+    encoded_games,
+    encoder_for,
+    returns,
+    reward_range,
+)
 
 MAX_GAME_LENGTH = 10_000
 """The default bound on decisions (see the module docstring)."""
-
-SIMULTANEOUS = frozenset({"extra"})
-"""Games whose shared roll is a simultaneous-move node."""
-
 
 def short_name(game_id: str) -> str:
     """The OpenSpiel name of a game: ``python_dicegames_extra_meters``."""
@@ -71,7 +74,7 @@ def _game_type(game_id: str) -> Any:
     params: dict[str, OptionValue] = {"players": spec.default_players}
     params.update({option.name: _to_param(option.default) for option in spec.options})
     params["max_game_length"] = MAX_GAME_LENGTH
-    simultaneous = spec.id in SIMULTANEOUS
+    simultaneous = definition(spec.id).simultaneous
     kind = pyspiel.GameType
     return kind(
         short_name=short_name(spec.id),
@@ -117,7 +120,7 @@ class DiceGame(pyspiel.Game):  # type: ignore[misc]
         self.engine: AnyGame = configure(game_id, players, options)
         self.encoder: Encoder = encoder_for(self.engine)
         low, high = reward_range(players)
-        simultaneous = self.engine.spec.id in SIMULTANEOUS
+        simultaneous = self.simultaneous = definition(game_id).simultaneous
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.num_actions,
             max_chance_outcomes=self.encoder.num_outcomes,
@@ -192,7 +195,7 @@ class DiceState(pyspiel.State):  # type: ignore[misc]
             self._player = int(pyspiel.PlayerId.TERMINAL)
         elif state.is_chance:
             self._player = int(pyspiel.PlayerId.CHANCE)
-        elif self._game.engine.spec.id in SIMULTANEOUS:
+        elif self._game.simultaneous:
             self._player = int(pyspiel.PlayerId.SIMULTANEOUS)
         else:
             self._player = state.current_players[0]
@@ -207,7 +210,8 @@ class DiceState(pyspiel.State):  # type: ignore[misc]
         """The legal action ids of ``player``, ascending (*wait* for a finished EXTRA! seat)."""
         state = self.engine_state
         if player not in state.current_players:
-            return [WAIT] if self._game.engine.spec.id in SIMULTANEOUS else []
+            wait = self._game.encoder.wait_id
+            return [wait] if self._game.simultaneous and wait is not None else []
         return self._game.encoder.legal_ids(state, player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
@@ -295,10 +299,10 @@ def load(game_id: str, **params: Any) -> DiceGame:
     return game
 
 
-_TYPES = {game_id: _game_type(game_id) for game_id in ENCODERS}
+_TYPES = {game_id: _game_type(game_id) for game_id in encoded_games()}
 GAMES: dict[str, type[DiceGame]] = {
     game_id: type(f"DiceGame_{game_id.replace('-', '_')}", (DiceGame,), {"game_id": game_id})
-    for game_id in ENCODERS}
+    for game_id in _TYPES}
 """The registered class of each game. Classes, not closures: OpenSpiel keeps its creators
 until after Python has shut down, and a class is never freed then (a closure would be, and
 crash the interpreter on exit)."""

@@ -16,8 +16,7 @@ from rich.text import Text
 
 from dicegames.core.chance import sample
 from dicegames.core.model import Seat
-from dicegames.envs.encoders import encoder_for
-from dicegames.envs.encoding import AnyGame, AnyState, Encoder
+from dicegames.envs.encoding import AnyGame, AnyState, Encoder, encoder_for
 
 RENDER_MODES = ("ansi", "human")
 """``render_mode`` values: ``ansi`` returns the board as plain text, ``human`` prints it."""

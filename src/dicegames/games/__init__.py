@@ -1,22 +1,17 @@
-"""Every game dicegames ships: importing this package registers them, one line each."""
+"""Every game dicegames ships: importing this package registers them, one line each.
 
-from dicegames.core.kernel import register_kernel
+Each game folder declares its ``DEFINITION`` (:class:`~dicegames.core.definition.
+GameDefinition`) in its ``__init__.py``; the lines below register them in the order the
+command line and the web app list them. A game outside this package registers itself
+through the entry-point group ``dicegames.games`` or the ``DICEGAMES_GAMES`` environment
+variable instead (:mod:`dicegames.core.registry`).
+"""
+
 from dicegames.core.registry import register
-from dicegames.games.extra import Extra
-from dicegames.games.extra_meters import ExtraMeters
-from dicegames.games.monza import Monza
-from dicegames.games.petits_chevaux import PetitsChevaux
-from dicegames.games.shortcut import Shortcut
+from dicegames.games import extra, extra_meters, monza, petits_chevaux, shortcut
 
-register(ExtraMeters)
-register(Shortcut)
-register(PetitsChevaux)
-register(Monza)
-register(Extra)
-
-# Compiled bulk kernels (core/kernel.py), imported on first use: "module:class".
-register_kernel("extra-meters", "dicegames.games.extra_meters.kernel:ExtraMetersKernel")
-register_kernel("shortcut", "dicegames.games.shortcut.kernel:ShortcutKernel")
-register_kernel("petits-chevaux", "dicegames.games.petits_chevaux.kernel:PetitsChevauxKernel")
-register_kernel("monza", "dicegames.games.monza.kernel:MonzaKernel")
-register_kernel("extra", "dicegames.games.extra.kernel:ExtraKernel")
+register(extra_meters.DEFINITION)
+register(shortcut.DEFINITION)
+register(petits_chevaux.DEFINITION)
+register(monza.DEFINITION)
+register(extra.DEFINITION)

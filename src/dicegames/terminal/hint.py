@@ -16,7 +16,7 @@ from rich.markup import escape
 
 from dicegames.analysis.hint import hint
 from dicegames.core.errors import GameOver, NotYourTurn, PositionError
-from dicegames.core.registry import from_position
+from dicegames.core.registry import from_position, presenter_of
 from dicegames.i18n import _
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.seats import parse_options
@@ -70,7 +70,7 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
         return ExitCode.OK
     names = [_("Seat {number}", number=s + 1) for s in range(game.players)]
     term.say(f"[bold]{escape(game.spec.name)}[/] · {escape(game.position(state))}")
-    term.say(game.render(state, names))
+    term.say(presenter_of(game).render(state, names))
     who = names[answer.seat]
     if several:
         deciding = ", ".join(str(s + 1) for s in state.current_players)

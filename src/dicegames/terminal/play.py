@@ -31,7 +31,7 @@ from dicegames.core.match import DiceSource, ManualDice, RandomDice, play
 from dicegames.core.model import Agent, Seat
 from dicegames.core.position import players_in
 from dicegames.core.record import load, save
-from dicegames.core.registry import game_class
+from dicegames.core.registry import game_class, presenter_of
 from dicegames.core.session import DiceMode, Event, EventKind, Session
 from dicegames.core.text import count, counted
 from dicegames.i18n import DEFAULT, N_, _, current
@@ -77,7 +77,7 @@ def board(session: Session, state: State[Any, Any, Any] | None = None) -> str:
     Names go in as plain text; the game escapes them in its markup.
     """
     names = [info.name for info in session.players]
-    return session.game.render(session.state if state is None else state, names)
+    return presenter_of(session.game).render(session.state if state is None else state, names)
 
 
 def choice_list(legal: Sequence[Hashable], numbered: bool) -> str:

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import sys
 from collections.abc import AsyncIterator, Callable, Iterable
 from importlib.resources import files
 from pathlib import Path
@@ -31,7 +30,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from dicegames.core.errors import DiceGamesError, OptionError
-from dicegames.core.registry import game_class
+from dicegames.core.registry import definition
 from dicegames.i18n import LANGUAGES, table
 from dicegames.web.api import build_routes
 from dicegames.web.commands import Act, AskHint, EnterDice, Undo
@@ -74,13 +73,10 @@ log = logging.getLogger("dicegames.web")
 def board_source(game_id: str) -> str | None:
     """The text of a game's ``board.js`` from its package folder, or None when it has none."""
     try:
-        cls = game_class(game_id)
+        folder = definition(game_id).path
     except OptionError:
         return None
-    package = sys.modules[cls.__module__].__package__
-    if package is None:
-        return None
-    resource = files(package).joinpath("board.js")
+    resource = folder / "board.js"
     return resource.read_text(encoding="utf-8") if resource.is_file() else None
 
 

@@ -14,9 +14,10 @@ log tail shows.
 
 A board that is data can be large (a 26 x 99 Shortcut grid, a Monza circuit of 1,200
 squares): its drawing is most of a state's JSON, yet no move changes it. So the board's
-static part (:meth:`~dicegames.core.game.Game.static_board`) is encoded once per configured
-game and language and shared by every match played on it (:func:`static_board_json`); a move
-builds and encodes only the rest (:meth:`~dicegames.core.game.Game.moving_view`). A whole
+static part (:meth:`~dicegames.core.presenter.Presenter.static_board`) is encoded once per
+configured game and language and shared by every match played on it
+(:func:`static_board_json`); a move builds and encodes only the rest
+(:meth:`~dicegames.core.presenter.Presenter.moving_view`). A whole
 state (an API answer, a viewer's first push) has the static part put back into
 ``view.board`` as text; the pushes after a viewer's first leave it out, and the page keeps
 it from the first (the state's ``static_board_keys`` name its entries).
@@ -37,6 +38,7 @@ from dicegames.bots import make_bot
 from dicegames.core.fair import FairDice
 from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
+from dicegames.core.registry import presenter_of
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT, _, use
 
@@ -55,7 +57,7 @@ _static_lock = threading.Lock()  # the sample pictures are built in worker threa
 
 
 def static_board_json(game: Game[Any, Any, Any], lang: str) -> tuple[str, list[str]]:
-    """``game.static_board()`` in ``lang`` as JSON text, and its keys; encoded once per
+    """The presenter's ``static_board()`` in ``lang`` as JSON text, and its keys; encoded once per
     configured game (its id, player count and options) and language, and shared by every
     match played on it (the :data:`STATIC_BOARDS_KEPT` most recently used are kept)."""
     key = (game.spec.id, game.players, tuple(sorted(game.options.items())), lang)
@@ -65,7 +67,7 @@ def static_board_json(game: Game[Any, Any, Any], lang: str) -> tuple[str, list[s
             _static_boards.move_to_end(key)
             return found
     with use(lang):
-        static = game.static_board()
+        static = presenter_of(game).static_board()
     found = (json.dumps(static), list(static))
     with _static_lock:
         _static_boards[key] = found
@@ -154,7 +156,7 @@ def strip_markup(markup: str) -> str:
 def plain_text(session: Session, state: State[Any, Any, Any]) -> str:
     """The terminal rendering of ``state`` with the rich markup stripped."""
     names = [player.name for player in session.players]
-    return strip_markup(session.game.render(state, names))
+    return strip_markup(session.presenter.render(state, names))
 
 
 @dataclass(eq=False)
@@ -368,28 +370,29 @@ class LiveMatch:
             return None
         result = state.result
         return {**result.to_json(),
-                "summary": self.session.game.describe_summary(state, result)}
+                "summary": self.session.presenter.describe_summary(state, result)}
 
     def _view(self, step: int) -> dict[str, Any]:
         """The game's view after ``step`` moves without the board's static part
-        (:meth:`~dicegames.core.game.Game.moving_view`); with no dice out, the last roll,
+        (:meth:`~dicegames.core.presenter.Presenter.moving_view`); with no dice out, the last roll,
         spent.
 
         Most games keep a roll only while it is being used, so without this the die would
         vanish the moment a bot has moved (or a forced pass was played) and a child would
         never see what was rolled. The last roll is shown as the game draws it
-        (:meth:`~dicegames.core.game.Game.roll_dice`), every die marked used.
+        (:meth:`~dicegames.core.presenter.Presenter.roll_dice`), every die marked used.
         """
         states = self.session.states
         game = self.session.game
-        view = game.moving_view(states[step])
+        presenter = self.session.presenter
+        view = presenter.moving_view(states[step])
         if view["dice"]:
             return view
         for index in range(step - 1, -1, -1):
             before = states[index]
             if before.is_chance:
                 outcome = game.parse(before, self.session.moves[index].text)
-                dice = game.roll_dice(before, outcome)
+                dice = presenter.roll_dice(before, outcome)
                 return {**view, "dice": [{**die, "used": True} for die in dice]}
         return view
 
@@ -454,7 +457,7 @@ class LiveMatch:
             legal = state.legal_actions(seat)
             with use(lang):
                 self._hints[key] = ([] if legal == (PASS,)
-                                    else state.game.action_hints(state, seat))
+                                    else presenter_of(state.game).action_hints(state, seat))
         return self._hints[key]
 
     def viewer_state(self, seats: tuple[Seat, ...], lang: str = DEFAULT) -> dict[str, Any]:

@@ -126,7 +126,7 @@ def with_labels(review: dict[str, Any], session: Session, lang: str) -> dict[str
                 continue
             state = session.states[move["index"]]
             labels = {hint["move"]: hint["label"]
-                      for hint in session.game.action_hints(state, move["seat"])}
+                      for hint in session.presenter.action_hints(state, move["seat"])}
             moves.append({**move, "played_label": labels.get(move["played"], move["played"]),
                           "best_label": labels.get(move["best"], move["best"])})
     return {**review, "moves": moves}

@@ -46,7 +46,6 @@ from dicegames.core.kernel import (
     to_list,
     zeros,
 )
-from dicegames.games.extra import Extra
 from dicegames.games.extra.data import (
     BOXES,
     NEGATIVE_BOXES,
@@ -57,7 +56,7 @@ from dicegames.games.extra.data import (
     Sheet,
 )
 from dicegames.games.extra.heuristics import progress
-from dicegames.games.extra.rules import ROLLS, Roll
+from dicegames.games.extra.rules import ROLLS, ExtraRules, Roll
 from dicegames.games.extra.sheet import legal_decisions, pairings
 
 ROLL, ROLLER, TURN, PLAYERS, HEAD = range(5)
@@ -151,7 +150,7 @@ class Work(NamedTuple):
     """Each seat's decision of this roll as it is taken, four slots each."""
 
 
-def tables(game: Extra) -> Tables:
+def tables(game: ExtraRules) -> Tables:
     """The kernel tables of a configured game."""
     seats = range(MAX_SEATS)
     smooth = [progress(row, crosses) if crosses <= BOXES[row] else 0.0
@@ -476,14 +475,14 @@ class ExtraKernel(ArrayKernel):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        assert isinstance(game, Extra)
+        assert isinstance(game, ExtraRules)
         self.players: int = game.players
         self.tabs: Tables = tables(game)
 
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every EXTRA! game: 1-6 players, any columns, any children's seats and rule."""
-        return isinstance(game, Extra)
+        return isinstance(game, ExtraRules)
 
     # ---------------------------------------------------------------- states
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from dicegames.core.chance import multisets
 from dicegames.core.errors import BadOptionValue, IllegalAction
@@ -32,7 +31,6 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue, is_digits
-from dicegames.games.binding import forward
 from dicegames.games.extra.data import (
     COLUMN_NAMES,
     Decision,
@@ -258,10 +256,3 @@ class ExtraRules(Game[ExtraData, Decision, Roll]):
     def facts(self, state: State[ExtraData, Decision, Roll]) -> ExtraFacts:
         """Every sheet's rows and EXTRA columns, the roll, the decisions, who rolls."""
         return facts(state.data)
-
-
-# The playable class's old import path, kept working (see dicegames.games.binding).
-if TYPE_CHECKING:
-    from dicegames.games.extra.game import Extra as Extra  # noqa: PLC0414
-else:
-    __getattr__ = forward(__name__, "dicegames.games.extra.game", "Extra")

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from dicegames.core.game import SEAT_COLOURS
 from dicegames.core.model import JsonObject, NodeKind, Seat
+from dicegames.core.presenter import SEAT_COLOURS
 from dicegames.games.extra.data import (
     BOXES,
     COLUMN_NAMES,
@@ -59,7 +59,7 @@ def column_id(seat: Seat, column: int) -> str:
 
 
 def view(game: ExtraRules, state: State[ExtraData, Decision, Roll]) -> JsonObject:
-    """The state as JSON for the board module (see :meth:`dicegames.core.game.Game.view`).
+    """The state as JSON for the board module (see :meth:`dicegames.core.presenter.Presenter.view`).
 
     ``board`` holds the sheet's layout (the same for everyone), one entry per player's sheet
     (``sheets``), the shared roll, whose roll it is, the phase (``roll``, ``decide`` or

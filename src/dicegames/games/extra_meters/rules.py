@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
 from dicegames.core.errors import Reroll
@@ -32,7 +31,6 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.binding import forward
 from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.position import ExtraMetersFacts, facts, from_position, position
 
@@ -173,10 +171,3 @@ class ExtraMetersRules(Game[ExtraMetersData, Decision, int]):
     def facts(self, state: State[ExtraMetersData, Decision, int]) -> ExtraMetersFacts:
         """Where the runners stand, the turn's dice, whose turn and the phase."""
         return facts(state.data)
-
-
-# The playable class's old import path, kept working (see dicegames.games.binding).
-if TYPE_CHECKING:
-    from dicegames.games.extra_meters.game import ExtraMeters as ExtraMeters  # noqa: PLC0414
-else:
-    __getattr__ = forward(__name__, "dicegames.games.extra_meters.game", "ExtraMeters")

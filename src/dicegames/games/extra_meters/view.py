@@ -132,7 +132,7 @@ def dice(data: ExtraMetersData) -> list[JsonObject]:
 
 def view(data: ExtraMetersData, track_length: int, finish: str, players: int,
          game_id: str = "extra-meters") -> JsonObject:
-    """The whole view (see :meth:`dicegames.core.game.Game.view`)."""
+    """The whole view (see :meth:`dicegames.core.presenter.Presenter.view`)."""
     return {
         "game": game_id,
         "board": board(data, track_length, finish, players),
@@ -160,7 +160,8 @@ def hint(data: ExtraMetersData, decision: Decision, track_length: int) -> JsonOb
 def hints(data: ExtraMetersData, legal: Sequence[Decision], seat: Seat,
           track_length: int) -> list[JsonObject]:
     """The hints of ``seat`` for the legal decisions, in legal order (see
-    :meth:`dicegames.core.game.Game.action_hints`); none when it is not that seat's choice."""
+    :meth:`dicegames.core.presenter.Presenter.action_hints`); none when it is not that
+    seat's choice."""
     if data.phase is not Phase.DECIDE or seat != data.player:
         return []
     return [hint(data, decision, track_length) for decision in legal]

@@ -142,8 +142,9 @@ def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
     return PolicyBot(hard_policy, rng)
 
 
-def bot_levels() -> tuple[BotLevel, ...]:
-    """The three bots Monza offers."""
+def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
+    """The three bots Monza offers (the ``bots`` part of its definition), the same for
+    every configuration."""
     return (
         BotLevel("easy", "steps at random among the legal steps",
                  lambda g, rng: RandomBot(rng)),

@@ -45,10 +45,9 @@ from dicegames.core.kernel import (
     zeros,
 )
 from dicegames.core.model import PASS
-from dicegames.games.monza import Monza
 from dicegames.games.monza.circuit import Circuit
 from dicegames.games.monza.data import COLOURS, DICE, START, STAY, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.rules import ROLLS
+from dicegames.games.monza.rules import ROLLS, MonzaRules
 
 (PHASE, PLAYER, TURN, USED, LAST, FINISHING, ROLLED, PLAYERS, DICE_AT, ROLL_AT,
  CARS) = (0, 1, 2, 3, 4, 5, 6, 7, 8, 14, 20)
@@ -150,7 +149,7 @@ class Work(NamedTuple):
     """A roll's colour counts (six slots)."""
 
 
-def tables(game: Monza) -> Tables:
+def tables(game: MonzaRules) -> Tables:
     """The kernel tables of a configured game: :func:`circuit_tables` with its header."""
     t = copy(circuit_tables(game.circuit))
     t[NPLAYERS], t[COMPULSION], t[VARIANT_ON] = (game.players, int(game.longest_rule),
@@ -551,7 +550,7 @@ class MonzaKernel(ArrayKernel):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        assert isinstance(game, Monza)
+        assert isinstance(game, MonzaRules)
         self.circuit: Circuit = game.circuit
         self.players: int = game.players
         self.tabs: Tables = tables(game)
@@ -560,7 +559,7 @@ class MonzaKernel(ArrayKernel):
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every Monza game: any circuit, compulsion, variant and player count."""
-        return isinstance(game, Monza)
+        return isinstance(game, MonzaRules)
 
     # ---------------------------------------------------------------- states
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from dicegames.core.chance import multisets
 from dicegames.core.errors import BadOptionValue, IllegalAction
@@ -39,7 +38,6 @@ from dicegames.core.model import (
 )
 from dicegames.core.options import OptionSpec, OptionValue
 from dicegames.core.text import count
-from dicegames.games.binding import forward
 from dicegames.games.monza.circuit import DEFAULT, Circuit, CircuitError, circuit_for, remove
 from dicegames.games.monza.data import (
     COLOURS,
@@ -291,10 +289,3 @@ class MonzaRules(Game[MonzaData, Move, Roll]):
     def facts(self, state: State[MonzaData, Move, Roll]) -> MonzaFacts:
         """Each car's square by name, the dice, the round's counts, whose turn, the phase."""
         return facts(state.data, self.circuit)
-
-
-# The playable class's old import path, kept working (see dicegames.games.binding).
-if TYPE_CHECKING:
-    from dicegames.games.monza.game import Monza as Monza  # noqa: PLC0414
-else:
-    __getattr__ = forward(__name__, "dicegames.games.monza.game", "Monza")

@@ -70,7 +70,7 @@ def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonOb
 
 def static_board(game: MonzaRules) -> JsonObject:
     """The part of :func:`board` that no move changes: the circuit's name, span, lanes of
-    squares and start zone (see :meth:`dicegames.core.game.Game.static_board`)."""
+    squares and start zone (see :meth:`dicegames.core.presenter.Presenter.static_board`)."""
     circuit = game.circuit
     entries = set(circuit.entries)
     lanes = []
@@ -149,7 +149,7 @@ def dice_entry(data: MonzaData) -> JsonObject | None:
 
 
 def view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
-    """The whole view (see :meth:`dicegames.core.game.Game.view`), with the cars' colours
+    """The whole view (see :meth:`dicegames.core.presenter.Presenter.view`), with the cars' colours
     as ``seat_colours`` so the page's seat markers match the board; ``deciding`` are the
     seats deciding now (none at a roll or the end)."""
     moving = moving_view(game, data, deciding)
@@ -158,7 +158,7 @@ def view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObj
 
 def moving_view(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
     """:func:`view` without the :func:`static_board` part of its board (see
-    :meth:`dicegames.core.game.Game.moving_view`)."""
+    :meth:`dicegames.core.presenter.Presenter.moving_view`)."""
     return {
         "game": game.spec.id,
         "board": moving_board(game, data, deciding),

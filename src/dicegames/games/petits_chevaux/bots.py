@@ -21,12 +21,13 @@ from dicegames.games.petits_chevaux.search import (
 from dicegames.games.petits_chevaux.value import expert_policy
 
 
-def levels() -> tuple[BotLevel, ...]:
+def levels(game: object = None) -> tuple[BotLevel, ...]:
     """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
     expert: hard plus a win chance learned from simulated games; search: ``hard``
     corrected by simulated continuations, about 0.1 s a move; search-60: the same on the
     small budget its measurements use; search-expert-60 (unlisted): the search built on
-    expert, an experiment."""
+    expert, an experiment. (The ``bots`` part of the definition: the same levels for
+    every configuration, so ``game`` is not read.)"""
     return (
         BotLevel("easy", "a random legal move", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
 from dicegames.core.frozen import builder
@@ -35,7 +34,6 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.binding import forward
 from dicegames.games.petits_chevaux.board import ENTRANCE, HOME, PATHS, SEATING, Colour
 from dicegames.games.petits_chevaux.data import (
     HORSE_ACTIONS,
@@ -270,10 +268,3 @@ class PetitsChevauxRules(Game[ChevauxData, Move, Outcome]):
     def facts(self, state: State[ChevauxData, Move, Outcome]) -> PetitsChevauxFacts:
         """Where each horse stands, the die, the 6s in a row, whose turn and the phase."""
         return facts(state.data, self.colours)
-
-
-# The playable class's old import path, kept working (see dicegames.games.binding).
-if TYPE_CHECKING:
-    from dicegames.games.petits_chevaux.game import PetitsChevaux as PetitsChevaux  # noqa: PLC0414
-else:
-    __getattr__ = forward(__name__, "dicegames.games.petits_chevaux.game", "PetitsChevaux")

@@ -38,12 +38,11 @@ from dicegames.core.kernel import (
     to_list,
     zeros,
 )
-from dicegames.games.shortcut import Shortcut
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.heuristics import CUT_SAVING, STOP_AT
 from dicegames.games.shortcut.planner import _steps_to_finish
-from dicegames.games.shortcut.rules import STUCK
+from dicegames.games.shortcut.rules import STUCK, ShortcutRules
 
 PHASE, PLAYER, TURN, WINNER, ROLLS, TOTAL, PLAYERS, CARS = range(8)
 """Slots of the state array (the cars follow from ``CARS``, then the rolls)."""
@@ -366,7 +365,7 @@ class ShortcutKernel(ArrayKernel):
 
     def __init__(self, game: Any) -> None:
         super().__init__(game)
-        assert isinstance(game, Shortcut)
+        assert isinstance(game, ShortcutRules)
         self.board: Board = game.board
         self.players: int = game.players
         self.tabs: BoardTables = board_tables(game.board)
@@ -374,7 +373,7 @@ class ShortcutKernel(ArrayKernel):
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every Shortcut game: any board, any player count."""
-        return isinstance(game, Shortcut)
+        return isinstance(game, ShortcutRules)
 
     # ---------------------------------------------------------------- states
 

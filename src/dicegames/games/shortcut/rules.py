@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 from dicegames.core.chance import uniform
 from dicegames.core.game import Game, State, normalize
@@ -37,7 +36,6 @@ from dicegames.core.model import (
     TurnInfo,
 )
 from dicegames.core.options import OptionSpec, OptionValue
-from dicegames.games.binding import forward
 from dicegames.games.shortcut.board import BUILT_IN, Board, board_for
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.position import ShortcutFacts, facts, from_position, position
@@ -209,10 +207,3 @@ class ShortcutRules(Game[ShortcutData, Action, int]):
     def facts(self, state: State[ShortcutData, Action, int]) -> ShortcutFacts:
         """Each car's cell by name, the shortcut dice, whose turn and the phase."""
         return facts(state.data, self.board)
-
-
-# The playable class's old import path, kept working (see dicegames.games.binding).
-if TYPE_CHECKING:
-    from dicegames.games.shortcut.game import Shortcut as Shortcut  # noqa: PLC0414
-else:
-    __getattr__ = forward(__name__, "dicegames.games.shortcut.game", "Shortcut")

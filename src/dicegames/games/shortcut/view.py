@@ -25,8 +25,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING
 
-from dicegames.core.game import SEAT_COLOURS
 from dicegames.core.model import JsonObject, Seat
+from dicegames.core.presenter import SEAT_COLOURS
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.render import letter, where
@@ -169,7 +169,7 @@ def _signs(game: ShortcutRules, data: ShortcutData) -> list[JsonObject]:
 
 def static_board(game: ShortcutRules) -> JsonObject:
     """The part of the board's view that no move changes: the grid's name, size, road length
-    and every cell (see :meth:`dicegames.core.game.Game.static_board`)."""
+    and every cell (see :meth:`dicegames.core.presenter.Presenter.static_board`)."""
     board = game.board
     return {
         "name": board.name,
@@ -197,19 +197,19 @@ def moving_board(game: ShortcutRules, data: ShortcutData) -> JsonObject:
 
 
 def view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
-    """The whole view (see :meth:`dicegames.core.game.Game.view`)."""
+    """The whole view (see :meth:`dicegames.core.presenter.Presenter.view`)."""
     moving = moving_view(game, data, chance)
     return {**moving, "board": {**static_board(game), **moving["board"]}}
 
 
 def moving_view(game: ShortcutRules, data: ShortcutData, chance: bool) -> JsonObject:
     """The view without the :func:`static_board` part of its board (see
-    :meth:`dicegames.core.game.Game.moving_view`).
+    :meth:`dicegames.core.presenter.Presenter.moving_view`).
 
     The dice shown are the current shortcut turn's 1-3 rolls (their sum is the movement
     allowed; none is spent before the car moves, so none is marked used). A road roll ends
     the turn at once and leaves no die here; the web app still shows it, spent, through
-    :meth:`~dicegames.core.game.Game.roll_dice`. At a chance node a person with a real die
+    :meth:`~dicegames.core.presenter.Presenter.roll_dice`. At a chance node a person with a real die
     picks its face (one die, faces 1-6).
     """
     dice: list[JsonObject] = [{"value": roll, "label": str(roll)} for roll in data.rolls]
@@ -238,8 +238,8 @@ def _destination_label(board: Board, data: ShortcutData, cell: Cell) -> str:
 def hints(game: ShortcutRules, data: ShortcutData, seat: Seat,
           actions: Sequence[Hashable]) -> list[JsonObject]:
     """The hints of ``seat``'s legal ``actions`` (see
-    :meth:`dicegames.core.game.Game.action_hints`): a destination is clicked on its cell, a
-    declaration or ``press`` on its sign."""
+    :meth:`dicegames.core.presenter.Presenter.action_hints`): a destination is clicked on
+    its cell, a declaration or ``press`` on its sign."""
     board = game.board
     found: list[JsonObject] = []
     for action in actions:

@@ -22,9 +22,8 @@ from itertools import combinations_with_replacement
 
 from dicegames.core.model import Seat
 from dicegames.envs.encoding import AnyGame, AnyState, Encoder, Field, Vector, one_hot
-from dicegames.games.extra import Extra
 from dicegames.games.extra.data import BOXES, COLUMN_NAMES, SUMS, Decision, ExtraData
-from dicegames.games.extra.rules import ROLLS
+from dicegames.games.extra.rules import ROLLS, ExtraRules
 
 PAIRS = tuple(combinations_with_replacement(SUMS, 2))
 """The 66 sum pairs ``(s, t)``, ``s <= t``, in id order."""
@@ -62,7 +61,7 @@ class ExtraEncoder(Encoder):
 
     def __init__(self, game: AnyGame) -> None:
         super().__init__(game)
-        assert isinstance(game, Extra)
+        assert isinstance(game, ExtraRules)
         self.columns = game.columns
         p = self.players
         rows = len(SUMS)
@@ -81,6 +80,7 @@ class ExtraEncoder(Encoder):
             Field("roller", (p,), "one-hot: the seat that rolls (or rolled) this turn's dice"),
         )
         self.num_actions = WAIT + 1
+        self.wait_id = WAIT
         self.rolls = {roll: index for index, (roll, _) in enumerate(ROLLS)}
         self.num_outcomes = len(ROLLS)
 

@@ -10,8 +10,8 @@ from collections.abc import Hashable
 
 from dicegames.core.model import Seat
 from dicegames.envs.encoding import AnyGame, AnyState, Encoder, Field, Vector, one_hot, scaled
-from dicegames.games.shortcut import Shortcut
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
+from dicegames.games.shortcut.rules import ShortcutRules
 
 WORDS: tuple[Declaration | Press, ...] = (Declaration.ROAD, Declaration.SHORTCUT,
                                           Declaration.PUSH, Press.PRESS)
@@ -23,7 +23,7 @@ class ShortcutEncoder(Encoder):
 
     def __init__(self, game: AnyGame) -> None:
         super().__init__(game)
-        assert isinstance(game, Shortcut)
+        assert isinstance(game, ShortcutRules)
         self.cell_names: tuple[str, ...] = game.board.names
         cells = len(self.cell_names)
         p = self.players

@@ -13,9 +13,9 @@ from collections.abc import Hashable
 
 from dicegames.core.model import PASS, Seat
 from dicegames.envs.encoding import AnyGame, AnyState, Encoder, Field, Vector, one_hot, scaled
-from dicegames.games.petits_chevaux import PetitsChevaux
 from dicegames.games.petits_chevaux.board import FINAL, PATHS, TRACK_LENGTH
 from dicegames.games.petits_chevaux.data import HORSE_OF, Action, ChevauxData, Phase
+from dicegames.games.petits_chevaux.rules import PetitsChevauxRules
 
 FACES = 6
 """Die faces; the draw's outcome ids come after them."""
@@ -26,7 +26,7 @@ class PetitsChevauxEncoder(Encoder):
 
     def __init__(self, game: AnyGame) -> None:
         super().__init__(game)
-        assert isinstance(game, PetitsChevaux)
+        assert isinstance(game, PetitsChevauxRules)
         self.colours = game.colours
         p = self.players
         self.fields = (

@@ -1,7 +1,7 @@
-"""Monza as people play it: the pure rules of :mod:`.rules` bound to their presentation.
-:class:`Monza` adds the circuit drawn as text and as the web board, the log's sentences, and the
-bots of :mod:`.heuristics`; :mod:`.rules` imports none of these (see
-:mod:`dicegames.games.binding`), and the registry registers this class.
+"""What people see of Monza: the circuit drawn as text (:mod:`.render`) and as the
+web board (:mod:`.view`), and the log's sentences, in the current language. The game's
+definition declares :class:`MonzaPresenter` as its ``presenter`` part; the rules
+(:mod:`.rules`) import none of it.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Result, Seat
+from dicegames.core.model import JsonObject, Result, Seat
+from dicegames.core.presenter import Presenter
 from dicegames.core.text import colour_word, counted, listing
 from dicegames.games.monza import render as text
 from dicegames.games.monza import view as web
@@ -18,24 +19,25 @@ from dicegames.games.monza.rules import MonzaRules, Move
 from dicegames.i18n import N_, _
 
 
-class Monza(MonzaRules):
-    """:class:`MonzaRules` with its board, sentences and bots (the registered class)."""
+class MonzaPresenter(Presenter[MonzaRules]):
+    """The board as text and as the web board, and the log's sentences, of
+    Monza (the ``presenter`` part of its definition)."""
 
     def render(self, state: State[MonzaData, Move, Roll],
                names: Sequence[str] | None = None) -> str:
         """The three lanes with coloured, lettered squares, cars, tyres and targets."""
-        return text.render(self, state.data, names)
+        return text.render(self.game, state.data, names)
 
     def describe(self, state: State[MonzaData, Move, Roll], move: Hashable,
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a roll or a decision, for logs."""
-        return text.describe(self, state.data, move, seat, names)
+        return text.describe(self.game, state.data, move, seat, names)
 
     def describe_summary(self, state: State[MonzaData, Move, Roll], result: Result) -> str:
         """ "the red car on m5, 2 dice in the last round", in the current language."""
         data = state.data
         squares = listing(list(dict.fromkeys(
-            self.circuit.square_name(data.cars[s]) for s in data.winners)))
+            self.game.circuit.square_name(data.cars[s]) for s in data.winners)))
         colours = listing([colour_word(COLOURS[s]) for s in data.winners])
         used = data.round_used[data.winners[0]] if data.winners else 0
         dice = counted(used, N_("1 die"), N_("{count} dice"))
@@ -47,22 +49,16 @@ class Monza(MonzaRules):
 
     def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
         """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""
-        return web.view(self, state.data, state.current_players)
+        return web.view(self.game, state.data, state.current_players)
 
     def static_board(self) -> JsonObject:
         """The circuit: its lanes of squares and the start zone (see :mod:`.view`)."""
-        return web.static_board(self)
+        return web.static_board(self.game)
 
     def moving_view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
         """The view without the circuit: cars, turn and dice."""
-        return web.moving_view(self, state.data, state.current_players)
+        return web.moving_view(self.game, state.data, state.current_players)
 
     def action_hints(self, state: State[MonzaData, Move, Roll], seat: Seat) -> list[JsonObject]:
         """The legal actions as labelled buttons with their board targets (:mod:`.view`)."""
-        return web.action_hints(self, state.data, seat, state.legal_actions(seat))
-
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random steps; medium: furthest end, pushing; hard: also the next replies."""
-        from dicegames.games.monza.heuristics import bot_levels
-
-        return bot_levels()
+        return web.action_hints(self.game, state.data, seat, state.legal_actions(seat))

@@ -1,7 +1,7 @@
-"""Jeu des Petits Chevaux as people play it: the pure rules of :mod:`.rules` bound to their
-presentation. :class:`PetitsChevaux` adds the cross board drawn as text and as the web board,
-the log's sentences, and the bots of :mod:`.bots`; :mod:`.rules` imports none of these (see
-:mod:`dicegames.games.binding`), and the registry registers this class.
+"""What people see of Jeu des Petits Chevaux: the cross board drawn as text
+(:mod:`.render`) and as the web board (:mod:`.view`), and the log's sentences, in the
+current language. The game's definition declares :class:`PetitsChevauxPresenter` as its
+``presenter`` part; the rules (:mod:`.rules`) import none of it.
 """
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 
 from dicegames.core.game import State
-from dicegames.core.model import BotLevel, JsonObject, Result, Seat
+from dicegames.core.model import JsonObject, Result, Seat
+from dicegames.core.presenter import Presenter
 from dicegames.core.text import colour_word
 from dicegames.games.petits_chevaux import render as text
 from dicegames.games.petits_chevaux import view as web
@@ -18,41 +19,32 @@ from dicegames.games.petits_chevaux.rules import Move, Outcome, PetitsChevauxRul
 from dicegames.i18n import _
 
 
-class PetitsChevaux(PetitsChevauxRules):
-    """:class:`PetitsChevauxRules` with its board, sentences and bots (the registered class)."""
+class PetitsChevauxPresenter(Presenter[PetitsChevauxRules]):
+    """The board as text and as the web board, and the log's sentences, of
+    Jeu des Petits Chevaux (the ``presenter`` part of its definition)."""
 
     def render(self, state: State[ChevauxData, Move, Outcome],
                names: Sequence[str] | None = None) -> str:
         """The cross board with every horse, and a legend of the players and the roll."""
-        return text.render(state.data, self.colours, names)
+        return text.render(state.data, self.game.colours, names)
 
     def describe(self, state: State[ChevauxData, Move, Outcome], move: Hashable,
                  seat: Seat | None, names: Sequence[str]) -> str:
         """One sentence about a draw, a roll, a move or a pass, for logs."""
-        return text.describe(self, state.data, move, seat, names)
+        return text.describe(self.game, state.data, move, seat, names)
 
     def describe_summary(self, state: State[ChevauxData, Move, Outcome],
                          result: Result) -> str:
         """ "red fills its stable in turn 40", in the current language."""
         data = state.data
         return _("{colour} fills its stable in turn {turn}",
-                 colour=colour_word(self.colours[data.winner].label), turn=data.turn)
+                 colour=colour_word(self.game.colours[data.winner].label), turn=data.turn)
 
     def view(self, state: State[ChevauxData, Move, Outcome]) -> JsonObject:
         """The cross board, the die and the colours for the web app (see :mod:`.view`)."""
-        return web.view(self, state.data)
+        return web.view(self.game, state.data)
 
     def action_hints(self, state: State[ChevauxData, Move, Outcome],
                      seat: Seat) -> list[JsonObject]:
         """Button labels and board targets of the legal moves (see :mod:`.view`)."""
-        return web.hints(self, state.data, seat, state.legal_actions(seat))
-
-    def bot_levels(self) -> tuple[BotLevel, ...]:
-        """easy: random; medium: the heuristic player; hard: the risk-aware policy; expert:
-        hard plus a learned win chance; search: hard corrected by simulated continuations
-        (and search-60, its small-budget form; search-expert-60, the same built on
-        expert)."""
-        from dicegames.games.petits_chevaux.bots import levels
-
-        return levels()
-
+        return web.hints(self.game, state.data, seat, state.legal_actions(seat))

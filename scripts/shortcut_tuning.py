@@ -5,7 +5,7 @@ sensible mix. This module plays those strategies against each other (two players
 alternating, seeded) and prints win shares with 95% Wilson intervals and the mean game
 length, the figures published on the rules page::
 
-    python -m dicegames.games.shortcut.tuning [--games 4000] [--seed 2026] [--board PATH]
+    python scripts/shortcut_tuning.py [--games 4000] [--seed 2026] [--board PATH]
 
 The strategies: ``road`` declares the road every turn (never leaving it, so it needs the
 exact count at the end); ``shortcut`` declares the shortcut every turn, pressing and stopping

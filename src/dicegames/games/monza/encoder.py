@@ -13,9 +13,8 @@ from collections.abc import Hashable
 
 from dicegames.core.model import PASS, Seat
 from dicegames.envs.encoding import AnyGame, AnyState, Encoder, Field, Vector, one_hot, scaled
-from dicegames.games.monza import Monza
 from dicegames.games.monza.data import COLOURS, DICE, START, STAY, Advance, MonzaData, Phase, Step
-from dicegames.games.monza.rules import ROLLS
+from dicegames.games.monza.rules import ROLLS, MonzaRules
 
 
 class MonzaEncoder(Encoder):
@@ -23,7 +22,7 @@ class MonzaEncoder(Encoder):
 
     def __init__(self, game: AnyGame) -> None:
         super().__init__(game)
-        assert isinstance(game, Monza)
+        assert isinstance(game, MonzaRules)
         self.square_names = tuple(square.name for square in game.circuit.squares)
         squares = len(self.square_names)
         p = self.players
