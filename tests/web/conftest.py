@@ -1,5 +1,16 @@
-"""Fixtures of the web tests: a real server process over a temporary SQLite file, and a
+"""Fixtures of the web tests: the app in process behind an ASGI client (``client``, see
+:mod:`web.client`), a real server process over a temporary SQLite file (``server``), and a
 real headless Chromium (an installed one, driven by Playwright: see :mod:`web.browser`).
+
+Most tests check the application (answers, states, errors, websockets' messages) and use
+``client``: no port, no process, and the analysis workers start only for a hint or a review.
+A real ``dicegames serve`` process (:class:`web.server.Server`, marked ``process``) stays for
+what only a process or a socket can show: SIGTERM and SIGKILL (``test_work``, ``test_faults``,
+``test_ws``, ``test_soak``), restarts over the same database while other processes hold
+it, uvicorn's own limits and protocol (frame sizes, TCP_NODELAY, slow readers: ``test_fuzz_ws``,
+``test_latency``, ``test_slow_viewers``), per-address limits seen on real connections
+(``test_limits``), the hints' time budget under load (``test_work``) and everything a real
+browser loads (marked ``browser``: pages, boards, accessibility, screenshots).
 
 Without a Chromium the browser tests are skipped with a message saying what to install;
 in CI (``CI=true``) they fail instead, so a CI run never passes without them."""
@@ -14,7 +25,16 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from web.browser import ARGS, LAUNCH_TIMEOUT_MS, find_chromium, in_ci
+from web.client import AppClient
 from web.server import Server
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppClient]:
+    """The app in process over a fresh database, no bot pause, shared by the tests of one
+    module."""
+    with AppClient(tmp_path_factory.mktemp("web") / "games.sqlite3") as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +102,14 @@ def dark_phone(browser: Browser) -> Iterator[Page]:
     """A phone-width page (390 x 844) in dark mode at two device pixels per CSS pixel, in a
     fresh context; page errors fail the test."""
     yield from _page(browser, 390, 844, color_scheme="dark", device_scale_factor=2)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests by what they start: ``process`` for a real server process (the
+    ``server`` fixture), ``browser`` for a real Chromium; ``make check`` leaves both out."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "server" in names:
+            item.add_marker(pytest.mark.process)
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)
