@@ -94,10 +94,11 @@ async def _receive_within(session: WebSocketTestSession, timeout: float) -> Mess
 
 class AppClient:
     """The app over the SQLite file ``db``, served in process while open (``with``, or
-    :meth:`start` and :meth:`stop`); ``options``: more keyword arguments of
-    :func:`~dicegames.web.app.create_app`."""
+    :meth:`start` and :meth:`stop`), with ``analysis_workers`` worker processes for its
+    hints and reviews (the server has :data:`~dicegames.web.pool.WORKERS`); ``options``: more
+    keyword arguments of :func:`~dicegames.web.app.create_app`."""
 
-    def __init__(self, db: Path, *, client: tuple[str, int] = CLIENT,
+    def __init__(self, db: Path, *, client: tuple[str, int] = CLIENT, analysis_workers: int = 1,
                  **options: Any) -> None:
         options.setdefault("bot_delay", 0.0)
         options.setdefault("client_limits", ClientLimits.off())
@@ -105,6 +106,7 @@ class AppClient:
         self.db = db
         self.url = f"http://{HOST}"
         self._client = client
+        self._workers = analysis_workers
         self._options = options
         self._open = self._used = False
         self._make()
@@ -113,6 +115,7 @@ class AppClient:
         """A fresh app and client (an app stopped once is not started again: its store and
         hub are closed, as a stopped server's)."""
         self.app = create_app(self.db, **self._options)
+        self.hub.pool.size = self._workers  # one is enough for a test's hints: half the start
         self.http = TestClient(self.app, base_url=self.url, client=self._client,
                                raise_server_exceptions=False)
 
