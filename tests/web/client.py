@@ -18,7 +18,7 @@ What only a real process or socket shows stays with :class:`~web.server.Server` 
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from types import TracebackType
@@ -158,13 +158,14 @@ class AppClient:
                  trace: TracebackType | None) -> None:
         self.stop()
 
-    def run(self, work: Callable[[], Awaitable[_T]]) -> _T:
-        """Call ``work()`` on the app's event loop (where the hub lives); its result."""
+    def run(self, work: Awaitable[_T]) -> _T:
+        """Await ``work`` (a coroutine) on the app's event loop (where the hub lives); its
+        result."""
         portal = self.http.portal
         assert portal is not None, "the client is not open"
 
         async def call() -> _T:
-            return await work()
+            return await work
 
         return portal.call(call)
 
