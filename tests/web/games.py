@@ -37,9 +37,22 @@ def lacks_board(game_id: str) -> bool:
     return board_source(game_id) is None
 
 
-def skip_unless(game_id: str, *parts: str) -> None:
-    """Skip the test for ``game_id`` (saying why) when it lacks one of ``parts``;
-    ``"board"`` is its ``board.js``."""
+def lacks_translation(game_id: str, lang: str) -> bool:
+    """True when ``game_id``'s own texts have no translation in ``lang`` (its pitch, the
+    first sentence anyone sees of it, reads the same as in English)."""
+    from dicegames.core.registry import game_class
+    from dicegames.i18n import DEFAULT, translate
+
+    pitch = game_class(game_id).spec.pitch
+    return lang != DEFAULT and translate(lang, pitch) == pitch
+
+
+def skip_unless(game_id: str, *parts: str, lang: str = "") -> None:
+    """Skip the test for ``game_id`` (saying why) when it lacks one of ``parts``
+    (``"board"``: its ``board.js``; the others: parts of its definition) or, with ``lang``,
+    a translation into ``lang``."""
     for part in parts:
         if lacks_board(game_id) if part == "board" else lacks(game_id, part):
             pytest.skip(f"the game {game_id!r} has no {part} (an optional part)")
+    if lang and lacks_translation(game_id, lang):
+        pytest.skip(f"the game {game_id!r} has no translation into {lang!r}")
