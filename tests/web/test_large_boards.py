@@ -207,6 +207,7 @@ def _probe(server: Server) -> float:
     return time.perf_counter() - started
 
 
+@pytest.mark.process
 def test_sixteen_matches_on_the_largest_board_leave_a_get_quick(tmp_path: Path) -> None:
     server = Server(tmp_path / "games.sqlite3", bot_delay=PACE).start()
     stop = threading.Event()
