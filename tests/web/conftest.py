@@ -2,18 +2,31 @@
 :mod:`web.client`), a real server process over a temporary SQLite file (``server``), and a
 real headless Chromium (an installed one, driven by Playwright: see :mod:`web.browser`).
 
-Most tests check the application (answers, states, errors, websockets' messages) and use
-``client``: no port, no process, and the analysis workers start only for a hint or a review.
-A real ``dicegames serve`` process (:class:`web.server.Server`, marked ``process``) stays for
-what only a process or a socket can show: SIGTERM and SIGKILL (``test_work``, ``test_faults``,
-``test_ws``, ``test_soak``), restarts over the same database while other processes hold
-it, uvicorn's own limits and protocol (frame sizes, TCP_NODELAY, slow readers: ``test_fuzz_ws``,
-``test_latency``, ``test_slow_viewers``), per-address limits seen on real connections
-(``test_limits``), the hints' time budget under load (``test_work``) and everything a real
-browser loads (marked ``browser``: pages, boards, accessibility, screenshots).
+Most tests check the application (answers, states, errors, websockets' messages, restarts
+over the same database) and use ``client``: no port, no process, and the analysis workers
+start only for a hint or a review. A real ``dicegames serve`` process
+(:class:`web.server.Server`; such tests are marked ``process``, and ``make check`` leaves
+them out) stays for what only a process or its sockets show:
 
-Without a Chromium the browser tests are skipped with a message saying what to install;
-in CI (``CI=true``) they fail instead, so a CI run never passes without them."""
+* signals: SIGTERM and SIGKILL of the server and its analysis workers (``test_work``), a
+  kill -9 in the middle of a stream of moves (``test_ws``), the soak (``test_soak``);
+* another process at the database: a lock held elsewhere, damaged files refused by the
+  real command with one line and exit 2 (``test_faults``);
+* uvicorn and the kernel's sockets: frame limits, pings and readers that never read
+  (``test_fuzz_ws``, ``test_slow_viewers``), TCP_NODELAY (``test_latency``), per-address
+  limits from several loopback addresses and the memory of a burst (``test_limits``);
+* time seen from another client: hints within their budget while bots keep their pace
+  (``test_work``), other clients served while big records are checked
+  (``test_security``), a GET beside sixteen live matches (``test_large_boards``);
+* the command line's own options (``--allow-origin``, ``--send-timeout``);
+* everything a real browser loads (marked ``browser``: pages, boards, accessibility,
+  screenshots), with the API calls of those modules' own set-ups;
+* ``test_headers`` and ``test_fuzz_api`` (the headers on the wire, schemathesis over HTTP)
+  still use the real server; they could move to the client.
+
+A kept-alive connection after a 500 is checked on uvicorn serving the app in this process
+(:mod:`web.inprocess`).
+"""
 
 from __future__ import annotations
 
