@@ -115,3 +115,14 @@ def test_the_app_starts_its_workers_with_the_first_hint_not_before(tmp_path: Pat
         hint = client.get(f"/api/matches/{match['id']}/hint?token={token}")
         assert hint["seat"] == seat
         assert client.hub.pool.started
+
+
+def test_waiting_for_the_first_worker_ends_when_the_pool_closes() -> None:
+    async def scenario() -> bool:
+        pool = AnalysisPool(1)
+        waiting = asyncio.ensure_future(pool.ready())
+        await asyncio.sleep(0)  # it waits for the worker's warm-up
+        pool.close()  # the server stops first
+        return await asyncio.wait_for(waiting, 10)
+
+    assert asyncio.run(scenario()) is True

@@ -224,6 +224,7 @@ class AnalysisPool:
     def close(self) -> None:
         """Kill every worker now (the server is stopping: their jobs are abandoned)."""
         self._closed = True
+        self._joined.set()  # nobody waits for a worker that will never come
         for task in self._tasks:
             task.cancel()
         for _, _, waiter in self._waiting:
