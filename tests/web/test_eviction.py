@@ -68,8 +68,9 @@ def test_an_idle_match_leaves_memory_and_goes_on_exactly(quick: AppClient) -> No
         assert json.loads(viewer.recv(timeout=10))["type"] == "state"
     path = f"/api/matches/{match['id']}?token={_tokens(match)}"
     deadline = time.monotonic() + 10
-    while (before := quick.get(path))["presence"]["0"] != "away":  # the viewer has left
-        assert time.monotonic() < deadline, before["presence"]
+    while ((before := quick.get(path))["presence"]["0"] != "away"  # the viewer has left
+           or before["node"]["kind"] != "decision"):  # and the dice have been rolled
+        assert time.monotonic() < deadline, (before["presence"], before["node"])
         time.sleep(0.02)
     assert before["presence"] == {"0": "away", "1": "invited"}
     dropped = quick.hub.resident.evictions
