@@ -1,5 +1,5 @@
-# dicegames: `make run` starts the web app, `make test` checks everything, `make bench` prints
-# figures.
+# dicegames: `make run` starts the web app, `make test` checks everything, `make check` is the
+# everyday fast lane, `make bench` prints figures.
 # Each target creates .venv and installs what it needs first, so a fresh clone with only
 # Python and pip works.
 
@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test lint typecheck pytest bench bench-peers bench-kernels docs clean browser
+.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,16 @@ lint: $(VENV)/.dev-installed
 
 typecheck: $(VENV)/.dev-installed
 	$(BIN)/mypy
+
+# Everyday work: ruff, mypy and the fast tests, in under two minutes on two cores. Left out:
+# the tests marked slow (statistical, long), process (a real server process) and browser
+# (Chromium); `make test` runs them too.
+FAST := not slow and not process and not browser
+
+check: $(VENV)/.dev-installed lint typecheck
+	@$(BIN)/pytest -q -m "$(FAST)"; status=$$?; \
+	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
+	exit $$status
 
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
 pytest: $(VENV)/.dev-installed browser

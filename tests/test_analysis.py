@@ -325,6 +325,7 @@ def test_negative_jobs_are_refused() -> None:
 # --------------------------------------------------------------------------- simulate: reports
 
 
+@pytest.mark.slow
 def test_same_seed_same_report_and_jobs_do_not_change_it() -> None:
     game = dicegames.make("extra-meters", players=3, finish="same_round")
     players = ["bot:medium", "bot:easy", "bot:random"]

@@ -23,6 +23,9 @@ import pytest
 import dicegames
 from dicegames.docs import rules_page
 
+pytestmark = pytest.mark.process
+"""These run the real command in processes of their own (left out by `make check`)."""
+
 ANSI = re.compile(r"\x1b\[")
 
 

@@ -19,6 +19,9 @@ from dicegames.core.record import save
 from dicegames.terminal.analyse_view import review_file
 from test_review import blunder_game
 
+pytestmark = [pytest.mark.slow, pytest.mark.process]
+"""Dask clusters and worker processes: long, in processes of their own (not in `make check`)."""
+
 distributed = pytest.importorskip("distributed")
 
 

@@ -118,7 +118,9 @@ def configurations() -> list[Any]:
                 continue
             seen.add(key)
             label = "-".join([spec.id, f"{players}p", *(f"{k}={v}" for k, v in options.items())])
-            params.append(pytest.param(spec.id, players, options, id=label))
+            crowded = players > spec.default_players  # the longest walks: `make test` only
+            params.append(pytest.param(spec.id, players, options, id=label,
+                                       marks=[pytest.mark.slow] if crowded else []))
     return params
 
 

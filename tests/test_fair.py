@@ -144,6 +144,7 @@ def test_an_unfinished_records_shows_the_commitment_and_no_secret_or_seed() -> N
     assert to_record(own)["seed"] == 11 and "fair" not in to_record(own)
 
 
+@pytest.mark.process
 def test_verify_accepts_an_honest_finished_record(tmp_path: Path) -> None:
     for fair in (FairDice.new(), FairDice.seeded(5)):
         record = to_record(play(fair))
@@ -157,6 +158,7 @@ def test_verify_accepts_an_honest_finished_record(tmp_path: Path) -> None:
         assert fair.commitment is not None and fair.commitment in done.stdout
 
 
+@pytest.mark.process
 def test_verify_names_a_tampered_roll(tmp_path: Path) -> None:
     record = to_record(play(FairDice.new(), tamper=4))
     from_record(record)  # a legal game: only the dice were not the committed ones
@@ -167,6 +169,7 @@ def test_verify_names_a_tampered_roll(tmp_path: Path) -> None:
     assert verify_record(record).rolls == 4
 
 
+@pytest.mark.process
 def test_verify_rejects_a_changed_secret_or_commitment(tmp_path: Path) -> None:
     record = to_record(play(FairDice.new()))
     secret = record["fair"]["secret"]
@@ -180,6 +183,7 @@ def test_verify_rejects_a_changed_secret_or_commitment(tmp_path: Path) -> None:
     assert done.returncode == 1 and "does not match the commitment" in verdict_line(done)
 
 
+@pytest.mark.process
 @pytest.mark.parametrize("case", ["unfinished", "terminal", "corrupt", "bad_fair", "missing",
                                   "no_secret"])
 def test_verify_explains_what_it_cannot_verify(tmp_path: Path, case: str) -> None:
@@ -211,6 +215,7 @@ def test_verify_explains_what_it_cannot_verify(tmp_path: Path, case: str) -> Non
     assert line.startswith("dicegames: error: ") and fragment in line, line
 
 
+@pytest.mark.process
 def test_a_web_record_resumed_at_the_terminal_drops_the_commitment(tmp_path: Path) -> None:
     fair = FairDice.new()
     session = Session(dicegames.make("extra-meters", players=2), None, None, fair=fair)

@@ -29,6 +29,9 @@ import dicegames
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.scores import record_score
 
+pytestmark = pytest.mark.process
+"""These run the real command in processes of their own (left out by `make check`)."""
+
 FINISHED = ["5", "stop", "1", "stop", "5", "roll", "2", "stop"]
 """A whole extra-meters game on a 10-square track."""
 

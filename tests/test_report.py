@@ -136,6 +136,7 @@ def test_bad_ladder_is_refused() -> None:
         build_report(game, games=5, bots=["random", "wizard"])
 
 
+@pytest.mark.process
 def test_analyse_command_writes_the_page_and_charts(env: dict[str, str],  # noqa: F811
                                                     tmp_path: Path) -> None:
     out = tmp_path / "em.html"
@@ -154,6 +155,7 @@ def test_analyse_command_writes_the_page_and_charts(env: dict[str, str],  # noqa
     assert json.loads(done.stdout)["skill"]["ladder"][0]["name"] == "random"
 
 
+@pytest.mark.process
 def test_analyse_command_errors_are_one_line(env: dict[str, str]) -> None:  # noqa: F811
     assert_one_line_error(run(env, "analyse", "extra-meters", "--ladder", "random,wizard",
                               "--json"), 2, "'wizard' is not a bot")

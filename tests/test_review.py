@@ -126,6 +126,7 @@ def test_a_game_started_from_a_position_is_reviewed_from_that_position(
     assert again.to_json() == expected.to_json()
 
 
+@pytest.mark.process
 def test_review_command_reviews_a_game_from_a_position(env: dict[str, str],  # noqa: F811
                                                        tmp_path: Path) -> None:
     game = dicegames.make("extra-meters", track_length=15)
@@ -139,6 +140,7 @@ def test_review_command_reviews_a_game_from_a_position(env: dict[str, str],  # n
     assert json.loads(done.stdout)["moves"][0]["played"] == "stop"
 
 
+@pytest.mark.process
 def test_review_command_prints_json_and_html(env: dict[str, str],  # noqa: F811
                                              tmp_path: Path) -> None:
     path = save(blunder_game(), tmp_path / "game.json")
@@ -155,6 +157,7 @@ def test_review_command_prints_json_and_html(env: dict[str, str],  # noqa: F811
     assert "<svg" in text and "mistake" in text
 
 
+@pytest.mark.process
 def test_review_command_refuses_an_unfinished_game(env: dict[str, str],  # noqa: F811
                                                    tmp_path: Path) -> None:
     session = Session(dicegames.make("extra-meters"))

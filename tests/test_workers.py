@@ -23,8 +23,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(),
-                                reason="reads processes from /proc (Linux)")
+pytestmark = [pytest.mark.skipif(not Path("/proc/self/stat").exists(),
+                                 reason="reads processes from /proc (Linux)"),
+              pytest.mark.process]
 
 GONE_WITHIN_S = 5.0
 """How soon after the parent's death its workers must have ended (the issue's bound)."""

@@ -147,6 +147,7 @@ def test_mcts_needs_a_simulation() -> None:
         MCTSBot(random.Random(0), simulations=0)
 
 
+@pytest.mark.slow
 def test_mcts_beats_random_play() -> None:
     """60 games on a 15-square track, seats alternating, 100 simulations a decision.
 

@@ -75,6 +75,7 @@ def test_mcts_takes_the_win() -> None:
     assert state.action_to_string(0, bot.step(state)) == "stop"
 
 
+@pytest.mark.slow
 def test_value_iteration_reproduces_the_exact_solver() -> None:
     """OpenSpiel's value iteration over the whole game (track 10) gives our solver's chance
     that the first player wins under optimal play, 0.71393..."""

@@ -55,6 +55,7 @@ def test_every_state_matches_the_direct_solution() -> None:
         assert solution.chances(a, b, c) == pytest.approx(expected, abs=1e-12)
 
 
+@pytest.mark.slow
 def test_chances_are_a_distribution_and_the_first_runner_leads() -> None:
     solution = solve_three(50)
     first, second, third = solution.chances(0, 0, 0)

@@ -141,6 +141,7 @@ def test_plain_python_and_numpy_fills_are_identical(finish: str) -> None:
     assert plain.masks == fast.masks
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("finish", ["first", "same_round"])
 def test_stored_decisions_match_the_exact_values(finish: str) -> None:
     """``rolls`` (a mask lookup) decides as comparing ``decision_values`` does, everywhere."""

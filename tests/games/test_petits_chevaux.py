@@ -493,6 +493,7 @@ def check_invariants(game: Any, before: ChevauxData, after: ChevauxData,
                 assert q in (p, 0), "only captures move other horses (home)"
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(players=st.integers(2, 4), options=st.fixed_dictionaries({
     "three_sixes_penalty": st.booleans(), "compulsory_move": st.booleans(),

@@ -89,6 +89,7 @@ def test_playouts_score_and_rollouts_stop_at_the_horizon() -> None:
         assert not ended.roll and ended.roller == 2 and ended.turn == 3
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "policies", "bots", "options"),
                          [(2, ["random", "medium"], ["easy", "medium"], {}),
                           (3, ["medium", "random", "medium"], ["medium", "easy", "medium"],

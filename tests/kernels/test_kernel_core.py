@@ -52,6 +52,7 @@ def run(force_python: bool) -> dict[str, object]:
     return result
 
 
+@pytest.mark.slow
 def test_numba_and_plain_python_give_the_same_bits() -> None:
     plain = run(force_python=True)
     assert plain.pop("backend") == "python"

@@ -121,6 +121,7 @@ def test_rollout_stops_at_the_seats_next_turn() -> None:
         assert sooner.player == 1 and sooner.turn == 8 and sooner.phase is Phase.ROLL
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "policies", "bots"),
                          [(4, ["random"] * 4, ["easy"] * 4),
                           (2, ["medium", "hard"], ["medium", "hard"])])

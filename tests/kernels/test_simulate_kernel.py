@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 import dicegames
 from dicegames.analysis import simulate
 from dicegames.analysis.fast import plan
@@ -66,6 +68,8 @@ print(json.dumps(out))
 """
 
 
+@pytest.mark.process
+@pytest.mark.slow
 def test_the_same_seed_gives_the_same_figures_with_or_without_numba() -> None:
     def run(force_python: bool) -> dict[str, dict[str, object]]:
         env = dict(os.environ)
@@ -88,6 +92,7 @@ def test_the_same_seed_gives_the_same_figures_with_or_without_numba() -> None:
         assert report == other
 
 
+@pytest.mark.process
 def test_the_command_line_says_which_path_played() -> None:
     def run(*extra: str) -> dict[str, object]:
         done = subprocess.run(

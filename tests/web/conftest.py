@@ -1,8 +1,32 @@
-"""Fixtures of the web tests: a real server process over a temporary SQLite file, and a
+"""Fixtures of the web tests: the app in process behind an ASGI client (``client``, see
+:mod:`web.client`), a real server process over a temporary SQLite file (``server``), and a
 real headless Chromium (an installed one, driven by Playwright: see :mod:`web.browser`).
 
-Without a Chromium the browser tests are skipped with a message saying what to install;
-in CI (``CI=true``) they fail instead, so a CI run never passes without them."""
+Most tests check the application (answers, states, errors, websockets' messages, restarts
+over the same database) and use ``client``: no port, no process, and the analysis workers
+start only for a hint or a review. A real ``dicegames serve`` process
+(:class:`web.server.Server`; such tests are marked ``process``, and ``make check`` leaves
+them out) stays for what only a process or its sockets show:
+
+* signals: SIGTERM and SIGKILL of the server and its analysis workers (``test_work``), a
+  kill -9 in the middle of a stream of moves (``test_ws``), the soak (``test_soak``);
+* another process at the database: a lock held elsewhere, damaged files refused by the
+  real command with one line and exit 2 (``test_faults``);
+* uvicorn and the kernel's sockets: frame limits, pings and readers that never read
+  (``test_fuzz_ws``, ``test_slow_viewers``), TCP_NODELAY (``test_latency``), per-address
+  limits from several loopback addresses and the memory of a burst (``test_limits``);
+* time seen from another client: hints within their budget while bots keep their pace
+  (``test_work``), other clients served while big records are checked
+  (``test_security``), a GET beside sixteen live matches (``test_large_boards``);
+* the command line's own options (``--allow-origin``, ``--send-timeout``);
+* everything a real browser loads (marked ``browser``: pages, boards, accessibility,
+  screenshots), with the API calls of those modules' own set-ups;
+* ``test_headers`` and ``test_fuzz_api`` (the headers on the wire, schemathesis over HTTP)
+  still use the real server; they could move to the client.
+
+A kept-alive connection after a 500 is checked on uvicorn serving the app in this process
+(:mod:`web.inprocess`).
+"""
 
 from __future__ import annotations
 
@@ -14,7 +38,16 @@ from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
 from web.browser import ARGS, LAUNCH_TIMEOUT_MS, find_chromium, in_ci
+from web.client import AppClient
 from web.server import Server
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppClient]:
+    """The app in process over a fresh database, no bot pause, shared by the tests of one
+    module."""
+    with AppClient(tmp_path_factory.mktemp("web") / "games.sqlite3") as running:
+        yield running
 
 
 @pytest.fixture(scope="module")
@@ -82,3 +115,14 @@ def dark_phone(browser: Browser) -> Iterator[Page]:
     """A phone-width page (390 x 844) in dark mode at two device pixels per CSS pixel, in a
     fresh context; page errors fail the test."""
     yield from _page(browser, 390, 844, color_scheme="dark", device_scale_factor=2)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark the tests by what they start: ``process`` for a real server process (the
+    ``server`` fixture), ``browser`` for a real Chromium; ``make check`` leaves both out."""
+    for item in items:
+        names = getattr(item, "fixturenames", ())
+        if "server" in names:
+            item.add_marker(pytest.mark.process)
+        if "browser" in names:
+            item.add_marker(pytest.mark.browser)

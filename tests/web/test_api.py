@@ -1,4 +1,5 @@
-"""The JSON API against a real server process: games, matches, moves, bad input, replays."""
+"""The JSON API, against the app in process (:mod:`web.client`): games, matches, moves, bad
+input, replays, restarts over the same database."""
 
 from __future__ import annotations
 
@@ -15,31 +16,32 @@ import dicegames
 from dicegames.core.record import from_record
 from dicegames.docs import rules_page
 from dicegames.web.store import SCHEMA, Store
-from web.server import Server
+from web.client import AppClient
+from web.games import game_ids, skip_unless
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 
 
-def create(server: Server, **body: Any) -> dict[str, Any]:
+def create(client: AppClient, **body: Any) -> dict[str, Any]:
     """Create a match (default: extra-meters, Ann and Ben, seed 7) and return the answer."""
     request = {"game": "extra-meters", "players": TWO_PEOPLE, "seed": 7, **body}
-    data: dict[str, Any] = server.post("/api/matches", request)
+    data: dict[str, Any] = client.post("/api/matches", request)
     return data
 
 
-def state_of(server: Server, match_id: str, token: str = "") -> dict[str, Any]:
-    data: dict[str, Any] = server.get(f"/api/matches/{match_id}?token={token}")
+def state_of(client: AppClient, match_id: str, token: str = "") -> dict[str, Any]:
+    data: dict[str, Any] = client.get(f"/api/matches/{match_id}?token={token}")
     return data
 
 
-def deciding_seat(server: Server, match_id: str, token: str) -> tuple[int, dict[str, Any]]:
+def deciding_seat(client: AppClient, match_id: str, token: str) -> tuple[int, dict[str, Any]]:
     """Wait until one of the viewer's seats has choices (or the game ended: seat -1).
 
     The server rolls and passes right after a move, in its own task: the state read just
     after an answer may still be at the roll.
     """
     for _ in range(200):
-        state = state_of(server, match_id, token)
+        state = state_of(client, match_id, token)
         if state["status"] != "playing":
             return -1, state
         for seat in state["node"]["deciding"]:
@@ -49,24 +51,33 @@ def deciding_seat(server: Server, match_id: str, token: str) -> tuple[int, dict[
     raise AssertionError(f"nobody of {state['you']} decides: {state['node']}")
 
 
-def test_games_and_rules(server: Server) -> None:
-    games = server.get("/api/games")["games"]
-    assert [g["id"] for g in games] == [spec.id for spec in dicegames.games()]
+def test_games_and_rules(client: AppClient) -> None:
+    games = client.get("/api/games")["games"]
+    assert [g["id"] for g in games] == game_ids()  # every registered game, in order
     assert all(g["bots"] and g["pitch"] for g in games)
     # The picker's levels: the game's own, less those kept for simulations.
     listed = {g["id"]: [b["name"] for b in g["bots"] if b["listed"]] for g in games}
     assert listed["petits-chevaux"] == ["easy", "medium", "hard", "expert", "search"]
     assert listed["extra-meters"] == ["easy", "medium", "hard", "optimal"]
-    assert all("mcts" in [b["name"] for b in g["bots"]] for g in games)
-    detail = server.get("/api/games/extra-meters")
+    detail = client.get("/api/games/extra-meters")
     assert detail["rules_markdown"] == rules_page("extra-meters")
     assert "<h2>Options</h2>" in detail["rules_html"] and "<table>" in detail["rules_html"]
-    status, error = server.call("GET", "/api/games/chess")
+    status, error = client.call("GET", "/api/games/chess")
     assert status == 404 and error["error"] == "unknown_game" and "extra-meters" in error["message"]
 
 
-def test_create_gives_secret_links_and_bots_play(server: Server) -> None:
-    match = create(server, players=[{"name": "Ann", "kind": "human"},
+@pytest.mark.parametrize("game_id", game_ids())
+def test_every_game_is_listed_with_its_pitch_and_bots(client: AppClient, game_id: str) -> None:
+    described = {g["id"]: g for g in client.get("/api/games")["games"]}[game_id]
+    assert described["pitch"]
+    assert client.get(f"/api/games/{game_id}")["rules_markdown"] == rules_page(game_id)
+    skip_unless(game_id, "bots")
+    assert described["bots"]
+    assert "mcts" in [b["name"] for b in described["bots"]]
+
+
+def test_create_gives_secret_links_and_bots_play(client: AppClient) -> None:
+    match = create(client, players=[{"name": "Ann", "kind": "human"},
                                     {"name": "Robo", "kind": "bot:easy"}])
     ann, robo = match["seats"]
     assert ann["token"] and ann["link"] == f"/m/{match['id']}?seat={ann['token']}"
@@ -76,46 +87,46 @@ def test_create_gives_secret_links_and_bots_play(server: Server) -> None:
     # Ann plays her hints until the game ends; the server rolls and the bot answers.
     token = ann["token"]
     for _ in range(500):
-        seat, state = deciding_seat(server, match["id"], token)
+        seat, state = deciding_seat(client, match["id"], token)
         if seat < 0:
             break
-        server.post(f"/api/matches/{match['id']}/actions",
+        client.post(f"/api/matches/{match['id']}/actions",
                     {"token": token, "move": state["hints"]["0"][-1]["move"]})
     assert state["status"] == "finished" and state["result"]["winners"]
-    record = server.get(f"/api/matches/{match['id']}/record")
+    record = client.get(f"/api/matches/{match['id']}/record")
     assert from_record(record).state.is_terminal
     assert record["players"][1] == {"name": "Robo", "kind": "bot:easy"}
 
 
-def test_spectator_sees_no_hints_and_cannot_act(server: Server) -> None:
-    match = create(server)
-    spectator = state_of(server, match["id"])
+def test_spectator_sees_no_hints_and_cannot_act(client: AppClient) -> None:
+    match = create(client)
+    spectator = state_of(client, match["id"])
     assert spectator["you"] == [] and spectator["hints"] == {}
-    status, error = server.call("POST", f"/api/matches/{match['id']}/actions",
+    status, error = client.call("POST", f"/api/matches/{match['id']}/actions",
                                 {"move": "roll"})
     assert status == 403 and error["error"] == "bad_token"
 
 
-def test_a_hint_is_one_of_the_deciders_moves_and_changes_nothing(server: Server) -> None:
-    match = create(server)
+def test_a_hint_is_one_of_the_deciders_moves_and_changes_nothing(client: AppClient) -> None:
+    match = create(client)
     tokens = [seat["token"] for seat in match["seats"]]
-    seat, state = deciding_seat(server, match["id"], ",".join(tokens))
+    seat, state = deciding_seat(client, match["id"], ",".join(tokens))
     path = f"/api/matches/{match['id']}/hint"
-    hint = server.get(f"{path}?token={tokens[seat]}")
+    hint = client.get(f"{path}?token={tokens[seat]}")
     labels = {h["move"]: h["label"] for h in state["hints"][str(seat)]}
     assert hint["seat"] == seat and hint["version"] == state["version"]
     assert hint["revision"] == state["revision"]
     assert hint["move"] in labels and hint["label"] == labels[hint["move"]]
     assert hint["bot"] == "hard"  # extra-meters' hard is its exact solution
-    after = state_of(server, match["id"], tokens[seat])
+    after = state_of(client, match["id"], tokens[seat])
     assert (after["version"], after["revision"]) == (state["version"], state["revision"])
     # Only the deciding seat's own token gets one: not the other person's, not a spectator.
-    status, error = server.call("GET", f"{path}?token={tokens[1 - seat]}")
+    status, error = client.call("GET", f"{path}?token={tokens[1 - seat]}")
     assert status == 409 and error["error"] == "not_your_turn"
     assert "decision now; deciding now: " in error["message"]
-    status, error = server.call("GET", path)
+    status, error = client.call("GET", path)
     assert status == 403 and error["error"] == "bad_token"
-    status, error = server.call("GET", "/api/matches/nosuchmatch/hint?token=x")
+    status, error = client.call("GET", "/api/matches/nosuchmatch/hint?token=x")
     assert status == 404
 
 
@@ -143,20 +154,20 @@ BAD_CREATES = [
 
 
 @pytest.mark.parametrize(("change", "status", "code", "words"), BAD_CREATES)
-def test_bad_creates_are_refused(server: Server, change: dict[str, Any], status: int,
+def test_bad_creates_are_refused(client: AppClient, change: dict[str, Any], status: int,
                                  code: str, words: str) -> None:
     body = {"game": "extra-meters", "players": TWO_PEOPLE, **change}
-    got, error = server.call("POST", "/api/matches", body)
+    got, error = client.call("POST", "/api/matches", body)
     assert (got, error["error"]) == (status, code), error
     assert words in error["message"]
 
 
-def test_bad_moves_are_refused_and_change_nothing(server: Server) -> None:
-    match = create(server, dice="manual")
+def test_bad_moves_are_refused_and_change_nothing(client: AppClient) -> None:
+    match = create(client, dice="manual")
     mid = match["id"]
     ann, ben = (seat["token"] for seat in match["seats"])
-    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "3"})
-    before = state_of(server, mid, ann)
+    client.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "3"})
+    before = state_of(client, mid, ann)
     assert before["node"]["deciding"] == [0]
     actions = f"/api/matches/{mid}/actions"
     cases: list[tuple[str, str, bytes | None, dict[str, Any] | None, int, str, str]] = [
@@ -184,110 +195,110 @@ def test_bad_moves_are_refused_and_change_nothing(server: Server) -> None:
         ("GET", "/api/nothing-here", None, None, 404, "not_found", "/api/nothing-here"),
     ]
     for method, path, raw, body, status, code, words in cases:
-        got, error = server.call(method, path, body, raw=raw)
+        got, error = client.call(method, path, body, raw=raw)
         assert (got, error["error"]) == (status, code), (path, body, raw, error)
         assert words in error["message"], error
-        assert state_of(server, mid, ann) == before
+        assert state_of(client, mid, ann) == before
 
 
-def test_manual_dice_are_checked_by_the_rules(server: Server) -> None:
-    match = create(server, dice="manual")
+def test_manual_dice_are_checked_by_the_rules(client: AppClient) -> None:
+    match = create(client, dice="manual")
     mid = match["id"]
     token = match["seats"][0]["token"]
-    state = state_of(server, mid, token)
+    state = state_of(client, mid, token)
     assert state["can_enter_dice"] and state["outcomes"] == ["1", "2", "3", "4", "5"]
-    status, error = server.call("POST", f"/api/matches/{mid}/dice", {"token": token, "dice": "6"})
+    status, error = client.call("POST", f"/api/matches/{mid}/dice", {"token": token, "dice": "6"})
     assert status == 422 and error["error"] == "roll_again", error
-    status, error = server.call("POST", f"/api/matches/{mid}/dice", {"token": token, "dice": "9"})
+    status, error = client.call("POST", f"/api/matches/{mid}/dice", {"token": token, "dice": "9"})
     assert status == 422 and "possible" in error["message"]
-    status, error = server.call("POST", f"/api/matches/{mid}/actions",
+    status, error = client.call("POST", f"/api/matches/{mid}/actions",
                                 {"token": token, "move": "roll"})
     assert status == 409 and "dice must be rolled" in error["message"]
-    assert state_of(server, mid, token)["version"] == 0
-    server.post(f"/api/matches/{mid}/dice", {"token": token, "dice": "5"})
-    assert state_of(server, mid, token)["log"][0]["description"] == "Ann rolls 5"
+    assert state_of(client, mid, token)["version"] == 0
+    client.post(f"/api/matches/{mid}/dice", {"token": token, "dice": "5"})
+    assert state_of(client, mid, token)["log"][0]["description"] == "Ann rolls 5"
     # The downloaded record says the dice are physical, so `dicegames play --resume`
     # asks for real dice too.
-    record = server.get(f"/api/matches/{mid}/record")
+    record = client.get(f"/api/matches/{mid}/record")
     assert record["dice"] == "manual" and record["moves"] == ["5"]
 
 
-def test_undo_own_last_decision_only(server: Server) -> None:
-    match = create(server, dice="manual")
+def test_undo_own_last_decision_only(client: AppClient) -> None:
+    match = create(client, dice="manual")
     mid = match["id"]
     ann, ben = (seat["token"] for seat in match["seats"])
-    server.post(f"/api/matches/{mid}/dice", {"token": ben, "dice": "2"})
-    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "stop"})
-    assert state_of(server, mid, ann)["can_undo"]
-    assert not state_of(server, mid, ben)["can_undo"]
-    status, _ = server.call("POST", f"/api/matches/{mid}/undo", {"token": ben})
+    client.post(f"/api/matches/{mid}/dice", {"token": ben, "dice": "2"})
+    client.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "stop"})
+    assert state_of(client, mid, ann)["can_undo"]
+    assert not state_of(client, mid, ben)["can_undo"]
+    status, _ = client.call("POST", f"/api/matches/{mid}/undo", {"token": ben})
     assert status == 409
-    assert server.post(f"/api/matches/{mid}/undo", {"token": ann})["version"] == 1
-    state = state_of(server, mid, ann)
+    assert client.post(f"/api/matches/{mid}/undo", {"token": ann})["version"] == 1
+    state = state_of(client, mid, ann)
     assert state["node"]["deciding"] == [0] and not state["can_undo"]
     assert [e["text"] for e in state["log"]] == ["2"]
     # After the dice are rolled again, the decision stands.
-    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "roll"})
-    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "4"})
-    status, error = server.call("POST", f"/api/matches/{mid}/undo", {"token": ann})
+    client.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "roll"})
+    client.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "4"})
+    status, error = client.call("POST", f"/api/matches/{mid}/undo", {"token": ann})
     assert status == 409 and error["error"] == "cannot_undo"
 
 
-def test_undo_then_another_move_is_what_every_reader_sees(server: Server) -> None:
+def test_undo_then_another_move_is_what_every_reader_sees(client: AppClient) -> None:
     """After an undo the version comes back with a different move: nothing cached for the
     first move (state, hints, a hint) may be served for the second."""
-    match = create(server, dice="manual")
+    match = create(client, dice="manual")
     mid = match["id"]
     ann = match["seats"][0]["token"]
-    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "2"})
-    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "stop"})
-    stopped = state_of(server, mid, ann)
-    server.post(f"/api/matches/{mid}/undo", {"token": ann})
-    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "roll"})
-    rolling = state_of(server, mid, ann)  # read with no read of version 1 in between
+    client.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "2"})
+    client.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "stop"})
+    stopped = state_of(client, mid, ann)
+    client.post(f"/api/matches/{mid}/undo", {"token": ann})
+    client.post(f"/api/matches/{mid}/actions", {"token": ann, "move": "roll"})
+    rolling = state_of(client, mid, ann)  # read with no read of version 1 in between
     assert rolling["version"] == stopped["version"] == 2
     assert rolling["revision"] != stopped["revision"]
     assert [e["text"] for e in rolling["log"]] == ["2", "roll"]
     assert (rolling["node"]["turn"]["seat"], stopped["node"]["turn"]["seat"]) == (0, 1)
     # The same again with a hint asked between: its revision tells it is for the old move.
-    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "3"})
-    hinted = server.get(f"/api/matches/{mid}/hint?token={ann}")
-    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": hinted["move"]})
-    server.post(f"/api/matches/{mid}/undo", {"token": ann})
+    client.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "3"})
+    hinted = client.get(f"/api/matches/{mid}/hint?token={ann}")
+    client.post(f"/api/matches/{mid}/actions", {"token": ann, "move": hinted["move"]})
+    client.post(f"/api/matches/{mid}/undo", {"token": ann})
     other = "roll" if hinted["move"] == "stop" else "stop"
-    server.post(f"/api/matches/{mid}/actions", {"token": ann, "move": other})
-    now = state_of(server, mid, ann)
+    client.post(f"/api/matches/{mid}/actions", {"token": ann, "move": other})
+    now = state_of(client, mid, ann)
     assert now["version"] == hinted["version"] + 1 and now["log"][-1]["text"] != hinted["move"]
     assert now["revision"] not in (hinted["revision"], rolling["revision"])
 
 
-def test_record_download_replay_upload_and_steps(server: Server) -> None:
-    match = create(server, players=[{"name": "A", "kind": "bot:easy"},
+def test_record_download_replay_upload_and_steps(client: AppClient) -> None:
+    match = create(client, players=[{"name": "A", "kind": "bot:easy"},
                                     {"name": "B", "kind": "bot:medium"}])
     mid = match["id"]
     for _ in range(200):
-        if state_of(server, mid)["status"] == "finished":
+        if state_of(client, mid)["status"] == "finished":
             break
         time.sleep(0.05)
-    record = server.get(f"/api/matches/{mid}/record")
+    record = client.get(f"/api/matches/{mid}/record")
     assert record["result"] is not None
-    uploaded = server.post("/api/replays", record)
+    uploaded = client.post("/api/replays", record)
     assert uploaded["moves"] == len(record["moves"])
-    first = server.get(f"/api/matches/{uploaded['id']}/states/0")
+    first = client.get(f"/api/matches/{uploaded['id']}/states/0")
     assert first["version"] == 0 and first["log"] == [] and first["status"] == "replay"
-    one = server.get(f"/api/matches/{uploaded['id']}/states/1")
+    one = client.get(f"/api/matches/{uploaded['id']}/states/1")
     assert one["log"][0]["text"] == record["moves"][0]
-    final = server.get(f"/api/matches/{uploaded['id']}")
+    final = client.get(f"/api/matches/{uploaded['id']}")
     assert final["status"] == "record" and final["result"] == record["result"]
-    status, error = server.call("POST", f"/api/matches/{uploaded['id']}/undo", {"token": "x"})
+    status, error = client.call("POST", f"/api/matches/{uploaded['id']}/undo", {"token": "x"})
     assert status == 403
     tampered = dict(record, moves=[*record["moves"][:3], "fly", *record["moves"][4:]])
-    status, error = server.call("POST", "/api/replays", tampered)
+    status, error = client.call("POST", "/api/replays", tampered)
     assert status == 422 and error["error"] == "bad_record" and "move 3" in error["message"]
 
 
 def test_a_match_from_a_position_survives_a_restart_and_keeps_it(tmp_path: Path) -> None:
-    running = Server(tmp_path / "games.sqlite3").start()
+    running = AppClient(tmp_path / "games.sqlite3").start()
     position = "48/46 1 decide 4 7"
     try:
         match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
@@ -298,7 +309,7 @@ def test_a_match_from_a_position_survives_a_restart_and_keeps_it(tmp_path: Path)
         token = match["seats"][0]["token"]
         running.post(f"/api/matches/{match['id']}/actions", {"token": token, "move": "stop"})
         running.stop()
-        running.start()
+        running = AppClient(tmp_path / "games.sqlite3").start()  # a restart
         again = running.get(f"/api/matches/{match['id']}")
         assert again["status"] == "finished" and again["result"]["winners"] == [0]
         record = running.get(f"/api/matches/{match['id']}/record")
@@ -327,8 +338,8 @@ def test_a_database_from_before_positions_is_upgraded(tmp_path: Path) -> None:
         store.close()
 
 
-def test_openapi_describes_every_api_route(server: Server) -> None:
-    spec = server.get("/api/openapi.json")
+def test_openapi_describes_every_api_route(client: AppClient) -> None:
+    spec = client.get("/api/openapi.json")
     assert spec["openapi"].startswith("3.")
     from dicegames.web.api import build_routes
 
@@ -340,25 +351,24 @@ def test_openapi_describes_every_api_route(server: Server) -> None:
             assert {"200", "201"} & set(operation["responses"]), path
 
 
-def test_random_play_through_the_api_never_errs(server: Server) -> None:
+@pytest.mark.parametrize("game_id", game_ids())
+def test_random_play_through_the_api_never_errs(client: AppClient, game_id: str) -> None:
     """Every game, every seat a person: random hints, random bad tokens; never a 5xx."""
     rng = random.Random(3)
-    for game in ("shortcut", "petits-chevaux", "monza", "extra"):
-        match = create(server, game=game, players=TWO_PEOPLE)
-        mid = match["id"]
-        tokens = [seat["token"] for seat in match["seats"]]
-        for _ in range(40):
-            seat, state = deciding_seat(server, mid, ",".join(tokens))
-            if seat < 0:
-                break
-            hints = state["hints"][str(seat)]
-            move = rng.choice(hints)["move"]
-            other = tokens[1 - seat]
-            status, _ = server.call("POST", f"/api/matches/{mid}/actions",
-                                    {"token": other, "move": move})
-            assert status in (200, 409, 422)
-            server.post(f"/api/matches/{mid}/actions",
-                        {"token": tokens[seat], "move": move})
+    match = create(client, game=game_id, players=TWO_PEOPLE)
+    mid = match["id"]
+    tokens = [seat["token"] for seat in match["seats"]]
+    for _ in range(40):
+        seat, state = deciding_seat(client, mid, ",".join(tokens))
+        if seat < 0:
+            break
+        hints = state["hints"][str(seat)]
+        move = rng.choice(hints)["move"]
+        other = tokens[1 - seat]
+        status, _ = client.call("POST", f"/api/matches/{mid}/actions",
+                                {"token": other, "move": move})
+        assert status in (200, 409, 422)
+        client.post(f"/api/matches/{mid}/actions", {"token": tokens[seat], "move": move})
 
 
 def test_serve_command_line_is_checked(capsys: pytest.CaptureFixture[str]) -> None:
@@ -370,38 +380,36 @@ def test_serve_command_line_is_checked(capsys: pytest.CaptureFixture[str]) -> No
     assert "--db PATH" in capsys.readouterr().out
 
 
-def test_pages_and_static_files_are_served(server: Server) -> None:
-    import urllib.request
-
+def test_pages_and_static_files_are_served(client: AppClient) -> None:
     for path, words in (("/", "Pick a game"), ("/m/anything", "game.js"),
                         ("/replay/anything", "replay.js"), ("/static/shell.js", "export")):
-        with urllib.request.urlopen(server.url + path, timeout=10) as answer:
-            assert words in answer.read().decode()
+        answer = client.http.get(path)
+        assert answer.status_code == 200 and words in answer.text
     from dicegames.web.app import board_source
 
     for spec in dicegames.games():
         source = board_source(spec.id)
         if source is None:
-            status, error = server.call("GET", f"/games/{spec.id}/board.js")
+            status, error = client.call("GET", f"/games/{spec.id}/board.js")
             assert (status, error["error"]) == (404, "no_board")
         else:
-            with urllib.request.urlopen(f"{server.url}/games/{spec.id}/board.js") as answer:
-                assert answer.headers["content-type"].startswith("text/javascript")
-                assert answer.read().decode() == source
-    status, error = server.call("GET", "/games/chess/board.js")
+            answer = client.http.get(f"/games/{spec.id}/board.js")
+            assert answer.headers["content-type"].startswith("text/javascript")
+            assert answer.text == source
+    status, error = client.call("GET", "/games/chess/board.js")
     assert (status, error["error"]) == (404, "no_board")
 
 
 def test_a_stored_match_the_rules_refuse_is_a_clear_409(tmp_path: Path) -> None:
     """A database row edited by hand (or written by other rules) never gives a 500."""
-    running = Server(tmp_path / "games.sqlite3").start()
+    running = AppClient(tmp_path / "games.sqlite3").start()
     try:
         match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
         running.stop()
         with sqlite3.connect(tmp_path / "games.sqlite3") as db:
             db.execute("UPDATE moves SET text = 'seven' WHERE match_id = ? AND idx = 0",
                        (match["id"],))
-        running.start()
+        running = AppClient(tmp_path / "games.sqlite3").start()
         status, error = running.call("GET", f"/api/matches/{match['id']}")
         assert (status, error["error"]) == (409, "unplayable_match")
         assert "'seven' is not a possible roll" in error["message"]

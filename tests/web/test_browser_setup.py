@@ -61,6 +61,7 @@ def run_browser_test(ci: str, tmp_path: Path) -> subprocess.CompletedProcess[str
         check=False)
 
 
+@pytest.mark.process
 def test_without_chromium_browser_tests_skip_with_a_message(tmp_path: Path) -> None:
     done = run_browser_test("", tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -69,6 +70,7 @@ def test_without_chromium_browser_tests_skip_with_a_message(tmp_path: Path) -> N
     assert "is not an executable file" in done.stdout
 
 
+@pytest.mark.process
 def test_in_ci_a_missing_chromium_fails_the_browser_tests(tmp_path: Path) -> None:
     done = run_browser_test("true", tmp_path)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -94,6 +96,7 @@ def run_make_browser(ci: str, tmp_path: Path) -> subprocess.CompletedProcess[str
                           check=False)
 
 
+@pytest.mark.process
 def test_make_browser_goes_on_without_apt_get_but_not_in_ci(tmp_path: Path) -> None:
     done = run_make_browser("", tmp_path)
     assert done.returncode == 0, done.stderr

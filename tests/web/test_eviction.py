@@ -1,6 +1,7 @@
 """Idle matches leave memory and come back from the database with nothing lost; a 500 does
-not close the kept-alive connection. Each test serves the app in this process
-(:mod:`web.inprocess`) to see which matches its hub holds."""
+not close the kept-alive connection. Each test serves the app in this process to see which
+matches its hub holds: behind the in-process client (:mod:`web.client`), or, for the
+kept-alive connection, served by uvicorn on a real socket (:mod:`web.inprocess`)."""
 
 from __future__ import annotations
 
@@ -12,30 +13,30 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
 from dicegames.web.commands import EnterDice
 from dicegames.web.domain import Stale
 from dicegames.web.errors import refusal
 from dicegames.web.live import LiveMatch
+from polling import until
+from web.client import AppClient
 from web.inprocess import InProcessServer
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 
 
 @pytest.fixture
-def quick(tmp_path: Path) -> Iterator[InProcessServer]:
-    """A server that drops a match after 0.3 s idle."""
-    running = InProcessServer(tmp_path / "games.sqlite3", idle_evict=0.3).start()
-    yield running
-    running.stop()
+def quick(tmp_path: Path) -> Iterator[AppClient]:
+    """The app dropping a match after 0.3 s idle."""
+    with AppClient(tmp_path / "games.sqlite3", idle_evict=0.3) as running:
+        yield running
 
 
 def _tokens(match: dict[str, Any]) -> str:
     return ",".join(seat["token"] for seat in match["seats"])
 
 
-def _play(server: InProcessServer, match: dict[str, Any], moves: int) -> None:
+def _play(server: AppClient, match: dict[str, Any], moves: int) -> None:
     """Play ``moves`` decisions, each the first choice offered (the dice roll themselves)."""
     path = f"/api/matches/{match['id']}"
     for _ in range(moves):
@@ -54,27 +55,24 @@ def _play(server: InProcessServer, match: dict[str, Any], moves: int) -> None:
                                         "expect": state["version"]})
 
 
-def _wait_dropped(server: InProcessServer, match_id: str) -> None:
-    deadline = time.monotonic() + 10
-    while match_id in server.hub.resident:
-        assert time.monotonic() < deadline, "the idle match stayed in memory"
-        time.sleep(0.05)
+def _wait_dropped(server: AppClient, match_id: str) -> None:
+    until(lambda: match_id not in server.hub.resident, "the idle match to leave memory", 10)
 
 
-def test_an_idle_match_leaves_memory_and_goes_on_exactly(quick: InProcessServer) -> None:
+def test_an_idle_match_leaves_memory_and_goes_on_exactly(quick: AppClient) -> None:
     """Dropped after the idle time, the match is replayed on its next request: the same
     state (a newer revision, the presence of the seat that had come), and the game goes on
     to the same record as a match played without a pause."""
     body = {"game": "extra-meters", "players": TWO_PEOPLE, "seed": 11}
     match = quick.post("/api/matches", body)
     _play(quick, match, 5)
-    address = f"{quick.ws_url}/ws/matches/{match['id']}?token={match['seats'][0]['token']}"
-    with connect(address, open_timeout=10) as viewer:
+    with quick.connect(f"/ws/matches/{match['id']}?token={match['seats'][0]['token']}") as viewer:
         assert json.loads(viewer.recv(timeout=10))["type"] == "state"
     path = f"/api/matches/{match['id']}?token={_tokens(match)}"
     deadline = time.monotonic() + 10
-    while (before := quick.get(path))["presence"]["0"] != "away":  # the viewer has left
-        assert time.monotonic() < deadline, before["presence"]
+    while ((before := quick.get(path))["presence"]["0"] != "away"  # the viewer has left
+           or before["node"]["kind"] != "decision"):  # and the dice have been rolled
+        assert time.monotonic() < deadline, (before["presence"], before["node"])
         time.sleep(0.02)
     assert before["presence"] == {"0": "away", "1": "invited"}
     dropped = quick.hub.resident.evictions
@@ -93,9 +91,9 @@ def test_an_idle_match_leaves_memory_and_goes_on_exactly(quick: InProcessServer)
     assert played["moves"] == expected["moves"] and len(played["moves"]) >= 20
 
 
-def test_a_match_being_watched_stays_in_memory(quick: InProcessServer) -> None:
+def test_a_match_being_watched_stays_in_memory(quick: AppClient) -> None:
     match = quick.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
-    with connect(f"{quick.ws_url}/ws/matches/{match['id']}", open_timeout=10) as viewer:
+    with quick.connect(f"/ws/matches/{match['id']}") as viewer:
         assert json.loads(viewer.recv(timeout=10))["type"] == "state"
         time.sleep(1.0)  # more than three idle times
         assert match["id"] in quick.hub.resident
@@ -106,11 +104,11 @@ def test_past_the_cap_the_least_recently_used_idle_matches_leave_first(
         tmp_path: Path) -> None:
     """With room for 3 idle matches, 8 new ones leave the 3 newest (and the one being
     watched) in memory; every match still answers with its own state."""
-    running = InProcessServer(tmp_path / "games.sqlite3", matches_in_memory=3).start()
+    running = AppClient(tmp_path / "games.sqlite3", matches_in_memory=3).start()
     try:
         body = {"game": "extra-meters", "players": TWO_PEOPLE, "dice": "manual"}
         watched = running.post("/api/matches", body)
-        with connect(f"{running.ws_url}/ws/matches/{watched['id']}", open_timeout=10) as viewer:
+        with running.connect(f"/ws/matches/{watched['id']}") as viewer:
             assert json.loads(viewer.recv(timeout=10))["type"] == "state"
             ids = [running.post("/api/matches", body)["id"] for _ in range(8)]
             held = [match_id for match_id in ids if match_id in running.hub.resident]
@@ -122,7 +120,7 @@ def test_past_the_cap_the_least_recently_used_idle_matches_leave_first(
         running.stop()
 
 
-def test_a_request_holding_a_dropped_match_cannot_change_it(quick: InProcessServer) -> None:
+def test_a_request_holding_a_dropped_match_cannot_change_it(quick: AppClient) -> None:
     """A request that fetched the match before it was dropped, and acts after, is told
     ``stale`` (two copies of one match would both write its next move); the next request
     acts on the reloaded match."""
@@ -149,11 +147,15 @@ def test_a_request_holding_a_dropped_match_cannot_change_it(quick: InProcessServ
 
 
 def test_an_unexpected_error_answers_500_and_keeps_the_connection(
-        quick: InProcessServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
     """The 500 is JSON, and the next request goes on the same kept-alive connection (it
-    was closed after the answer, so the next request was reset)."""
+    was closed after the answer, so the next request was reset): uvicorn on a socket."""
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("a bug")
+
+    quick = InProcessServer(tmp_path / "games.sqlite3").start()
+    request.addfinalizer(quick.stop)
 
     monkeypatch.setattr(quick.hub.store, "tables", broken)
     host, port = quick.url.removeprefix("http://").split(":")

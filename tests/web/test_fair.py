@@ -1,4 +1,5 @@
-"""Fairness against a real server (issue: "Fairness: nobody can predict a roll").
+"""Fairness against the app in process, and on the page against a real server (issue:
+"Fairness: nobody can predict a roll").
 
 A spectator (no token) gets nothing a future roll can be derived from while the game is
 played (no seed, no secret, anywhere: API answers, every step, the record, the lobby, the
@@ -18,13 +19,11 @@ import sqlite3
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
-from websockets.sync.client import connect
 
 import dicegames
 from dicegames.core.chance import sample
@@ -32,6 +31,7 @@ from dicegames.core.record import from_record
 from dicegames.core.session import Session
 from dicegames.core.verify import verify_record
 from dicegames.web.store import SCHEMA
+from web.client import AppClient
 from web.server import Server
 
 ANN = {"name": "Ann", "kind": "human"}
@@ -41,29 +41,29 @@ SEED = 918273645
 """A creator's seed distinctive enough to be looked for in every answer."""
 
 
-def wait_for(server: Server, match_id: str, ready: Any, timeout: float = 20) -> dict[str, Any]:
+def wait_for(client: AppClient, match_id: str, ready: Any, timeout: float = 20) -> dict[str, Any]:
     """Poll the match's spectator state until ``ready(state)``."""
     deadline = time.monotonic() + timeout
     while True:
-        state: dict[str, Any] = server.get(f"/api/matches/{match_id}")
+        state: dict[str, Any] = client.get(f"/api/matches/{match_id}")
         if ready(state):
             return state
         assert time.monotonic() < deadline, f"the match never got there: {state['version']}"
         time.sleep(0.02)
 
 
-def stored_fair(server: Server, match_id: str) -> dict[str, Any]:
+def stored_fair(client: AppClient, match_id: str) -> dict[str, Any]:
     """What the server keeps to itself: the match's dice with the secret."""
-    with sqlite3.connect(server.db) as db:
+    with sqlite3.connect(client.db) as db:
         (raw,) = db.execute("SELECT fair FROM matches WHERE id = ?", (match_id,)).fetchone()
     fair: dict[str, Any] = json.loads(raw)
     return fair
 
 
-def page_text(server: Server, path: str) -> str:
-    with urllib.request.urlopen(server.url + path, timeout=30) as answer:
-        text: str = answer.read().decode()
-        return text
+def page_text(client: AppClient, path: str) -> str:
+    answer = client.http.get(path)
+    assert answer.status_code == 200, path
+    return answer.text
 
 
 def leaks(value: Any) -> Iterator[str]:
@@ -78,40 +78,40 @@ def leaks(value: Any) -> Iterator[str]:
             yield from leaks(item)
 
 
-def test_a_spectator_gets_nothing_predictive_while_the_game_is_played(server: Server) -> None:
-    drawn = server.post("/api/matches", {"game": "extra-meters", "players": [ANN, ROBO]})
-    seeded = server.post("/api/matches", {"game": "extra-meters", "seed": SEED,
+def test_a_spectator_gets_nothing_predictive_while_the_game_is_played(client: AppClient) -> None:
+    drawn = client.post("/api/matches", {"game": "extra-meters", "players": [ANN, ROBO]})
+    seeded = client.post("/api/matches", {"game": "extra-meters", "seed": SEED,
                                           "players": [ANN, dict(BEN, invited=True)]})
-    hidden = [stored_fair(server, drawn["id"])["secret"],
-              stored_fair(server, seeded["id"])["secret"], str(SEED)]
+    hidden = [stored_fair(client, drawn["id"])["secret"],
+              stored_fair(client, seeded["id"])["secret"], str(SEED)]
     assert all(hidden) and len(hidden[0]) == 64
-    answers: list[Any] = [drawn, seeded, server.get("/api/tables")]
-    pages = [page_text(server, path) for path in ("/", "/static/game.js", "/api/openapi.json")]
+    answers: list[Any] = [drawn, seeded, client.get("/api/tables")]
+    pages = [page_text(client, path) for path in ("/", "/static/game.js", "/api/openapi.json")]
     for match in (drawn, seeded):
         match_id, token = match["id"], match["seats"][0]["token"]
         for _ in range(3):  # Ann rolls on; the bot and the dice play in between
-            state = wait_for(server, match_id, lambda s: s["node"]["kind"] == "decision")
+            state = wait_for(client, match_id, lambda s: s["node"]["kind"] == "decision")
             if 0 in state["node"]["deciding"]:
-                server.call("POST", f"/api/matches/{match_id}/actions",
+                client.call("POST", f"/api/matches/{match_id}/actions",
                             {"token": token, "move": "roll", "expect": state["version"]})
-        state = wait_for(server, match_id, lambda s: s["node"]["kind"] == "decision")
+        state = wait_for(client, match_id, lambda s: s["node"]["kind"] == "decision")
         assert state["status"] == "playing" and state["fair"]["commitment"]
-        answers += [state, server.get(f"/api/matches/{match_id}?token={token}"),
-                    server.get(f"/api/matches/{match_id}/record"),
-                    *(server.get(f"/api/matches/{match_id}/states/{k}")
+        answers += [state, client.get(f"/api/matches/{match_id}?token={token}"),
+                    client.get(f"/api/matches/{match_id}/record"),
+                    *(client.get(f"/api/matches/{match_id}/states/{k}")
                       for k in range(state["version"] + 1)),
-                    server.call("GET", f"/api/matches/{match_id}/hint")[1],
-                    server.call("GET", f"/api/matches/{match_id}/review")[1],
-                    server.call("GET", f"/api/matches/{match_id}/qr")[1]]
-        with connect(f"{server.ws_url}/ws/matches/{match_id}", open_timeout=10) as socket:
+                    client.call("GET", f"/api/matches/{match_id}/hint")[1],
+                    client.call("GET", f"/api/matches/{match_id}/review")[1],
+                    client.call("GET", f"/api/matches/{match_id}/qr")[1]]
+        with client.connect(f"/ws/matches/{match_id}") as socket:
             answers.append(json.loads(socket.recv(timeout=10)))
-        pages += [page_text(server, f"/m/{match_id}"), page_text(server, f"/replay/{match_id}")]
+        pages += [page_text(client, f"/m/{match_id}"), page_text(client, f"/replay/{match_id}")]
     for answer in answers:
         assert list(leaks(answer)) == [], answer
     for text in [json.dumps(answer) for answer in answers] + pages:
         for secret in hidden:
             assert secret not in text
-    record = server.get(f"/api/matches/{seeded['id']}/record")
+    record = client.get(f"/api/matches/{seeded['id']}/record")
     assert record["seed"] is None and record["fair"]["seeded_by"] == "creator"
 
 
@@ -127,20 +127,20 @@ def predicted_roll(record: dict[str, Any], decision: str) -> str | None:
                       random.Random(f"{seed}/{len(session.moves)}")))
 
 
-def test_twelve_rolls_cannot_be_predicted_from_what_a_spectator_sees(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": [ANN, BEN],
+def test_twelve_rolls_cannot_be_predicted_from_what_a_spectator_sees(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": [ANN, BEN],
                                          "options": {"track_length": 200}})
     tokens = [seat["token"] for seat in match["seats"]]
     hits = 0
     for _ in range(12):
-        state = wait_for(server, match["id"], lambda s: s["node"]["kind"] == "decision")
+        state = wait_for(client, match["id"], lambda s: s["node"]["kind"] == "decision")
         version = state["version"]
-        prediction = predicted_roll(server.get(f"/api/matches/{match['id']}/record"), "roll")
+        prediction = predicted_roll(client.get(f"/api/matches/{match['id']}/record"), "roll")
         seat = state["node"]["deciding"][0]
-        server.post(f"/api/matches/{match['id']}/actions",
+        client.post(f"/api/matches/{match['id']}/actions",
                     {"token": tokens[seat], "move": "roll", "expect": version})
-        wait_for(server, match["id"], lambda s, v=version: s["version"] >= v + 2)
-        played = server.get(f"/api/matches/{match['id']}/record")["moves"][version + 1]
+        wait_for(client, match["id"], lambda s, v=version: s["version"] >= v + 2)
+        played = client.get(f"/api/matches/{match['id']}/record")["moves"][version + 1]
         hits += prediction == played
     assert hits < 12  # the old server's record gave its seed away: 12 of 12
 
@@ -153,15 +153,15 @@ def run_verify(path: Path) -> subprocess.CompletedProcess[str]:
 
 
 def test_the_commitment_at_creation_is_the_digest_of_the_secret_revealed_at_the_end(
-        server: Server, tmp_path: Path) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": [
+        client: AppClient, tmp_path: Path) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": [
         ROBO, dict(ROBO, name="Zed", kind="bot:medium")], "options": {"track_length": 20}})
     published = match["state"]["fair"]
     assert published["scheme"] == "hmac-sha256/1" and published["seeded_by"] == "server"
     assert published["secret"] is None and len(published["commitment"]) == 64
-    state = wait_for(server, match["id"], lambda s: s["status"] == "finished")
+    state = wait_for(client, match["id"], lambda s: s["status"] == "finished")
     assert state["fair"]["commitment"] == published["commitment"]
-    record = server.get(f"/api/matches/{match['id']}/record")
+    record = client.get(f"/api/matches/{match['id']}/record")
     secret = bytes.fromhex(record["fair"]["secret"])
     assert state["fair"]["secret"] == record["fair"]["secret"]
     assert hashlib.sha256(secret).hexdigest() == published["commitment"]
@@ -171,24 +171,24 @@ def test_the_commitment_at_creation_is_the_digest_of_the_secret_revealed_at_the_
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("verified: all ") and published["commitment"] in done.stdout
     # The finished record replays as an upload, and still verifies from there.
-    uploaded = server.post("/api/replays", record)
-    again = server.get(f"/api/matches/{uploaded['id']}/record")
+    uploaded = client.post("/api/replays", record)
+    again = client.get(f"/api/matches/{uploaded['id']}/record")
     assert again["fair"] == record["fair"] and verify_record(again).ok
 
 
 def test_a_creators_seed_is_shown_to_everyone_and_refused_on_an_open_table(
-        server: Server) -> None:
-    status, error = server.call("POST", "/api/matches?lang=fr", {
+        client: AppClient) -> None:
+    status, error = client.call("POST", "/api/matches?lang=fr", {
         "game": "extra-meters", "seed": 3, "open": True, "players": [ANN, dict(BEN,
                                                                              invited=True)]})
     assert (status, error["error"]) == (422, "seeded_table")
     assert "seed" in error["detail"] and error["message"] != error["detail"]
-    match = server.post("/api/matches", {"game": "extra-meters", "seed": 3, "players": [
+    match = client.post("/api/matches", {"game": "extra-meters", "seed": 3, "players": [
         ANN, dict(BEN, invited=True)]})
-    joiner = server.get(f"/api/matches/{match['id']}?token={match['seats'][1]['token']}")
+    joiner = client.get(f"/api/matches/{match['id']}?token={match['seats'][1]['token']}")
     assert joiner["fair"]["seeded_by"] == "creator"
-    assert server.get(f"/api/matches/{match['id']}")["fair"]["seeded_by"] == "creator"
-    drawn = server.post("/api/matches", {"game": "extra-meters", "open": True, "players": [
+    assert client.get(f"/api/matches/{match['id']}")["fair"]["seeded_by"] == "creator"
+    drawn = client.post("/api/matches", {"game": "extra-meters", "open": True, "players": [
         ANN, dict(BEN, invited=True)]})
     assert drawn["state"]["fair"]["seeded_by"] == "server"
 
@@ -205,7 +205,7 @@ def test_a_match_stored_before_commitments_rolls_on_from_its_hidden_seed(
                        [(0, "tok-a"), (1, "tok-b")])
         db.executemany("INSERT INTO moves VALUES ('old', ?, ?, ?, 0, 1)",
                        [(0, None, "5"), (1, 0, "roll")])
-    running = Server(path).start()
+    running = AppClient(path).start()
     try:
         state = wait_for(running, "old", lambda s: s["version"] >= 3)
         assert state["fair"] == {"scheme": "seed/1", "commitment": None,

@@ -93,6 +93,7 @@ def wait_until(predicate: Any, seconds: float, what: str) -> None:
 # ---------------------------------------------------------------------- a locked file
 
 
+@pytest.mark.process
 def test_bots_wait_out_a_locked_database_and_other_requests_stay_quick(
         tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
@@ -135,6 +136,7 @@ def test_bots_wait_out_a_locked_database_and_other_requests_stay_quick(
         running.stop()
 
 
+@pytest.mark.process
 def test_a_move_the_database_cannot_take_is_503_and_never_lost(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     running = Server(db).start()
@@ -228,12 +230,14 @@ def assert_refused(db: Path, reason: str) -> None:
     assert f"cannot open the database {db}: {reason}" in lines[0], lines[0]
 
 
+@pytest.mark.process  # the real command's exit and output
 def test_a_file_that_is_not_a_database_is_one_line_and_exit_2(tmp_path: Path) -> None:
     garbage = tmp_path / "garbage.sqlite3"
     garbage.write_bytes(b"these are not the pages of a database\n" * 200)
     assert_refused(garbage, "it is not a SQLite database (file is not a database)")
 
 
+@pytest.mark.process
 def test_a_truncated_database_is_one_line_and_exit_2(tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
     running = Server(db).start()
@@ -251,6 +255,7 @@ def test_a_truncated_database_is_one_line_and_exit_2(tmp_path: Path) -> None:
     assert_refused(db, "it is damaged (")
 
 
+@pytest.mark.process  # the real command's exit and output
 def test_a_folder_or_an_unreadable_file_is_one_line_and_exit_2(tmp_path: Path) -> None:
     folder = tmp_path / "folder.sqlite3"
     folder.mkdir()
@@ -293,6 +298,7 @@ DAMAGED: dict[str, dict[str, object]] = {
 }
 
 
+@pytest.mark.process
 def test_damaged_rows_are_409_for_their_match_only_and_left_out_of_the_lobby(
         tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"

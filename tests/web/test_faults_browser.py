@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from web.server import Server
 from web.test_faults import locked, wait_until
 
 
+@pytest.mark.process
 def test_a_seat_link_opened_during_a_lock_connects_once_the_database_is_free(
         tmp_path: Path, page: Page) -> None:
     db = tmp_path / "games.sqlite3"

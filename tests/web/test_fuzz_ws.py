@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.asyncio.client import ClientConnection as AsyncConnection
 from websockets.asyncio.client import connect as async_connect
 from websockets.exceptions import ConnectionClosed
@@ -230,6 +231,7 @@ def test_two_hundred_viewers_and_one_that_never_reads(server: Server) -> None:
     assert grown_mb < 60, grown_mb
 
 
+@pytest.mark.process
 def test_a_viewer_that_never_reads_is_dropped(tmp_path: Path) -> None:
     """States pushed as fast as a player plays fill the slow reader's buffers; the server
     then waits ``--send-timeout`` and drops it. (The largest Shortcut board's grid is in a

@@ -19,8 +19,8 @@ import pytest
 from playwright.sync_api import Browser, ConsoleMessage, Page, expect
 from websockets.sync.client import connect
 
-from dicegames.core.registry import games
 from web.browser import READY
+from web.games import game_ids
 from web.server import Server
 
 
@@ -141,7 +141,7 @@ def violations(page: Page) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("game", [spec.id for spec in games()])
+@pytest.mark.parametrize("game", game_ids())
 def test_each_games_seat_page_works_under_the_policy(server: Server, page: Page,
                                                      game: str) -> None:
     seen = violations(page)

@@ -25,10 +25,12 @@ from playwright.sync_api import Page, expect
 from dicegames.core.registry import games
 from dicegames.docs import has_translated_text
 from dicegames.i18n import LANGUAGES, translate
+from web.games import game_ids, lacks
 from web.server import Server
 
 ROOT = Path(__file__).resolve().parents[2]
-GAMES = ["extra-meters", "shortcut", "petits-chevaux", "monza", "extra"]
+GAMES = game_ids()
+"""Every registered game (a new one is covered without an edit here)."""
 OTHERS = [lang for lang in LANGUAGES if lang != "en"]
 PLACEHOLDER = re.compile(r"\{(\w*)\}")
 
@@ -181,11 +183,13 @@ def check_page(page: Page, lang: str, game: str = "") -> None:
 
 @pytest.fixture(scope="module")
 def matches(server: Server) -> Iterator[dict[str, dict[str, str]]]:
-    """One match of each game a few moves in (a person against a bot): its id and token."""
+    """One match of each game a few moves in (a person against a bot, or another person
+    in a game with no bots of its own): its id and token."""
     made: dict[str, dict[str, str]] = {}
     for game in GAMES:
+        other = "human" if lacks(game, "bots") else "bot:easy"
         match = server.post("/api/matches", {"game": game, "seed": 4, "players": [
-            {"name": "Ann", "kind": "human"}, {"name": "Zoé", "kind": "bot:easy"}]})
+            {"name": "Ann", "kind": "human"}, {"name": "Zoé", "kind": other}]})
         made[game] = {"id": match["id"], "token": match["seats"][0]["token"]}
     yield made
 

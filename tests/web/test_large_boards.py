@@ -115,6 +115,7 @@ async def _play(hub: Hub, match: LiveMatch, viewers: list[Viewer], moves: int,
     return per_move
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["shortcut", "monza"])
 def test_a_move_on_the_largest_board_costs_little_event_loop_time(
         game_id: str, tmp_path: Path) -> None:
@@ -209,6 +210,8 @@ def _probe(server: Server) -> float:
     return time.perf_counter() - started
 
 
+@pytest.mark.slow
+@pytest.mark.process
 def test_sixteen_matches_on_the_largest_board_leave_a_get_quick(tmp_path: Path) -> None:
     server = Server(tmp_path / "games.sqlite3", bot_delay=PACE).start()
     stop = threading.Event()

@@ -32,6 +32,7 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     server.stop()
 
 
+@pytest.mark.process
 def test_kept_alive_gets_answer_in_a_few_milliseconds(running: Server) -> None:
     host, port = running.url.removeprefix("http://").split(":")
     connection = http.client.HTTPConnection(host, int(port), timeout=10)
@@ -49,6 +50,7 @@ def test_kept_alive_gets_answer_in_a_few_milliseconds(running: Server) -> None:
     assert statistics.median(times) < BOUND_S, [round(t * 1000, 1) for t in times]
 
 
+@pytest.mark.process
 def test_a_push_follows_its_ack_within_a_few_milliseconds(running: Server) -> None:
     """A person plays over one websocket; each move's state push arrives just after the
     move's ack (the server writes the ack, then the push)."""

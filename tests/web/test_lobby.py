@@ -1,4 +1,5 @@
-"""Open tables (issue 14, "a 'join a table' list"): the lobby's API against a real server.
+"""Open tables (issue 14, "a 'join a table' list"): the lobby's API against the app in
+process.
 
 A match whose creator marked it ``open`` is listed while an invited seat is free; joining
 hands out one free seat's token, once (two people racing for the last seat: one 200, one
@@ -11,44 +12,42 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
-from web.server import Server
+from web.client import AppClient
 
 ANN_HERE = {"name": "Ann", "kind": "human"}
 INVITED = {"name": "Player 2", "kind": "human", "invited": True}
 BOT = {"name": "Bot", "kind": "bot:easy"}
 
 
-def table(server: Server, players: list[dict[str, Any]] | None = None, *, is_open: bool = True,
+def table(client: AppClient, players: list[dict[str, Any]] | None = None, *, is_open: bool = True,
           **body: Any) -> dict[str, Any]:
     """Create a match of Extra Meters (default: Ann here, one invited seat, open)."""
-    answer: dict[str, Any] = server.post("/api/matches", {
+    answer: dict[str, Any] = client.post("/api/matches", {
         "game": "extra-meters", "open": is_open,
         "players": players or [ANN_HERE, INVITED], **body})
     return answer
 
 
-def listed(server: Server, lang: str = "en") -> dict[str, dict[str, Any]]:
+def listed(client: AppClient, lang: str = "en") -> dict[str, dict[str, Any]]:
     """The lobby's tables by id."""
-    return {t["id"]: t for t in server.get(f"/api/tables?lang={lang}")["tables"]}
+    return {t["id"]: t for t in client.get(f"/api/tables?lang={lang}")["tables"]}
 
 
-def join(server: Server, match_id: str, name: str = "Cleo") -> tuple[int, Any]:
-    return server.call("POST", f"/api/tables/{match_id}/join", {"name": name})
+def join(client: AppClient, match_id: str, name: str = "Cleo") -> tuple[int, Any]:
+    return client.call("POST", f"/api/tables/{match_id}/join", {"name": name})
 
 
 def test_an_open_table_is_listed_without_tokens_and_a_private_one_is_not(
-        server: Server) -> None:
-    opened = table(server, [ANN_HERE, INVITED, BOT, dict(INVITED, name="Player 4")],
+        client: AppClient) -> None:
+    opened = table(client, [ANN_HERE, INVITED, BOT, dict(INVITED, name="Player 4")],
                    options={"track_length": 40})
-    private = table(server, is_open=False)
-    tables = listed(server)
+    private = table(client, is_open=False)
+    tables = listed(client)
     assert private["id"] not in tables
     entry = tables[opened["id"]]
     assert entry["game"] == {"id": "extra-meters", "name": "For a Few Extra Meters"}
@@ -57,43 +56,43 @@ def test_an_open_table_is_listed_without_tokens_and_a_private_one_is_not(
         ("human", False), ("human", True), ("bot", False), ("human", True)]
     assert [(o["name"], o["value"]) for o in entry["options"]] == [("track_length", 40)]
     assert 0 <= entry["age"] < 60
-    text = json.dumps(server.get("/api/tables"))
+    text = json.dumps(client.get("/api/tables"))
     for seat in opened["seats"] + private["seats"]:
         assert seat["token"] is None or seat["token"] not in text
     # Labels in the asker's language; newest first.
-    assert listed(server, "fr")[opened["id"]]["options"][0]["label"] != entry["options"][0][
+    assert listed(client, "fr")[opened["id"]]["options"][0]["label"] != entry["options"][0][
         "label"]
-    newer = table(server)
-    assert next(iter(listed(server))) == newer["id"]
+    newer = table(client)
+    assert next(iter(listed(client))) == newer["id"]
 
 
-def test_joining_takes_one_seat_once_and_names_it(server: Server) -> None:
-    match = table(server, [ANN_HERE, INVITED, dict(INVITED, name="Player 3")])
-    status, first = join(server, match["id"], "  Cleo ")
+def test_joining_takes_one_seat_once_and_names_it(client: AppClient) -> None:
+    match = table(client, [ANN_HERE, INVITED, dict(INVITED, name="Player 3")])
+    status, first = join(client, match["id"], "  Cleo ")
     assert status == 200 and (first["seat"], first["name"]) == (1, "Cleo")
     assert first["token"] == match["seats"][1]["token"]
     assert first["link"] == match["seats"][1]["link"]
-    state = server.get(f"/api/matches/{match['id']}?token={first['token']}")
+    state = client.get(f"/api/matches/{match['id']}?token={first['token']}")
     assert state["you"] == [1] and state["players"][1]["name"] == "Cleo"
-    assert listed(server)[match["id"]]["free"] == 1
-    status, second = join(server, match["id"], "Dan")
+    assert listed(client)[match["id"]]["free"] == 1
+    status, second = join(client, match["id"], "Dan")
     assert status == 200 and second["seat"] == 2
-    assert match["id"] not in listed(server)
-    status, full = join(server, match["id"], "Eve")
+    assert match["id"] not in listed(client)
+    status, full = join(client, match["id"], "Eve")
     assert status == 409 and full["error"] == "table_full" and "taken" in full["message"]
     # The names are kept in the stored match: its record says who played.
-    record = server.get(f"/api/matches/{match['id']}/record")
+    record = client.get(f"/api/matches/{match['id']}/record")
     assert [p["name"] for p in record["players"]] == ["Ann", "Cleo", "Dan"]
 
 
-def race(server: Server, match_id: str, names: tuple[str, ...]) -> list[tuple[int, Any]]:
+def race(client: AppClient, match_id: str, names: tuple[str, ...]) -> list[tuple[int, Any]]:
     """Everyone in ``names`` asks to join at the same moment; their answers."""
     start = threading.Barrier(len(names))
     answers: list[tuple[int, Any]] = []
 
     def ask(name: str) -> None:
         start.wait()
-        answers.append(join(server, match_id, name))
+        answers.append(join(client, match_id, name))
 
     racers = [threading.Thread(target=ask, args=(name,)) for name in names]
     for racer in racers:
@@ -103,26 +102,26 @@ def race(server: Server, match_id: str, names: tuple[str, ...]) -> list[tuple[in
     return answers
 
 
-def test_two_people_racing_for_the_last_seat_one_gets_it(server: Server) -> None:
+def test_two_people_racing_for_the_last_seat_one_gets_it(client: AppClient) -> None:
     for _ in range(5):
-        match = table(server)
-        answers = race(server, match["id"], ("Cleo", "Dan"))
+        match = table(client)
+        answers = race(client, match["id"], ("Cleo", "Dan"))
         assert sorted(status for status, _ in answers) == [200, 409], answers
         winner = next(body for status, body in answers if status == 200)
         loser = next(body for status, body in answers if status == 409)
         assert winner["token"] == match["seats"][1]["token"] and loser["error"] == "table_full"
 
 
-def test_a_private_or_unknown_match_is_the_same_404(server: Server) -> None:
-    private = table(server, is_open=False)
-    answers = [join(server, match_id) for match_id in (private["id"], "x" * 12, "y" * 500)]
+def test_a_private_or_unknown_match_is_the_same_404(client: AppClient) -> None:
+    private = table(client, is_open=False)
+    answers = [join(client, match_id) for match_id in (private["id"], "x" * 12, "y" * 500)]
     for status, body in answers:
         assert status == 404 and body["error"] == "unknown_table", body
     messages = {body["message"].replace(match_id[:64], "ID") for (_, body), match_id in
                 zip(answers, (private["id"], "x" * 12, "y" * 500), strict=True)}
     assert len(messages) == 1, messages
     # The private match's seat is not taken by asking.
-    assert server.get(f"/api/matches/{private['id']}")["presence"] == {"0": "invited",
+    assert client.get(f"/api/matches/{private['id']}")["presence"] == {"0": "invited",
                                                                        "1": "invited"}
 
 
@@ -132,89 +131,87 @@ def test_a_private_or_unknown_match_is_the_same_404(server: Server) -> None:
     ({"players": [ANN_HERE, dict(BOT, invited=True)]}, 422, "bad_player"),
     ({"players": [ANN_HERE, dict(INVITED, invited=1)]}, 400, "bad_request"),
 ])
-def test_a_bad_table_set_up_is_refused(server: Server, body: dict[str, Any], status: int,
+def test_a_bad_table_set_up_is_refused(client: AppClient, body: dict[str, Any], status: int,
                                        error: str) -> None:
     request = {"game": "extra-meters", "players": [ANN_HERE, INVITED], **body}
-    answer = server.call("POST", "/api/matches", request)
+    answer = client.call("POST", "/api/matches", request)
     assert answer[0] == status and answer[1]["error"] == error, answer
 
 
 @pytest.mark.parametrize("name", ["", "   ", "x" * 41, 7, None])
-def test_a_joiner_needs_a_name(server: Server, name: object) -> None:
-    match = table(server)
-    status, body = server.call("POST", f"/api/tables/{match['id']}/join", {"name": name})
+def test_a_joiner_needs_a_name(client: AppClient, name: object) -> None:
+    match = table(client)
+    status, body = client.call("POST", f"/api/tables/{match['id']}/join", {"name": name})
     assert status == 422 and body["error"] == "bad_player" and "1 to 40" in body["message"]
-    assert listed(server)[match["id"]]["free"] == 1
+    assert listed(client)[match["id"]]["free"] == 1
 
 
 def test_a_seat_whose_invited_person_came_by_link_is_no_longer_offered(
-        server: Server) -> None:
-    match = table(server)
-    with connect(f"{server.ws_url}/ws/matches/{match['id']}?token="
-                 f"{match['seats'][1]['token']}", open_timeout=10) as socket:
+        client: AppClient) -> None:
+    match = table(client)
+    with client.connect(f"/ws/matches/{match['id']}?token="
+                        f"{match['seats'][1]['token']}") as socket:
         socket.recv(10)  # the state: the connection is in
-        assert match["id"] not in listed(server)
-        status, body = join(server, match["id"])
+        assert match["id"] not in listed(client)
+        status, body = join(client, match["id"])
         assert status == 409 and body["error"] == "table_full"
 
 
-def _use_token(server: Server, match_id: str, token: str, how: str) -> None:
+def _use_token(client: AppClient, match_id: str, token: str, how: str) -> None:
     """Use a seat's token once, the way ``how`` says (the answer does not matter: a
     refused move still carried the token)."""
     if how == "state":
-        server.get(f"/api/matches/{match_id}?token={token}")
+        client.get(f"/api/matches/{match_id}?token={token}")
     elif how == "qr":
-        with urllib.request.urlopen(f"{server.url}/api/matches/{match_id}/qr?token={token}",
-                                    timeout=30) as answer:
-            assert answer.status == 200
+        assert client.http.get(f"/api/matches/{match_id}/qr?token={token}").status_code == 200
     elif how == "hint":
-        status, _ = server.call("GET", f"/api/matches/{match_id}/hint?token={token}")
+        status, _ = client.call("GET", f"/api/matches/{match_id}/hint?token={token}")
         assert status in (200, 409)  # 409 when not this seat's turn: the token was used
     else:
-        status, _ = server.call("POST", f"/api/matches/{match_id}/{how}",
+        status, _ = client.call("POST", f"/api/matches/{match_id}/{how}",
                                 {"token": token, "move": "roll"})
         assert status in (200, 409, 422)  # refused or not, the token was used
 
 
 @pytest.mark.parametrize("how", ["state", "qr", "hint", "actions", "undo"])
 def test_a_seat_whose_token_was_used_in_any_way_is_no_longer_offered(
-        server: Server, how: str) -> None:
+        client: AppClient, how: str) -> None:
     # The invited person only read the state (or drew the QR code, asked a hint...) with
     # their token, without opening a websocket: the seat is theirs, never a stranger's.
-    match = table(server)
-    _use_token(server, match["id"], match["seats"][1]["token"], how)
-    assert match["id"] not in listed(server)
-    status, body = join(server, match["id"])
+    match = table(client)
+    _use_token(client, match["id"], match["seats"][1]["token"], how)
+    assert match["id"] not in listed(client)
+    status, body = join(client, match["id"])
     assert status == 409 and body["error"] == "table_full"
     # A token of a seat that was never invited (the host's) changes nothing in the lobby.
-    other = table(server, [ANN_HERE, INVITED, dict(INVITED, name="Player 3")])
-    _use_token(server, other["id"], other["seats"][0]["token"], how)
-    status, joined = join(server, other["id"])
+    other = table(client, [ANN_HERE, INVITED, dict(INVITED, name="Player 3")])
+    _use_token(client, other["id"], other["seats"][0]["token"], how)
+    status, joined = join(client, other["id"])
     assert status == 200 and joined["seat"] == 1
 
 
-def test_a_finished_game_leaves_the_lobby(server: Server) -> None:
-    match = table(server, position="48/46 1 decide 4 7")  # Ann stops and wins
-    assert match["id"] in listed(server)
-    server.post(f"/api/matches/{match['id']}/actions",
+def test_a_finished_game_leaves_the_lobby(client: AppClient) -> None:
+    match = table(client, position="48/46 1 decide 4 7")  # Ann stops and wins
+    assert match["id"] in listed(client)
+    client.post(f"/api/matches/{match['id']}/actions",
                 {"token": match["seats"][0]["token"], "move": "stop"})
-    assert match["id"] not in listed(server)
-    status, body = join(server, match["id"])
+    assert match["id"] not in listed(client)
+    status, body = join(client, match["id"])
     assert status == 409 and body["error"] == "game_over"
 
 
-def test_a_table_left_for_a_day_is_no_longer_listed_but_can_be_joined(server: Server) -> None:
-    match = table(server)
-    with sqlite3.connect(server.db) as db:  # the server's own file, as a day had passed
+def test_a_table_left_for_a_day_is_no_longer_listed_but_can_be_joined(client: AppClient) -> None:
+    match = table(client)
+    with sqlite3.connect(client.db) as db:  # the app's own file, as a day had passed
         db.execute("UPDATE matches SET created = created - 86400 - 60 WHERE id = ?",
                    (match["id"],))
-    assert match["id"] not in listed(server)
-    assert join(server, match["id"])[0] == 200
+    assert match["id"] not in listed(client)
+    assert join(client, match["id"])[0] == 200
 
 
-def test_the_list_is_bounded(server: Server) -> None:
-    made = [table(server)["id"] for _ in range(52)]
-    tables = server.get("/api/tables")
+def test_the_list_is_bounded(client: AppClient) -> None:
+    made = [table(client)["id"] for _ in range(52)]
+    tables = client.get("/api/tables")
     assert tables["limit"] == 50 and len(tables["tables"]) == 50
     assert [t["id"] for t in tables["tables"]] == made[::-1][:50]
 
@@ -241,7 +238,7 @@ def test_a_database_from_before_open_tables_keeps_its_matches(tmp_path: Path) ->
         db.executemany("INSERT INTO seats VALUES ('old', ?, ?)", [(0, "tok-a"), (1, "tok-b")])
         db.executemany("INSERT INTO moves VALUES ('old', ?, ?, ?, 0, 1)",
                        [(0, None, "5"), (1, 0, "roll")])
-    running = Server(path).start()
+    running = AppClient(path).start()
     try:
         old = running.get("/api/matches/old?token=tok-a")
         assert old["version"] >= 2 and old["you"] == [0]

@@ -1,4 +1,4 @@
-"""Text that can't break anything, against a real server process over a real SQLite file.
+"""Text that can't break anything, against the app in process over a real SQLite file.
 
 A player name with an unpaired surrogate (``"Host\\ud800"`` is valid JSON) used to be stored,
 and from then on every JSON answer carrying it failed with a 500: an open table with such a
@@ -15,24 +15,23 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
 from dicegames.web.responses import encode_json
-from web.server import Server
+from web.client import AppClient
 from web.test_security import SMALL_BOARD, record_of, upload
 
 HOST = {"name": "Ann", "kind": "human"}
 INVITED = {"name": "Player 2", "kind": "human", "invited": True}
 
 
-def create(server: Server, players: list[dict[str, Any]], **body: Any) -> tuple[int, Any]:
+def create(client: AppClient, players: list[dict[str, Any]], **body: Any) -> tuple[int, Any]:
     seed = {} if body.get("open") else {"seed": 5}  # an open table draws its own secret
-    return server.call("POST", "/api/matches", {"game": "extra-meters", **seed,
+    return client.call("POST", "/api/matches", {"game": "extra-meters", **seed,
                                                 "players": players, **body})
 
 
-def open_table(server: Server) -> dict[str, Any]:
-    status, answer = create(server, [HOST, INVITED], open=True)
+def open_table(client: AppClient) -> dict[str, Any]:
+    status, answer = create(client, [HOST, INVITED], open=True)
     assert status == 201, answer
     result: dict[str, Any] = answer
     return result
@@ -42,15 +41,15 @@ def open_table(server: Server) -> dict[str, Any]:
 
 
 def test_a_host_named_with_a_lone_surrogate_is_refused_and_the_lobby_stays_up(
-        server: Server) -> None:
-    status, error = create(server, [{"name": "Host\ud800", "kind": "human"}, INVITED],
+        client: AppClient) -> None:
+    status, error = create(client, [{"name": "Host\ud800", "kind": "human"}, INVITED],
                            open=True)
     assert (status, error["error"]) == (422, "bad_player"), error
     assert "player 1's name contains an unpaired surrogate (U+D800)" in error["message"]
     assert "names may not contain control characters" in error["message"]
-    assert server.call("GET", "/api/tables")[0] == 200
-    table = open_table(server)
-    assert table["id"] in {t["id"] for t in server.get("/api/tables")["tables"]}
+    assert client.call("GET", "/api/tables")[0] == 200
+    table = open_table(client)
+    assert table["id"] in {t["id"] for t in client.get("/api/tables")["tables"]}
 
 
 @pytest.mark.parametrize(("name", "words"), [
@@ -64,68 +63,68 @@ def test_a_host_named_with_a_lone_surrogate_is_refused_and_the_lobby_stays_up(
     ("x" * 41, "has 41 characters; a name has 1 to 40 characters"),
 ])
 def test_names_with_forbidden_characters_are_refused_saying_which(
-        server: Server, name: str, words: str) -> None:
-    status, error = create(server, [HOST, {"name": name, "kind": "human"}])
+        client: AppClient, name: str, words: str) -> None:
+    status, error = create(client, [HOST, {"name": name, "kind": "human"}])
     assert (status, error["error"]) == (422, "bad_player"), error
     assert f"player 2's name {'contains ' if '(U+' in words else ''}{words}" in (
         error["message"])
 
 
-def test_names_are_normalised_to_nfc_and_emoji_sequences_stay(server: Server) -> None:
+def test_names_are_normalised_to_nfc_and_emoji_sequences_stay(client: AppClient) -> None:
     family = "\U0001f468\u200d\U0001f469\u200d\U0001f467"
-    status, answer = create(server, [{"name": "Zoe\u0301 ", "kind": "human"},
+    status, answer = create(client, [{"name": "Zoe\u0301 ", "kind": "human"},
                                      {"name": family, "kind": "human"}])
     assert status == 201, answer
     assert [seat["name"] for seat in answer["seats"]] == ["Zo\u00e9", family]
-    state = server.get(f"/api/matches/{answer['id']}")
+    state = client.get(f"/api/matches/{answer['id']}")
     assert [player["name"] for player in state["players"]] == ["Zo\u00e9", family]
 
 
-def test_joining_with_a_bad_name_is_refused_and_the_seat_stays_free(server: Server) -> None:
-    table = open_table(server)
+def test_joining_with_a_bad_name_is_refused_and_the_seat_stays_free(client: AppClient) -> None:
+    table = open_table(client)
     for name in ("Cleo\ud800", "\x1b[31mCleo", "\u202eoelC", " \u200b "):
-        status, error = server.call("POST", f"/api/tables/{table['id']}/join", {"name": name})
+        status, error = client.call("POST", f"/api/tables/{table['id']}/join", {"name": name})
         assert (status, error["error"]) == (422, "bad_player"), error
         assert error["message"].startswith("'name' (your name) ")
-    listed = {t["id"]: t for t in server.get("/api/tables")["tables"]}
+    listed = {t["id"]: t for t in client.get("/api/tables")["tables"]}
     assert listed[table["id"]]["free"] == 1
-    joined = server.post(f"/api/tables/{table['id']}/join", {"name": "Cle\u0301o"})
+    joined = client.post(f"/api/tables/{table['id']}/join", {"name": "Cle\u0301o"})
     assert joined["name"] == "Cl\u00e9o"
-    assert server.get(f"/api/matches/{table['id']}")["players"][1]["name"] == "Cl\u00e9o"
+    assert client.get(f"/api/matches/{table['id']}")["players"][1]["name"] == "Cl\u00e9o"
 
 
-def test_an_uploaded_record_with_a_bad_name_is_refused(server: Server) -> None:
+def test_an_uploaded_record_with_a_bad_name_is_refused(client: AppClient) -> None:
     for name, words in (("Host\ud800", "unpaired surrogate (U+D800)"),
                         ("Ho\x00st", "control character (U+0000)"),
                         ("\u2067Host", "bidirectional control (U+2067)")):
         record = record_of("extra-meters", 6)
         record["players"][0]["name"] = name
-        status, error = upload(server, record)
+        status, error = upload(client, record)
         assert (status, error["error"]) == (422, "bad_record"), error
         assert f"player 1's name contains an {words}" in error["message"] or (
             f"player 1's name contains a {words}" in error["message"])
     record = record_of("extra-meters", 6)
     record["players"][0]["name"] = "Zoe\u0301"
-    stored = server.post("/api/replays", record)
-    assert server.get(f"/api/matches/{stored['id']}")["players"][0]["name"] == "Zo\u00e9"
+    stored = client.post("/api/replays", record)
+    assert client.get(f"/api/matches/{stored['id']}")["players"][0]["name"] == "Zo\u00e9"
 
 
 # --------------------------------------------------------------- other text coming in
 
 
 def test_moves_positions_and_options_with_a_lone_surrogate_are_refused(
-        server: Server) -> None:
-    status, match = create(server, [HOST, {"name": "Ben", "kind": "human"}], dice="manual")
+        client: AppClient) -> None:
+    status, match = create(client, [HOST, {"name": "Ben", "kind": "human"}], dice="manual")
     assert status == 201, match
     token = match["seats"][0]["token"]
-    status, error = server.call("POST", f"/api/matches/{match['id']}/dice",
+    status, error = client.call("POST", f"/api/matches/{match['id']}/dice",
                                 {"token": token, "dice": "4\ud800"})
     assert (status, error["error"]) == (400, "bad_request"), error
     assert "unpaired surrogate (U+D800)" in error["message"]
-    status, error = server.call("POST", f"/api/matches/{match['id']}/actions",
+    status, error = client.call("POST", f"/api/matches/{match['id']}/actions",
                                 {"token": token, "move": "\x07"})
     assert (status, error["error"]) == (400, "bad_request"), error
-    with connect(f"{server.ws_url}/ws/matches/{match['id']}?token={token}") as ws:
+    with client.connect(f"/ws/matches/{match['id']}?token={token}") as ws:
         assert json.loads(ws.recv())["type"] == "state"
         ws.send(json.dumps({"type": "act", "move": "go\udfff", "id": 1}))
         answer = json.loads(ws.recv())
@@ -136,26 +135,26 @@ def test_moves_positions_and_options_with_a_lone_surrogate_are_refused(
         while answer["type"] == "state":
             answer = json.loads(ws.recv())
         assert answer["type"] == "ack", answer
-    status, error = create(server, [HOST, {"name": "Ben", "kind": "human"}],
+    status, error = create(client, [HOST, {"name": "Ben", "kind": "human"}],
                            position="2\ud800")
     assert (status, error["error"]) == (422, "bad_position"), error
-    status, error = server.call("POST", "/api/matches", {
+    status, error = client.call("POST", "/api/matches", {
         "game": "extra", "players": [HOST, {"name": "Ben", "kind": "human"}],
         "options": {"child_seats": "1\ud800"}})
     assert (status, error["error"]) == (422, "bad_option"), error
     assert "option child_seats: the text contains an unpaired surrogate" in error["message"]
-    status, error = server.call("POST", "/api/matches", {
+    status, error = client.call("POST", "/api/matches", {
         "game": "shortcut", "players": [HOST, {"name": "Ben", "kind": "human"}],
         "options": {"board": SMALL_BOARD + "# \ud800\n"}})
     assert (status, error["error"]) == (422, "bad_option"), error
 
 
 def test_a_custom_circuit_whose_name_holds_a_lone_surrogate_is_refused(
-        server: Server) -> None:
+        client: AppClient) -> None:
     circuit = json.loads((Path(__file__).parents[2] / "src/dicegames/games/monza/"
                           "default.json").read_text(encoding="utf-8"))
     circuit["name"] = "Monza\ud800"
-    status, error = server.call("POST", "/api/matches", {
+    status, error = client.call("POST", "/api/matches", {
         "game": "monza", "players": [HOST, {"name": "Ben", "kind": "human"}],
         "options": {"circuit": json.dumps(circuit, indent=1)}})
     assert (status, error["error"]) == (422, "bad_option"), error
@@ -164,8 +163,8 @@ def test_a_custom_circuit_whose_name_holds_a_lone_surrogate_is_refused(
 
 @pytest.mark.parametrize("columns", ["\u0661\u0660,\u0669,\u0668",
                                      "\uff11\uff10,\uff19,\uff18"])
-def test_option_numbers_take_ascii_digits_only(server: Server, columns: str) -> None:
-    status, error = server.call("POST", "/api/matches", {
+def test_option_numbers_take_ascii_digits_only(client: AppClient, columns: str) -> None:
+    status, error = client.call("POST", "/api/matches", {
         "game": "extra", "players": [HOST, {"name": "Ben", "kind": "human"}],
         "options": {"extra_columns": columns}})
     assert (status, error["error"]) == (422, "bad_option"), error
@@ -178,7 +177,7 @@ def test_option_numbers_take_ascii_digits_only(server: Server, columns: str) -> 
 
 def test_rows_written_by_older_versions_load_with_a_safe_rendering(tmp_path: Path) -> None:
     db = tmp_path / "old.sqlite3"
-    running = Server(db).start()
+    running = AppClient(db).start()
     try:
         table = open_table(running)
         status, played = create(running, [HOST, {"name": "Ben", "kind": "human"}])
@@ -192,7 +191,7 @@ def test_rows_written_by_older_versions_load_with_a_safe_rendering(tmp_path: Pat
         connection.execute("UPDATE matches SET players = CAST(? AS TEXT) WHERE id = ?", (
             b'[{"name": "An\xffn", "kind": "human"}, {"name": "Ben\\u0000", '
             b'"kind": "human"}]', played["id"]))
-    running = Server(db).start()
+    running = AppClient(db).start()
     try:
         lobby = {t["id"]: t for t in running.get("/api/tables")["tables"]}
         assert lobby[table["id"]]["host"] == "Host\ufffd"
@@ -206,7 +205,7 @@ def test_rows_written_by_older_versions_load_with_a_safe_rendering(tmp_path: Pat
                 "players"]] == names
             assert running.get(f"/api/matches/{match_id}/states/0")["players"][0]["name"] == (
                 names[0])
-            with connect(f"{running.ws_url}/ws/matches/{match_id}") as ws:
+            with running.connect(f"/ws/matches/{match_id}") as ws:
                 message = json.loads(ws.recv())
                 assert [p["name"] for p in message["state"]["players"]] == names
         joined = running.post(f"/api/tables/{table['id']}/join", {"name": "Cleo"})

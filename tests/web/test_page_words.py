@@ -35,6 +35,7 @@ def enter(server: Server, match: dict[str, str], dice: str) -> None:
     server.post(f"/api/matches/{match['id']}/dice", {"token": match["ben"], "dice": dice})
 
 
+@pytest.mark.process
 def test_a_forced_pass_on_your_own_turn_says_so(paced: Server, page: Page) -> None:
     match = two_people(paced, "petits-chevaux")
     page.goto(match["ann_link"])

@@ -8,13 +8,13 @@ from __future__ import annotations
 import io
 import json
 import re
-import urllib.request
 from typing import Any
 
 from PIL import Image
 from playwright.sync_api import Browser, expect
 
 from dicegames.web.qr import QR_BORDER, link_qr
+from web.client import AppClient
 from web.server import Server
 
 Matrix = list[list[bool]]
@@ -65,36 +65,33 @@ def pixel_matrix(png: bytes, size: int) -> Matrix:
              < 128 for x in range(size)] for y in range(size)]
 
 
-def qr_status(server: Server, match_id: str, token: str) -> tuple[int, str, Any]:
+def qr_status(client: AppClient, match_id: str, token: str) -> tuple[int, str, Any]:
     """GET the QR of ``token``: the status, the content type and the body (text or JSON)."""
-    try:
-        with urllib.request.urlopen(f"{server.url}/api/matches/{match_id}/qr?token={token}",
-                                    timeout=30) as answer:
-            return answer.status, answer.headers["content-type"], answer.read().decode()
-    except urllib.error.HTTPError as error:
-        return error.code, error.headers["content-type"], json.loads(error.read())
+    answer = client.http.get(f"/api/matches/{match_id}/qr?token={token}")
+    kind = answer.headers["content-type"]
+    return answer.status_code, kind, answer.text if answer.status_code == 200 else answer.json()
 
 
-def two_people(server: Server) -> dict[str, Any]:
-    match: dict[str, Any] = server.post("/api/matches", {
+def two_people(client: AppClient | Server) -> dict[str, Any]:
+    match: dict[str, Any] = client.post("/api/matches", {
         "game": "extra-meters", "seed": 4, "players": [
             {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
     return match
 
 
-def test_the_qr_code_is_the_seat_link_and_only_for_its_token(server: Server) -> None:
-    match = two_people(server)
+def test_the_qr_code_is_the_seat_link_and_only_for_its_token(client: AppClient) -> None:
+    match = two_people(client)
     ann, ben = match["seats"]
-    status, kind, svg = qr_status(server, match["id"], ben["token"])
+    status, kind, svg = qr_status(client, match["id"], ben["token"])
     assert status == 200 and kind.startswith("image/svg+xml"), (status, svg)
-    assert svg_matrix(svg) == expected_matrix(server.url + ben["link"])
+    assert svg_matrix(svg) == expected_matrix(client.url + ben["link"])
     assert ben["token"] not in svg  # the modules only: no text of the link
     # No token, a token of another match, two tokens at once, an unknown match.
-    other = two_people(server)
+    other = two_people(client)
     for token in ("", other["seats"][0]["token"], f"{ann['token']},{ben['token']}", "x"):
-        status, _kind, body = qr_status(server, match["id"], token)
+        status, _kind, body = qr_status(client, match["id"], token)
         assert status == 403 and body["error"] == "bad_token", (token, body)
-    status, _kind, body = qr_status(server, "nope", ben["token"])
+    status, _kind, body = qr_status(client, "nope", ben["token"])
     assert status == 404 and body["error"] == "unknown_match"
 
 

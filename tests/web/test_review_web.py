@@ -1,8 +1,8 @@
-"""The review over the API and on the replay page, against a real server and Chromium."""
+"""The review over the API (against the app in process) and on the replay page (against a
+real server and Chromium)."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -10,6 +10,8 @@ from playwright.sync_api import Page, expect
 import dicegames
 from dicegames.core.record import to_record
 from dicegames.core.session import PlayerInfo, Session
+from polling import until
+from web.client import AppClient
 from web.server import Server
 
 # Extra Meters on 15 squares (an exact review): Ann stops after her opening 5, a blunder by
@@ -32,18 +34,27 @@ def blunder_record() -> dict[str, Any]:
     return to_record(session)
 
 
-def wait_review(server: Server, match_id: str) -> dict[str, Any]:
-    for _ in range(500):
-        data: dict[str, Any] = server.get(f"/api/matches/{match_id}/review")
-        if data["status"] in ("done", "failed"):
-            return data
-        time.sleep(0.02)
-    raise AssertionError("the review did not finish")
+def wait_review(client: AppClient | Server, match_id: str) -> dict[str, Any]:
+    """The review once done (or failed); the first one starts the analysis workers."""
+    def ended() -> dict[str, Any] | None:
+        data: dict[str, Any] = client.get(f"/api/matches/{match_id}/review")
+        return data if data["status"] in ("done", "failed") else None
+
+    return until(ended, "the review to finish", 60)
 
 
-def test_review_api_flags_the_mistakes(server: Server) -> None:
-    match = server.post("/api/replays", blunder_record())
-    review = wait_review(server, match["id"])
+def finished(client: AppClient, match_id: str) -> dict[str, Any]:
+    """The match's state once its bots have played it to the end."""
+    def ended() -> dict[str, Any] | None:
+        state: dict[str, Any] = client.get(f"/api/matches/{match_id}")
+        return state if state["status"] == "finished" else None
+
+    return until(ended, f"match {match_id} to finish", 60)
+
+
+def test_review_api_flags_the_mistakes(client: AppClient) -> None:
+    match = client.post("/api/replays", blunder_record())
+    review = wait_review(client, match["id"])
     assert review["status"] == "done", review
     assert review["estimate"]["kind"] == "exact"
     assert 1 in review["mistakes"]
@@ -51,31 +62,27 @@ def test_review_api_flags_the_mistakes(server: Server) -> None:
     assert review["done"] == review["total"] == match["moves"]
 
 
-def test_a_match_started_from_a_position_is_reviewed_from_it(server: Server) -> None:
+def test_a_match_started_from_a_position_is_reviewed_from_it(client: AppClient) -> None:
     # Seat 1 decides first (after a 5 and a 4): replayed from the start of the game its
     # first move would be a roll, and the review failed with "'stop' is not a possible roll".
-    match = server.post("/api/matches", {
+    match = client.post("/api/matches", {
         "game": "extra-meters", "seed": 5, "options": {"track_length": 15},
         "position": "0/0 1 decide 5,4 1",
         "players": [{"name": "Ann", "kind": "bot:optimal"}, {"name": "Ben", "kind": "bot:easy"}]})
-    for _ in range(500):
-        state = server.get(f"/api/matches/{match['id']}")
-        if state["status"] == "finished":
-            break
-        time.sleep(0.02)
-    review = wait_review(server, match["id"])
+    state = finished(client, match["id"])
+    review = wait_review(client, match["id"])
     assert review["status"] == "done", review
     first = review["moves"][0]
     assert first["index"] == 0 and first["played"] in ("stop", "roll")
     assert review["done"] == review["total"] == state["version"]
 
 
-def test_review_of_an_unfinished_or_unknown_match_is_refused(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "seed": 3, "players": [
+def test_review_of_an_unfinished_or_unknown_match_is_refused(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "seed": 3, "players": [
         {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})
-    status, data = server.call("GET", f"/api/matches/{match['id']}/review")
+    status, data = client.call("GET", f"/api/matches/{match['id']}/review")
     assert (status, data["error"]) == (409, "not_finished")
-    status, data = server.call("GET", "/api/matches/nope/review")
+    status, data = client.call("GET", "/api/matches/nope/review")
     assert status == 404
 
 
@@ -83,7 +90,8 @@ def test_replay_page_draws_the_curve_and_notes_the_mistake(server: Server, page:
     match = server.post("/api/replays", blunder_record())
     page.goto(server.url + f"/replay/{match['id']}")
     page.click("#review-start")
-    expect(page.locator("#review-status")).to_contain_text("Reviewed by the exact estimate")
+    expect(page.locator("#review-status")).to_contain_text(  # the first review starts
+        "Reviewed by the exact estimate", timeout=60_000)  # the analysis workers
     expect(page.locator("#curve polyline")).to_have_count(2)
     dots = page.locator("#curve circle.flag")
     assert dots.count() >= 1

@@ -8,12 +8,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from web.browser import find_chromium
 from web.conftest import no_browser
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "make_screenshots.py"
 
 
+@pytest.mark.process
 def test_the_script_writes_a_board_picture(tmp_path: Path) -> None:
     chromium, reason = find_chromium()
     if chromium is None:

@@ -1,4 +1,6 @@
-"""The server against hostile input (issue 13), each item against a real server process.
+"""The server against hostile input (issue 13), each item against the app in process (a real
+server process where only a process shows it: stalls seen from another client, a restart
+after SIGKILL, the command line).
 
 1. no request makes the server touch its file system (boards travel as their text);
 2./3. no request blocks the event loop: records are limited and checked off the loop;
@@ -19,9 +21,6 @@ from typing import Any
 from urllib.parse import quote
 
 import pytest
-from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
-from websockets.typing import Origin
 
 import dicegames
 from dicegames.cli import main
@@ -30,6 +29,7 @@ from dicegames.core.names import MAX_NAME
 from dicegames.core.record import MAX_MOVES, save, to_record
 from dicegames.core.session import Session
 from dicegames.web.resident import RECORDS_IN_MEMORY
+from web.client import AppClient, Closed
 from web.server import Server
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
@@ -58,8 +58,8 @@ def record_of(game_id: str, moves: int = 40, seed: int = 3, **options: object
     return to_record(session)
 
 
-def upload(server: Server, record: object) -> tuple[int, Any]:
-    return server.call("POST", "/api/replays", record)
+def upload(client: AppClient, record: object) -> tuple[int, Any]:
+    return client.call("POST", "/api/replays", record)
 
 
 # ----------------------------------------------------------------- 1. no file is touched
@@ -67,14 +67,14 @@ def upload(server: Server, record: object) -> tuple[int, Any]:
 
 @pytest.mark.parametrize(("game_id", "option"), [("shortcut", "board"), ("monza", "circuit")])
 def test_a_record_naming_a_file_is_refused_without_a_word_of_it(
-        server: Server, tmp_path: Path, game_id: str, option: str) -> None:
+        client: AppClient, tmp_path: Path, game_id: str, option: str) -> None:
     secret = tmp_path / "secret.txt"
     secret.write_text("S 1 F TOPSECRET\n", encoding="utf-8")
     messages = []
     for path in (secret, tmp_path / "missing.txt", tmp_path, Path("/etc/passwd")):
         record = record_of(game_id, 4)
         record["options"][option] = str(path)
-        status, error = upload(server, record)
+        status, error = upload(client, record)
         assert (status, error["error"]) == (422, "bad_record"), error
         assert f"option {option}" in error["message"]
         assert "TOPSECRET" not in error["message"]
@@ -83,45 +83,45 @@ def test_a_record_naming_a_file_is_refused_without_a_word_of_it(
     assert len(set(messages)) == 1, messages  # nothing tells a file from a folder or nothing
 
 
-def test_a_fifo_in_a_record_does_not_freeze_the_server(server: Server, tmp_path: Path) -> None:
+def test_a_fifo_in_a_record_does_not_freeze_the_server(client: AppClient, tmp_path: Path) -> None:
     """Opening a FIFO with no writer blocks: the server must never try."""
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
     record = record_of("shortcut", 4)
     record["options"]["board"] = str(fifo)
     answers: list[int] = []
-    thread = threading.Thread(target=lambda: answers.append(upload(server, record)[0]),
+    thread = threading.Thread(target=lambda: answers.append(upload(client, record)[0]),
                               daemon=True)
     thread.start()
     thread.join(10)
     assert answers == [422]
-    assert server.get("/api/games")["games"]
+    assert client.get("/api/games")["games"]
 
 
 def test_a_custom_board_travels_in_its_record_and_replays_anywhere(
-        server: Server, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        client: AppClient, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     board = tmp_path / "small.txt"
     board.write_text(SMALL_BOARD, encoding="utf-8")
     record = record_of("shortcut", 30, board=str(board))
     assert record["options"]["board"] == SMALL_BOARD  # the text, not the path
     board.unlink()
-    created = server.post("/api/replays", record)
-    state = server.get(f"/api/matches/{created['id']}/states/{created['moves']}")
+    created = client.post("/api/replays", record)
+    state = client.get(f"/api/matches/{created['id']}/states/{created['moves']}")
     assert {cell["id"] for cell in state["view"]["board"]["cells"]} >= {"cell-a1", "cell-c3"}
     saved = tmp_path / "game.json"
     saved.write_text(json.dumps(record), encoding="utf-8")
     assert main(["replay", str(saved)]) == 0
     assert "Traceback" not in capsys.readouterr().err
     too_big = {**record, "options": {"board": SMALL_BOARD + "#" * 70_000 + "\n"}}
-    status, error = upload(server, too_big)
+    status, error = upload(client, too_big)
     assert status == 422 and "the limit is 65536" in error["message"]
 
 
-def test_match_creation_takes_a_boards_text_but_never_a_path(server: Server) -> None:
+def test_match_creation_takes_a_boards_text_but_never_a_path(client: AppClient) -> None:
     body = {"game": "shortcut", "players": TWO_PEOPLE, "options": {"board": SMALL_BOARD}}
-    created = server.post("/api/matches", body)
+    created = client.post("/api/matches", body)
     assert created["state"]["options"]["board"] == SMALL_BOARD
-    status, error = server.call("POST", "/api/matches",
+    status, error = client.call("POST", "/api/matches",
                                 {**body, "options": {"board": "/dev/zero"}})
     assert (status, error["error"]) == (422, "bad_option")
     assert "option board" in error["message"]
@@ -130,16 +130,16 @@ def test_match_creation_takes_a_boards_text_but_never_a_path(server: Server) -> 
 # ------------------------------------------------------- 2./3. limits, off the event loop
 
 
-def test_records_are_limited_in_moves_and_bytes(server: Server) -> None:
+def test_records_are_limited_in_moves_and_bytes(client: AppClient) -> None:
     record = record_of("shortcut", MAX_MOVES)
     assert len(record["moves"]) == MAX_MOVES
-    status, _ = upload(server, record)
+    status, _ = upload(client, record)
     assert status == 201
-    status, error = upload(server, {**record, "moves": record["moves"] + ["road"]})
+    status, error = upload(client, {**record, "moves": record["moves"] + ["road"]})
     assert (status, error["error"]) == (422, "bad_record")
     assert f"at most {MAX_MOVES}" in error["message"]
     padded = {**record, "padding": "x" * 300_000}
-    status, error = upload(server, padded)
+    status, error = upload(client, padded)
     assert (status, error["error"]) == (413, "too_large")
 
 
@@ -168,6 +168,7 @@ def server_match_id(server: Server) -> str:
     return _OTHER[server.url]
 
 
+@pytest.mark.process
 def test_checking_big_records_keeps_other_clients_fast(tmp_path: Path) -> None:
     """Three records at the move limit uploaded at once, then reopened after a restart:
     another client's requests are answered all along (checked in one go on the event loop,
@@ -227,29 +228,29 @@ def test_checking_big_records_keeps_other_clients_fast(tmp_path: Path) -> None:
 # --------------------------------------------------------------------- 4. no more 500s
 
 
-def test_unicode_digits_in_a_step_are_a_404(server: Server) -> None:
-    created = server.post("/api/replays", record_of("extra-meters", 6))
+def test_unicode_digits_in_a_step_are_a_404(client: AppClient) -> None:
+    created = client.post("/api/replays", record_of("extra-meters", 6))
     for step in ("²", "٣", "1" * 30):
-        status, error = server.call("GET", f"/api/matches/{created['id']}/states/{quote(step)}")
+        status, error = client.call("GET", f"/api/matches/{created['id']}/states/{quote(step)}")
         assert (status, error["error"]) == (404, "unknown_step"), error
 
 
-def test_unknown_bot_level_and_huge_seed_in_a_record_are_422(server: Server) -> None:
+def test_unknown_bot_level_and_huge_seed_in_a_record_are_422(client: AppClient) -> None:
     record = record_of("extra-meters", 6)
     record["players"][1]["kind"] = "bot:god"
-    status, error = upload(server, record)
+    status, error = upload(client, record)
     assert (status, error["error"]) == (422, "bad_record") and "god" in error["message"]
     for seed in (10**40, -(10**40), 2**63):
-        status, error = upload(server, {**record_of("extra-meters", 6), "seed": seed})
+        status, error = upload(client, {**record_of("extra-meters", 6), "seed": seed})
         assert (status, error["error"]) == (422, "bad_record"), error
         assert "2**63" in error["message"]
 
 
-def test_a_binary_websocket_frame_is_answered_and_the_socket_stays(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+def test_a_binary_websocket_frame_is_answered_and_the_socket_stays(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                          "dice": "manual"})
     token = match["seats"][0]["token"]
-    with connect(f"{server.ws_url}/ws/matches/{match['id']}?token={token}") as socket:
+    with client.connect(f"/ws/matches/{match['id']}?token={token}") as socket:
         socket.send(b"\x00\x01binary")
         while (answer := json.loads(socket.recv(timeout=10)))["type"] == "state":
             pass
@@ -263,48 +264,49 @@ def test_a_binary_websocket_frame_is_answered_and_the_socket_stays(server: Serve
 # ------------------------------------------------------------------- 5. cross-site
 
 
-def test_bodies_must_be_declared_json(server: Server) -> None:
+def test_bodies_must_be_declared_json(client: AppClient) -> None:
     record = json.dumps(record_of("extra-meters", 6)).encode()
     for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
                  ""):
-        status, error = server.call("POST", "/api/replays", raw=record,
+        status, error = client.call("POST", "/api/replays", raw=record,
                                     headers={"content-type": kind})
         assert (status, error["error"]) == (415, "unsupported_media_type"), kind
-    status, _ = server.call("POST", "/api/replays", raw=record,
+    status, _ = client.call("POST", "/api/replays", raw=record,
                             headers={"content-type": "application/json; charset=utf-8"})
     assert status == 201
 
 
-def test_foreign_origins_are_refused(server: Server) -> None:
+def test_foreign_origins_are_refused(client: AppClient) -> None:
     body = {"game": "extra-meters", "players": TWO_PEOPLE}
-    own = server.url
+    own = client.url
     for origin, status in (("http://evil.example", 403), ("null", 403),
                            (own.replace("127.0.0.1", "localhost"), 403), (own, 201)):
-        got, answer = server.call("POST", "/api/matches", body, headers={"origin": origin})
+        got, answer = client.call("POST", "/api/matches", body, headers={"origin": origin})
         assert got == status, (origin, answer)
         if status == 403:
             assert answer["error"] == "foreign_origin" and "allow-origin" in answer["message"]
     # Reading stays open to any page (nothing secret is in a state without a token).
-    got, _ = server.call("GET", "/api/games", headers={"origin": "http://evil.example"})
+    got, _ = client.call("GET", "/api/games", headers={"origin": "http://evil.example"})
     assert got == 200
     # A rebinding attacker's host name, resolved to 127.0.0.1, gets nothing.
-    got, answer = server.call("GET", "/api/games", headers={"host": "evil.example"})
+    got, answer = client.call("GET", "/api/games", headers={"host": "evil.example"})
     assert (got, answer["error"]) == (403, "foreign_host")
 
 
-def test_websocket_connects_check_the_origin(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
-    address = f"{server.ws_url}/ws/matches/{match['id']}"
-    with connect(address, origin=Origin("http://evil.example")) as socket:
+def test_websocket_connects_check_the_origin(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
+    address = f"/ws/matches/{match['id']}"
+    with client.connect(address, headers={"origin": "http://evil.example"}) as socket:
         answer = json.loads(socket.recv(timeout=10))
         assert (answer["status"], answer["error"]) == (403, "foreign_origin")
-        with pytest.raises(ConnectionClosed) as closed:
+        with pytest.raises(Closed) as closed:
             socket.recv(timeout=10)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
-    with connect(address, origin=Origin(server.url)) as socket:
+        assert closed.value.code == 4403
+    with client.connect(address, headers={"origin": client.url}) as socket:
         assert json.loads(socket.recv(timeout=10))["type"] == "state"
 
 
+@pytest.mark.process
 def test_allowed_origins_are_configured_on_the_command_line(tmp_path: Path) -> None:
     running = Server(tmp_path / "games.sqlite3",
                      extra=("--allow-origin", "http://friend.example:8080")).start()
@@ -322,32 +324,32 @@ def test_allowed_origins_are_configured_on_the_command_line(tmp_path: Path) -> N
 # --------------------------------------------------------------- 6. names and versions
 
 
-def test_player_names_have_one_limit(server: Server, tmp_path: Path) -> None:
+def test_player_names_have_one_limit(client: AppClient, tmp_path: Path) -> None:
     for name in ("x" * 200_000, "x" * (MAX_NAME + 1), " "):
         record = record_of("extra-meters", 6)
         record["players"][0]["name"] = name
-        status, error = upload(server, record)
+        status, error = upload(client, record)
         assert (status, error["error"]) == (422, "bad_record"), error
         assert f"1 to {MAX_NAME} characters" in error["message"]
     record = record_of("extra-meters", 6)
     record["players"][0]["name"] = "x" * MAX_NAME
-    assert upload(server, record)[0] == 201
+    assert upload(client, record)[0] == 201
     code = main(["simulate", "extra-meters", "--players", "y" * (MAX_NAME + 1) + ",bot:easy",
                  "--games", "1"])
     assert code != 0
 
 
-def test_a_boolean_is_not_a_version(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+def test_a_boolean_is_not_a_version(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                          "dice": "manual"})
     token = match["seats"][0]["token"]
     path = f"/api/matches/{match['id']}/dice"
     for expect in (True, False, "0", 0.5, [0]):
-        status, error = server.call("POST", path, {"token": token, "dice": "3",
+        status, error = client.call("POST", path, {"token": token, "dice": "3",
                                                    "expect": expect})
         assert (status, error["error"]) == (400, "bad_request"), expect
         assert "'expect'" in error["message"]
-    assert server.post(path, {"token": token, "dice": "3", "expect": 0})["version"] == 1
+    assert client.post(path, {"token": token, "dice": "3", "expect": 0})["version"] == 1
 
 
 def test_saved_records_round_trip_with_a_board_file(tmp_path: Path) -> None:
@@ -360,13 +362,13 @@ def test_saved_records_round_trip_with_a_board_file(tmp_path: Path) -> None:
     assert dicegames.load(saved).game.options["board"] == SMALL_BOARD
 
 
-def test_many_uploaded_records_all_stay_readable(server: Server) -> None:
+def test_many_uploaded_records_all_stay_readable(client: AppClient) -> None:
     """Past ``RECORDS_IN_MEMORY`` the server drops the least recently used records from
     memory and rebuilds them from the database when asked again."""
     record = record_of("extra-meters", 20)
-    ids = [server.post("/api/replays", record)["id"] for _ in range(RECORDS_IN_MEMORY + 5)]
+    ids = [client.post("/api/replays", record)["id"] for _ in range(RECORDS_IN_MEMORY + 5)]
     for match_id in ids:
-        assert server.get(f"/api/matches/{match_id}/states/3")["version"] == 3
+        assert client.get(f"/api/matches/{match_id}/states/3")["version"] == 3
 
 
 def test_the_library_reads_only_regular_files_of_limited_size(tmp_path: Path) -> None:

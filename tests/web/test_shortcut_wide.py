@@ -1,4 +1,4 @@
-"""Shortcut on boards of 18 columns or more, through a real server and a restart.
+"""Shortcut on boards of 18 columns or more, through the app in process and a restart.
 
 Such a board has a column ``r``, whose squares ``r1``, ``r2``... were also read as road
 squares 1, 2... A bot's move to square ``r2`` was stored as ``r2``; after a restart the
@@ -10,14 +10,13 @@ reads back as the square it named.
 from __future__ import annotations
 
 import re
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from web.server import Server
+from polling import until
+from web.client import AppClient
 
 
 def board_text(width: int) -> str:
@@ -30,18 +29,17 @@ def board_text(width: int) -> str:
     return "\n".join(" ".join(row) for row in (top, middle, bottom)) + "\n"
 
 
-def finished(server: Server, match_id: str) -> dict[str, Any]:
+def finished(client: AppClient, match_id: str) -> dict[str, Any]:
     """The match's state once its bots have played it to the end."""
-    for _ in range(1500):
-        state: dict[str, Any] = server.get(f"/api/matches/{match_id}")
-        if state["status"] == "finished":
-            return state
-        time.sleep(0.02)
-    raise AssertionError(f"match {match_id} did not finish")
+    def ended() -> dict[str, Any] | None:
+        state: dict[str, Any] = client.get(f"/api/matches/{match_id}")
+        return state if state["status"] == "finished" else None
+
+    return until(ended, f"match {match_id} to finish", 60)
 
 
-def record_of(server: Server, match_id: str) -> dict[str, Any]:
-    status, record = server.call("GET", f"/api/matches/{match_id}/record")
+def record_of(client: AppClient, match_id: str) -> dict[str, Any]:
+    status, record = client.call("GET", f"/api/matches/{match_id}/record")
     assert status == 200, record
     assert isinstance(record, dict)
     return record
@@ -50,28 +48,26 @@ def record_of(server: Server, match_id: str) -> dict[str, Any]:
 @pytest.mark.parametrize("width", [18, 26])
 def test_a_finished_bot_match_on_a_wide_board_survives_a_restart(tmp_path: Path,
                                                                  width: int) -> None:
-    server = Server(tmp_path / "games.sqlite3").start()
+    client = AppClient(tmp_path / "games.sqlite3").start()
     try:
-        ids = [server.post("/api/matches", {
+        ids = [client.post("/api/matches", {
             "game": "shortcut", "seed": seed, "options": {"board": board_text(width)},
             "players": [{"name": "Ann", "kind": "bot:easy"},
                         {"name": "Ben", "kind": "bot:easy"}]})["id"] for seed in range(8)]
-        before = {match_id: (finished(server, match_id)["version"],
-                             record_of(server, match_id)["moves"]) for match_id in ids}
+        before = {match_id: (finished(client, match_id)["version"],
+                             record_of(client, match_id)["moves"]) for match_id in ids}
         column_r = [m for _, moves in before.values() for m in moves
                     if re.fullmatch(r"(\d:)?r\d+", m)]
         assert column_r, "no bot stopped on a square of column r: pick other seeds"
-        server.stop()
-        server.start()  # every match is rebuilt from its stored moves
+        client.stop()
+        client.start()  # every match is rebuilt from its stored moves
         for match_id, (version, moves) in before.items():
-            state = finished(server, match_id)
+            state = finished(client, match_id)
             assert state["version"] == version
-            record = record_of(server, match_id)
+            record = record_of(client, match_id)
             assert record["moves"] == moves
-            replay = server.post("/api/replays", record)  # its own record is taken
+            replay = client.post("/api/replays", record)  # its own record is taken
             assert replay["moves"] == version
-        with urllib.request.urlopen(f"{server.url}/api/matches/{ids[0]}/states/1",
-                                    timeout=30) as answer:
-            assert answer.status == 200
+        assert client.http.get(f"/api/matches/{ids[0]}/states/1").status_code == 200
     finally:
-        server.stop()
+        client.stop()

@@ -113,6 +113,8 @@ def _loop(until: float, step: Callable[[int], None], pause: float = 0.0) -> None
             time.sleep(pause)
 
 
+@pytest.mark.slow
+@pytest.mark.process
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="needs Linux /proc")
 def test_soak_attacks_while_games_are_played(tmp_path: Path) -> None:
     server = Server(tmp_path / "soak.sqlite3").start()

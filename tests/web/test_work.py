@@ -33,11 +33,32 @@ HINT_LIMIT = 2.0 + 0.6
 machine."""
 
 
+pytestmark = pytest.mark.process
+
+
+def warmed(running: Server) -> Server:
+    """``running`` after a first hint, which starts its analysis workers and waits for their
+    warm-up: the budgets tested here are those of a server that is up."""
+    match = running.post("/api/matches", {"game": "shortcut", "players": TWO_PEOPLE})
+    status, _, hint = ask(running, f"/api/matches/{match['id']}/hint?"
+                                   f"token={match['seats'][0]['token']}")
+    assert status == 200, hint
+    return running
+
+
 @pytest.fixture(scope="module")
 def paced(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """A server whose bots pause 50 ms before each move (so their pace can be measured)."""
     running = Server(tmp_path_factory.mktemp("work") / "games.sqlite3", bot_delay=0.05)
-    yield running.start()
+    yield warmed(running.start())
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server with no bot pause, its analysis workers up, shared by the tests here."""
+    running = Server(tmp_path_factory.mktemp("work") / "games.sqlite3")
+    yield warmed(running.start())
     running.stop()
 
 
@@ -287,7 +308,9 @@ def test_sigterm_ends_the_server_within_five_seconds_keeping_acknowledged_moves(
     running = Server(tmp_path / "games.sqlite3", bot_delay=0.05).start()
     assert running.process is not None
     process = running.process
-    running.get("/api/games")  # answered once the workers are up
+    first, token = big_match(running)
+    status, _, _ = ask(running, f"/api/matches/{first}/hint?token={token}")
+    assert status == 200  # the first hint started the analysis workers
     workers = children(process.pid)
     bots = running.post("/api/matches", {"game": "petits-chevaux", "players": [
         {"name": f"Bot {n}", "kind": "bot:hard"} for n in range(4)]})
@@ -324,7 +347,9 @@ def test_sigterm_ends_the_server_within_five_seconds_keeping_acknowledged_moves(
 def test_the_workers_die_with_a_killed_server(tmp_path: Path) -> None:
     running = Server(tmp_path / "games.sqlite3").start()
     assert running.process is not None
-    running.get("/api/games")  # answered once the workers are up
+    match_id, token = big_match(running)
+    status, _, _ = ask(running, f"/api/matches/{match_id}/hint?token={token}")
+    assert status == 200  # the first hint started the analysis workers
     workers = children(running.process.pid)
     assert len(workers) >= 2
     running.kill()

@@ -1,4 +1,5 @@
-"""Websockets and storage against real server processes: live pushes, races, kill -9."""
+"""Websockets and storage: live pushes, races, presence against the app in process; kill -9
+against a real server process."""
 
 from __future__ import annotations
 
@@ -6,31 +7,43 @@ import contextlib
 import json
 import threading
 import time
+from contextlib import AbstractContextManager
 from pathlib import Path
 from typing import Any
 
+import pytest
 from websockets.sync.client import ClientConnection, connect
 
 from dicegames.core.record import from_record
+from web.client import AppClient, Socket
 from web.server import Server
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 
 
-def open_socket(server: Server, match_id: str, token: str = "") -> ClientConnection:
+def open_socket(client: AppClient, match_id: str, token: str = ""
+                ) -> AbstractContextManager[Socket]:
+    query = f"?token={token}" if token else ""
+    return client.connect(f"/ws/matches/{match_id}{query}")
+
+
+def real_socket(server: Server, match_id: str, token: str = "") -> ClientConnection:
+    """A websocket to a real server process."""
     query = f"?token={token}" if token else ""
     return connect(f"{server.ws_url}/ws/matches/{match_id}{query}", open_timeout=10)
 
 
-def receive(socket: ClientConnection, kind: str) -> dict[str, Any]:
-    """The next message of ``kind`` (states and answers interleave)."""
+def receive(socket: Socket | ClientConnection, kind: str, timeout: float = 10.0
+            ) -> dict[str, Any]:
+    """The next message of ``kind`` (states and answers interleave), each message within
+    ``timeout`` seconds."""
     while True:
-        message: dict[str, Any] = json.loads(socket.recv(timeout=10))
+        message: dict[str, Any] = json.loads(socket.recv(timeout=timeout))
         if message["type"] == kind:
             return message
 
 
-def state_at(socket: ClientConnection, version: int) -> dict[str, Any]:
+def state_at(socket: Socket | ClientConnection, version: int) -> dict[str, Any]:
     """Wait for the pushed state at ``version`` (pushes coalesce, so skip older ones)."""
     while True:
         state: dict[str, Any] = receive(socket, "state")["state"]
@@ -39,12 +52,12 @@ def state_at(socket: ClientConnection, version: int) -> dict[str, Any]:
             return state
 
 
-def test_moves_are_pushed_to_every_viewer(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+def test_moves_are_pushed_to_every_viewer(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                          "dice": "manual"})
     ann, ben = (seat["token"] for seat in match["seats"])
-    with open_socket(server, match["id"], ann) as mine, \
-            open_socket(server, match["id"]) as watcher:
+    with open_socket(client, match["id"], ann) as mine, \
+            open_socket(client, match["id"]) as watcher:
         assert receive(mine, "state")["state"]["can_enter_dice"]
         assert receive(watcher, "state")["state"]["you"] == []
         mine.send(json.dumps({"type": "hint", "id": 0}))  # the dice come first
@@ -52,7 +65,7 @@ def test_moves_are_pushed_to_every_viewer(server: Server) -> None:
         mine.send(json.dumps({"type": "dice", "dice": "4", "id": 1}))
         assert receive(mine, "ack") == {"type": "ack", "id": 1, "version": 1}
         mine.send(json.dumps({"type": "hint", "id": 5}))
-        hint = receive(mine, "hint")
+        hint = receive(mine, "hint", 60)  # the first hint starts the analysis workers
         assert (hint["id"], hint["seat"], hint["version"], hint["bot"]) == (5, 0, 1, "hard")
         assert hint["move"] in ("roll", "stop")
         seen = state_at(watcher, 1)
@@ -70,31 +83,31 @@ def test_moves_are_pushed_to_every_viewer(server: Server) -> None:
         assert receive(mine, "ack")["version"] == 2
         assert state_at(watcher, 2)["node"]["turn"]["seat"] == 1
     # Reconnecting resumes where the match is.
-    with open_socket(server, match["id"], ben) as again:
+    with open_socket(client, match["id"], ben) as again:
         state = receive(again, "state")["state"]
         assert state["version"] == 2 and state["you"] == [1] and state["can_enter_dice"]
 
 
-def test_bad_socket_links_are_refused(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
-    with open_socket(server, match["id"], "forged") as socket:
+def test_bad_socket_links_are_refused(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
+    with open_socket(client, match["id"], "forged") as socket:
         error = receive(socket, "error")
         assert error["status"] == 403 and error["id"] is None
-    with open_socket(server, "nosuchmatch") as socket:
+    with open_socket(client, "nosuchmatch") as socket:
         assert receive(socket, "error")["status"] == 404
 
 
-def test_two_clients_racing_for_one_seat(server: Server) -> None:
+def test_two_clients_racing_for_one_seat(client: AppClient) -> None:
     """Two devices holding Ann's link send the same move at once: exactly one counts."""
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                          "dice": "manual"})
     mid = match["id"]
     ann = match["seats"][0]["token"]
-    server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "2"})
+    client.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "2"})
     for round_number in range(10):
-        version = server.get(f"/api/matches/{mid}?token={ann}")["version"]
+        version = client.get(f"/api/matches/{mid}?token={ann}")["version"]
         stack = contextlib.ExitStack()
-        sockets = [stack.enter_context(open_socket(server, mid, ann)) for _ in range(2)]
+        sockets = [stack.enter_context(open_socket(client, mid, ann)) for _ in range(2)]
         for socket in sockets:
             receive(socket, "state")
         start = threading.Barrier(2)
@@ -111,26 +124,27 @@ def test_two_clients_racing_for_one_seat(server: Server) -> None:
         assert kinds == ["ack", "error"], answers
         error = next(answer for answer in answers if answer["type"] == "error")
         assert error["status"] == 409 and error["error"] in ("stale", "not_your_turn")
-        after = server.get(f"/api/matches/{mid}?token={ann}")
+        after = client.get(f"/api/matches/{mid}?token={ann}")
         assert after["version"] == version + 1
         stack.close()
-        server.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "1"})
+        client.post(f"/api/matches/{mid}/dice", {"token": ann, "dice": "1"})
 
 
-def _race(socket: ClientConnection, start: threading.Barrier, message: str,
+def _race(socket: Socket, start: threading.Barrier, message: str,
           answers: list[dict[str, Any]]) -> None:
     start.wait()
     socket.send(message)
     answers.append(_answer(socket))
 
 
-def _answer(socket: ClientConnection) -> dict[str, Any]:
+def _answer(socket: Socket | ClientConnection) -> dict[str, Any]:
     while True:
         message: dict[str, Any] = json.loads(socket.recv(timeout=10))
         if message["type"] in ("ack", "error"):
             return message
 
 
+@pytest.mark.process
 def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None:
     """Moves fired as fast as possible; SIGKILL mid-stream; restart; resume exactly."""
     server = Server(tmp_path / "games.sqlite3").start()
@@ -143,7 +157,7 @@ def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None
 
         def play() -> None:
             try:
-                with open_socket(server, mid, tokens) as socket:
+                with real_socket(server, mid, tokens) as socket:
                     ident = 0
                     while not stop.is_set():
                         state = receive(socket, "state")["state"]
@@ -175,7 +189,10 @@ def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None
             stop.clear()
             player = threading.Thread(target=play)
             player.start()
-            time.sleep(pause)
+            deadline = time.monotonic() + 30  # the stream is under way (a loaded machine)
+            while not acked and player.is_alive() and time.monotonic() < deadline:
+                time.sleep(0.01)
+            time.sleep(pause)  # then a kill at another moment of it each time
             server.kill()
             stop.set()
             player.join(15)
@@ -207,7 +224,7 @@ def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None
         server.kill()
 
 
-def presence_now(socket: ClientConnection, wanted: dict[str, str]) -> dict[str, Any]:
+def presence_now(socket: Socket, wanted: dict[str, str]) -> dict[str, Any]:
     """Wait for a pushed state whose presence is ``wanted`` (pushes coalesce)."""
     while True:
         state: dict[str, Any] = receive(socket, "state")["state"]
@@ -215,26 +232,25 @@ def presence_now(socket: ClientConnection, wanted: dict[str, str]) -> dict[str, 
             return state
 
 
-def test_presence_is_pushed_and_names_no_token(server: Server) -> None:
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+def test_presence_is_pushed_and_names_no_token(client: AppClient) -> None:
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                          "dice": "manual"})
     ann, ben = (seat["token"] for seat in match["seats"])
-    with open_socket(server, match["id"]) as watcher:
+    with open_socket(client, match["id"]) as watcher:
         presence_now(watcher, {"0": "invited", "1": "invited"})
-        with open_socket(server, match["id"], ann):
+        with open_socket(client, match["id"], ann):
             state = presence_now(watcher, {"0": "connected", "1": "invited"})
             assert ann not in json.dumps(state) and ben not in json.dumps(state)
         presence_now(watcher, {"0": "away", "1": "invited"})
 
 
-def test_a_refusal_is_told_in_the_players_language(server: Server) -> None:
+def test_a_refusal_is_told_in_the_players_language(client: AppClient) -> None:
     """The code stays the same; the message is the player's sentence in the socket's or
     request's language, the precise English sentence in ``detail`` (issue 14)."""
-    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
+    match = client.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
                                          "dice": "manual"})
     ann, ben = (seat["token"] for seat in match["seats"])
-    url = f"{server.ws_url}/ws/matches/{match['id']}?token={ann}&lang=fr"
-    with connect(url, open_timeout=10) as mine:
+    with client.connect(f"/ws/matches/{match['id']}?token={ann}&lang=fr") as mine:
         receive(mine, "state")
         mine.send(json.dumps({"type": "dice", "dice": "4", "id": 1}))
         receive(mine, "ack")
@@ -247,9 +263,9 @@ def test_a_refusal_is_told_in_the_players_language(server: Server) -> None:
     actions = f"/api/matches/{match['id']}/actions"
     for lang, expected in (("de", "Du bist nicht an der Reihe."),
                            ("it", "Non è il tuo turno.")):
-        status, body = server.call("POST", f"{actions}?lang={lang}",
+        status, body = client.call("POST", f"{actions}?lang={lang}",
                                    {"token": ben, "move": "stop"})
         assert (status, body["error"], body["message"]) == (409, "not_your_turn", expected)
         assert "Ben" in body["detail"]
-    status, body = server.call("POST", actions, {"token": ben, "move": "stop"})
+    status, body = client.call("POST", actions, {"token": ben, "move": "stop"})
     assert status == 409 and "detail" not in body and "Ben" in body["message"]

@@ -123,9 +123,9 @@ class Hub:
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
     async def start(self) -> None:
-        """Start the analysis workers (as the server starts; it answers while they warm
-        up)."""
-        self.pool.start()
+        """As the server starts: nothing to do now. The analysis workers start with the
+        first hint or review (:class:`~dicegames.web.pool.AnalysisPool`), so a server (or a
+        test) that is never asked for analysis never pays their start."""
 
     def close(self) -> None:
         """Stop the drivers, the reviews, the analysis workers and the threads (the server
@@ -354,6 +354,8 @@ class Hub:
             labels = {hint["move"]: hint["label"] for hint in match.hints(seat, lang)}
         game = match.session.game
         with self.limits.slot(client, "hint"):
+            if await self.pool.ready():  # the first hint: the workers' start is not its budget
+                arrived = time.monotonic()
             try:
                 found = await self.pool.run(
                     hint_within, HintJob(game.spec.id, game.players, dict(game.options),

@@ -190,6 +190,7 @@ class Reviews:
         """Review the game slice by slice, :data:`LANES` slices at a time (see the module
         docstring)."""
         try:
+            await self._pool.ready()  # the first review: the workers' start is not its budget
             job.status = "running"
             began = time.monotonic()
             todo = deque(first for first in range(0, job.total, SLICE_MOVES)
