@@ -67,17 +67,29 @@ typecheck: $(VENV)/.dev-installed
 # the tests marked slow (statistical, long), process (a real server process) and browser
 # (Chromium); `make test` runs them too.
 FAST := not slow and not process and not browser
+# Test processes (pytest-xdist) for `make check` and `make test`.
+WORKERS ?= 2
 
 check: $(VENV)/.dev-installed lint typecheck
-	@$(BIN)/pytest -q -m "$(FAST)"; status=$$?; \
+	@$(BIN)/python scripts/compile_kernels.py >/dev/null
+	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -q -m "$(FAST)"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
 	exit $$status
 
+# The kernels are compiled first, once (scripts/compile_kernels.py), rather than by every
+# test process that meets them cold. Then everything, in two runs: the tests that don't
+# measure time on $(WORKERS) processes (pytest-xdist; a module's tests stay on one process,
+# so its server starts once), then the timing-sensitive ones (marked timing: latency,
+# budgets, the soak) alone, so no other test competes with them for the two cores.
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
 pytest: $(VENV)/.dev-installed browser
-	@$(BIN)/pytest; status=$$?; \
-	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
-	exit $$status
+	@$(BIN)/python scripts/compile_kernels.py
+	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -m "not timing"; first=$$?; \
+	$(BIN)/pytest -m timing; second=$$?; \
+	for status in $$first $$second; do \
+		if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
+		if [ $$status -ne 0 ]; then exit $$status; fi; \
+	done
 
 # Every figure beside the previous release's (its src/ unpacked from git into a temporary
 # folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.

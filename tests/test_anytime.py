@@ -22,6 +22,9 @@ from dicegames.bots import make_bot
 from dicegames.core.chance import sample
 from dicegames.core.session import PlayerInfo, Session
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 BIG_BOARD = "\n".join([" ".join(["S", *map(str, range(1, 25)), "F"])]
                       + [" ".join(["g"] * 26)] * 98) + "\n"
 

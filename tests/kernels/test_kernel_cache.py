@@ -49,13 +49,16 @@ class _FakeNumba:
         self.config = _Config()
 
 
-def test_every_source_of_the_package_is_in_the_key() -> None:
-    covered = set(package_files())
-    sources = {path for path in PACKAGE.rglob("*.py") if "__pycache__" not in path.parts}
-    assert sources <= covered
-    # Not only the kernels: the modules whose values they read (heuristics, data) too.
-    assert any(path.name == "heuristics.py" for path in covered)
-    assert any(path.suffix == ".json" for path in covered)
+def test_every_module_a_kernel_imports_is_in_the_key_and_no_other() -> None:
+    covered = {path.relative_to(PACKAGE).as_posix() for path in package_files()}
+    # The kernels, and the modules whose values they read (heuristics, data, the rules).
+    assert {"core/kernel.py", "core/array_kernel.py", "games/shortcut/kernel.py",
+            "games/shortcut/heuristics.py", "games/petits_chevaux/heuristics.py",
+            "games/petits_chevaux/kernel_bots.py"} <= covered
+    assert any(path.endswith(".json") for path in covered)
+    # A module no kernel imports does not recompile the kernels when it changes.
+    assert not any(path.startswith(("web/", "terminal/", "analysis/")) for path in covered)
+    assert "cli.py" not in covered
 
 
 def fake_package(root: Path) -> Path:
@@ -66,6 +69,7 @@ def fake_package(root: Path) -> Path:
     (package / "games" / "toy" / "kernel.py").write_text("from .heuristics import STOP\n")
     (package / "games" / "toy" / "heuristics.py").write_text("STOP = 3\n")
     (package / "games" / "toy" / "board.json").write_text("[1, 2]\n")
+    (package / "games" / "toy" / "presenter.py").write_text("WORDS = 1\n")  # no kernel reads it
     return package
 
 
@@ -87,6 +91,8 @@ def test_the_key_changes_with_any_source_data_file_or_version(tmp_path: Path) ->
     (package / "games" / "toy" / "board.json").write_text("[1, 3]\n")
     assert key() != first
     (package / "games" / "toy" / "board.json").write_text("[1, 2]\n")
+    (package / "games" / "toy" / "presenter.py").write_text("WORDS = 2\n")
+    assert key() == first  # a module no kernel imports
     assert key(numba="0.68.2") != first
     assert key(python="3.12.0") != first
     assert key() == first

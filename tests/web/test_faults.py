@@ -32,6 +32,9 @@ from dicegames.web.hub import _committed
 from dicegames.web.store import Store, StoredMatch
 from web.server import Server
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 FOUR_BOTS = [{"kind": "bot:easy"}] * 4
 

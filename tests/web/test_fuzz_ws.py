@@ -30,6 +30,9 @@ from dicegames.core.record import from_record
 from dicegames.web.app import SLOW_CLOSE
 from web.server import Server
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 VERSION = re.compile(r'"version": (\d+)')
 """The state's version, the first ``version`` key of a state message."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
+from dicegames.core.registry import game_class
 from web.games import game_ids, lacks_board
 from web.server import Server
 
@@ -29,8 +30,14 @@ def test_every_card_shows_its_board_and_facts(server: Server, page: Page) -> Non
         else:
             expect(card.locator(".picture svg").first).to_be_visible()
             expect(card.locator(".picture pre.text-board")).to_have_count(0)
-        expect(card.locator(".facts")).to_contain_text(" players · ")
-        expect(card.locator(".facts")).to_contain_text(" min · ages ")
+        # Players always; the playing time and the age when the game's spec gives them.
+        spec = game_class(game).spec
+        facts = [f"{spec.min_players}–{spec.max_players} players"]
+        if spec.minutes[1]:
+            facts.append(f"{spec.minutes[0]}–{spec.minutes[1]} min")
+        if spec.age:
+            facts.append(f"ages {spec.age}+")
+        expect(card.locator(".facts")).to_have_text(" · ".join(facts))
     expect(page.locator("#games [data-id=monza] .facts")).to_have_text(
         "2–6 players · 10–15 min · ages 5+")
     # Nothing on a picture can be clicked or reached with Tab.

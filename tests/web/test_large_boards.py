@@ -42,6 +42,9 @@ from dicegames.web.hub import Hub
 from dicegames.web.live import LiveMatch, Viewer
 from web.server import Server
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 MOVE_BUDGET_S = 0.005
 """The issue's event-loop time per move, seconds. The test holds the median to half of it:
 about 0.7 ms now, 39 ms (Shortcut) and 4.8 ms (Monza) before."""

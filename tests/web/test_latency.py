@@ -20,6 +20,9 @@ from websockets.sync.client import connect
 
 from web.server import Server
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 BOUND_S = 0.010
 """The median answer time allowed (seconds); Nagle's delay was 40 ms."""
 

@@ -169,6 +169,7 @@ def server_match_id(server: Server) -> str:
 
 
 @pytest.mark.process
+@pytest.mark.timing
 def test_checking_big_records_keeps_other_clients_fast(tmp_path: Path) -> None:
     """Three records at the move limit uploaded at once, then reopened after a restart:
     another client's requests are answered all along (checked in one go on the event loop,

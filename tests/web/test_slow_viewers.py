@@ -22,6 +22,9 @@ from polling import until
 from web.server import Server
 from web.test_fuzz_ws import BIG_BOARD, TWO_PEOPLE, _slow_reader
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 INTERVAL, TIMEOUT = 1.0, 2.0
 """The test server's ping interval and timeout (seconds)."""
 

@@ -37,6 +37,9 @@ import pytest
 
 from web.server import Server
 
+# Timing-sensitive: `make test` runs these alone, after the parallel run (see the Makefile).
+pytestmark = pytest.mark.timing
+
 SOAK_SECONDS = float(os.environ.get("DICEGAMES_SOAK_SECONDS", "60"))
 """How long the attacks and games run together (seconds)."""
 

@@ -33,7 +33,7 @@ HINT_LIMIT = 2.0 + 0.6
 machine."""
 
 
-pytestmark = pytest.mark.process
+pytestmark = [pytest.mark.process, pytest.mark.timing]  # timing: run alone by `make test`
 
 
 def warmed(running: Server) -> Server:

@@ -11,9 +11,11 @@ would leave the cached kernel playing the old rule.
 So the compiled code lives in a folder named after a key (:func:`cache_key`) that covers
 everything it can depend on:
 
-- every Python source of the ``dicegames`` package and the games' data files
+- every kernel module and every module of the package a kernel imports, directly or not
+  (found by reading their import statements), and the games' data files
   (``games/**/*.json``, ``games/**/*.txt``), by path and content: any edit, in any module a
-  kernel reads, gives a new folder (a few milliseconds of hashing, once per process, when a
+  kernel reads, gives a new folder, while an edit to the web app or the terminal does not
+  recompile anything (a few milliseconds of reading and hashing, once per process, when a
   kernel first runs; never at ``import dicegames``);
 - the versions of dicegames, numba, numpy and Python, and the machine's architecture.
 
@@ -34,6 +36,7 @@ finds no cached code, compiles, and writes the folder afresh.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import logging
 import os
@@ -71,12 +74,88 @@ PACKAGE = Path(__file__).resolve().parent.parent
 """The ``dicegames`` package folder whose sources the key covers."""
 
 
+PACKAGE_NAME = "dicegames"
+"""The package's import name: absolute imports starting with it are followed."""
+
+
 def package_files(package: Path = PACKAGE) -> list[Path]:
-    """The files the key covers, sorted: every ``*.py`` of the package, and the games'
-    ``*.json`` and ``*.txt`` data (board and circuit files, weights)."""
-    files = [*package.rglob("*.py"), *package.joinpath("games").rglob("*.json"),
-             *package.joinpath("games").rglob("*.txt")]
-    return sorted(path for path in files if "__pycache__" not in path.parts)
+    """The files the key covers, sorted: the kernels' modules (every ``*kernel*.py``) and
+    every module of the package they import, directly or not (:func:`imported_by`: a
+    tuning constant in a ``heuristics.py``, the rules' data, the shared generator), and the
+    games' ``*.json`` and ``*.txt`` data (board and circuit files, weights).
+
+    Modules no kernel imports (the web app, the terminal, analysis, the presenters) are
+    left out, so editing them does not recompile the kernels."""
+    sources = [path for path in package.rglob("*kernel*.py") if "__pycache__" not in path.parts]
+    data = [*package.joinpath("games").rglob("*.json"), *package.joinpath("games").rglob("*.txt")]
+    files = imported_by(sources, package) | {path for path in data
+                                             if "__pycache__" not in path.parts}
+    return sorted(files)
+
+
+def imported_by(sources: Iterable[Path], package: Path) -> set[Path]:
+    """``sources`` and every module of ``package`` they import, followed transitively.
+
+    Every ``import`` statement counts, wherever it stands (in a function too), absolute
+    (``dicegames.games.shortcut.heuristics``) or relative; ``from module import name``
+    counts ``module`` and, when ``name`` is a submodule, that too. Modules outside the
+    package (numba, numpy, the standard library) are covered by :func:`versions`.
+    """
+    seen: set[Path] = set()
+    waiting = [path.resolve() for path in sources]
+    root = package.resolve()
+    while waiting:
+        path = waiting.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        try:
+            tree = ast.parse(path.read_bytes(), filename=str(path))
+        except (OSError, SyntaxError, ValueError):
+            continue  # the hash of its bytes still covers it
+        here = _module_parts(path, root)
+        for node in ast.walk(tree):
+            for name in _imported_names(node, here, path.name == "__init__.py"):
+                found = _module_file(root, name)
+                if found is not None and found not in seen:
+                    waiting.append(found)
+    return seen
+
+
+def _module_parts(path: Path, root: Path) -> list[str]:
+    """The dotted name of ``path`` inside the package ``root``, as parts after its name."""
+    parts = list(path.relative_to(root).with_suffix("").parts)
+    return parts[:-1] if parts and parts[-1] == "__init__" else parts
+
+
+def _imported_names(node: ast.AST, here: list[str], is_package: bool) -> list[list[str]]:
+    """The modules an import statement names, as parts inside the package (``[]`` being
+    the package itself); names outside the package are dropped by :func:`_module_file`."""
+    if isinstance(node, ast.Import):
+        return [alias.name.split(".") for alias in node.names]
+    if not isinstance(node, ast.ImportFrom):
+        return []
+    if node.level:
+        base = here if is_package else here[:-1]
+        base = base[:len(base) - (node.level - 1)] if node.level > 1 else base
+        module = [PACKAGE_NAME, *base, *(node.module.split(".") if node.module else [])]
+    else:
+        module = (node.module or "").split(".")
+    return [module, *([*module, alias.name] for alias in node.names)]
+
+
+def _module_file(root: Path, name: list[str]) -> Path | None:
+    """The file of module ``name`` (parts, starting with the package's name), or None when
+    it is not a module of the package."""
+    if not name or name[0] != PACKAGE_NAME:
+        return None
+    target = root.joinpath(*name[1:])
+    for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+        if name[1:] and candidate.is_file():
+            return candidate
+    if not name[1:] and (root / "__init__.py").is_file():
+        return root / "__init__.py"
+    return None
 
 
 def versions(numba: Any, numpy: Any) -> dict[str, str]:
@@ -182,5 +261,15 @@ def key_the_cache(numba: Any, numpy: Any) -> Path | None:
     return folder
 
 
-__all__ = ["KEEP_OTHERS", "PREFIX", "UNUSED_FOR", "cache_base", "cache_key", "key_the_cache",
-           "package_files", "prune", "versions"]
+__all__ = [
+    "KEEP_OTHERS",
+    "PREFIX",
+    "UNUSED_FOR",
+    "cache_base",
+    "cache_key",
+    "imported_by",
+    "key_the_cache",
+    "package_files",
+    "prune",
+    "versions",
+]
