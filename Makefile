@@ -27,7 +27,15 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-installed
 	$(BIN)/dicegames serve
 
-test: $(VENV)/.dev-installed browser lint typecheck pytest
+# ruff and mypy run while the kernels compile (numba, about two minutes of one core on a
+# fresh machine, see the pytest target), then the tests.
+test: $(VENV)/.dev-installed browser
+	@$(BIN)/python scripts/compile_kernels.py > $(VENV)/.compile-kernels.log 2>&1 & \
+	compiling=$$!; $(MAKE) --no-print-directory lint typecheck; checks=$$?; \
+	wait $$compiling; compiled=$$?; cat $(VENV)/.compile-kernels.log; \
+	if [ $$checks -ne 0 ]; then exit $$checks; fi; \
+	if [ $$compiled -ne 0 ]; then exit $$compiled; fi; \
+	$(MAKE) --no-print-directory pytest
 
 # The browser tests drive an installed Chromium (Playwright never downloads one). When none
 # is found (/usr/bin/chromium, chromium or google-chrome on PATH, or $DICEGAMES_CHROMIUM) and
