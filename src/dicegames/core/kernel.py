@@ -13,16 +13,8 @@ arrays only through indexing, ``len`` and the allocators here (:func:`zeros`,
 :func:`float_zeros`, :func:`copy` inside kernels; :func:`array`, :func:`float_array`,
 :func:`byte_zeros`, :func:`to_list` on the Python side), never numpy functions.
 
-**Reference counts.** numba counts references on every array a compiled function receives
-(an atomic increment on entry, a decrement on exit, inlined or not) and on every array taken
-out of a tuple; in a playout loop whose helpers take four or five arrays that was most of the
-time; even on views with a null count (tried on 23 November) every count is still an
-out-of-line call to numba's runtime, twice per array argument of every inlined helper call.
-So the functions that run the loops, and the helpers they call, are compiled by
-:func:`njit_uncounted`, without numba's runtime: they count nothing, and may not allocate
-(an allocation there fails to compile). Allocation happens once, in the :func:`njit`
-functions that call them (``playouts``, and ``work``, whose scratch arrays the driver passes
-to ``run``); tables are named tuples of arrays (see :mod:`dicegames.core.array_kernel`).
+**Reference counts**: the loops are compiled by :func:`njit_uncounted`, without numba's
+runtime (see :mod:`dicegames.core.kernel_backend` for why and how).
 
 **Nothing heavy at import.** numba and numpy are imported when a kernel first runs, not by
 ``import dicegames``: the names that depend on the backend (:data:`HAVE_NUMBA`,
@@ -33,11 +25,12 @@ function with :func:`njit` (or its siblings) at import, nor import those names: 
 helpers shared by several kernels belong in a module only kernels import (as
 ``core/array_kernel.py``); ``tests/test_import_cost.py`` holds that.
 
-**No stale kernels.** Compiled code is cached on disk in a folder keyed on every source of
-the package and the library versions (:mod:`dicegames.core.kernel_cache`): numba freezes the
+**No stale kernels.** Compiled code is cached on disk in a folder keyed on every module a
+kernel imports and the library versions (:mod:`dicegames.core.kernel_cache`): numba freezes the
 global values a kernel reads (a tuning constant in a game's ``heuristics.py``, say) into its
 compiled code, so a key over the kernel files alone could run a stale rule after an edit or
-an upgrade. A kernel may therefore read its tuning values from the one module that defines
+an upgrade; the key follows the kernels' imports, so an edit elsewhere (the web app) does not
+recompile them. A kernel may therefore read its tuning values from the one module that defines
 them.
 
 Values stay far below 2**62 everywhere, so numba's wrapping ``int64`` and Python's big ints

@@ -14,8 +14,8 @@ compiled or as plain Python. Set the environment variable ``DICEGAMES_KERNEL=pyt
 before ``dicegames`` is imported to force the plain path even where numba is installed (the
 tests do, in a subprocess, to check that both paths give the same bits). Without numba,
 arrays are plain Python lists of ints (numpy is not needed at all); with numba they are
-``int64`` numpy arrays. Compiled code is cached on disk in a folder keyed on every source
-of the package and the versions of dicegames, numba, numpy and Python
+``int64`` numpy arrays. Compiled code is cached on disk in a folder keyed on every module a
+kernel imports and the versions of dicegames, numba, numpy and Python
 (:mod:`dicegames.core.kernel_cache`), so no edit and no upgrade can leave a stale kernel.
 
 **Reference counts.** numba counts references on every array a compiled function receives
@@ -26,10 +26,11 @@ out-of-line call to numba's runtime, twice per array argument of every inlined h
 So the functions that run the loops, and the helpers they call, are compiled by
 :func:`njit_uncounted`, without numba's runtime: they count nothing, and may not allocate
 (an allocation there fails to compile). Allocation happens once, in the :func:`njit`
-functions that call them (``playouts``, ``run``), which pass their arrays down; tables are
-still a few flat arrays. The option that does it (``_nrt=False``) is private to numba: the
-versions it is tested with are pinned (:data:`NUMBA_TESTED`, and the ``fast`` extra in
-``pyproject.toml``), and a numba that refuses it gets plain :func:`njit` (one warning).
+functions that call them (``playouts``, and ``work``, whose scratch arrays the driver passes
+to ``run``); tables are named tuples of arrays (:mod:`dicegames.core.array_kernel`). The
+option that does it (``_nrt=False``) is private to numba: the versions it is tested with
+are pinned (:data:`NUMBA_TESTED`, and the ``fast`` extra in ``pyproject.toml``), and a
+numba that refuses it gets plain :func:`njit` (one warning).
 """
 
 from __future__ import annotations
