@@ -31,6 +31,7 @@ from starlette.types import Message
 from dicegames.web.app import create_app
 from dicegames.web.hub import Hub
 from dicegames.web.limits import ClientLimits
+from web.server import JsonCalls
 
 _T = TypeVar("_T")
 
@@ -92,7 +93,7 @@ async def _receive_within(session: WebSocketTestSession, timeout: float) -> Mess
         return await session._send_rx.receive()
 
 
-class AppClient:
+class AppClient(JsonCalls):
     """The app over the SQLite file ``db``, served in process while open (``with``, or
     :meth:`start` and :meth:`stop`), with ``analysis_workers`` worker processes for its
     hints and reviews (the server has :data:`~dicegames.web.pool.WORKERS`); ``options``: more
@@ -179,17 +180,6 @@ class AppClient:
                                             **(headers or {})})
         return answer.status_code, json.loads(answer.content or b"null")
 
-    def get(self, path: str) -> Any:
-        """GET that must succeed; returns the JSON."""
-        status, data = self.call("GET", path)
-        assert status == 200, (status, data)
-        return data
-
-    def post(self, path: str, body: object) -> Any:
-        """POST that must succeed (200 or 201); returns the JSON."""
-        status, data = self.call("POST", path, body)
-        assert status in (200, 201), (status, data)
-        return data
 
     @contextmanager
     def connect(self, path: str, headers: dict[str, str] | None = None) -> Iterator[Socket]:

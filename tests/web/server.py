@@ -20,7 +20,30 @@ from typing import Any
 from dicegames.web.server import spawn
 
 
-class Server:
+class JsonCalls:
+    """``get`` and ``post`` that must succeed, over a ``call(method, path, body)`` that
+    answers ``(status, json)``: the same for a real server process and the in-process
+    client (:class:`web.client.AppClient`)."""
+
+    def call(self, method: str, path: str, body: object = None, raw: bytes | None = None,
+             headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        """One request: its status and its JSON."""
+        raise NotImplementedError
+
+    def get(self, path: str) -> Any:
+        """GET that must succeed; returns the JSON."""
+        status, data = self.call("GET", path)
+        assert status == 200, (status, data)
+        return data
+
+    def post(self, path: str, body: object) -> Any:
+        """POST that must succeed (200 or 201); returns the JSON."""
+        status, data = self.call("POST", path, body)
+        assert status in (200, 201), (status, data)
+        return data
+
+
+class Server(JsonCalls):
     """One server process over one database file."""
 
     def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = (),
@@ -73,14 +96,3 @@ class Server:
         except urllib.error.HTTPError as error:
             return error.code, json.loads(error.read() or b"null")
 
-    def get(self, path: str) -> Any:
-        """GET that must succeed; returns the JSON."""
-        status, data = self.call("GET", path)
-        assert status == 200, (status, data)
-        return data
-
-    def post(self, path: str, body: object) -> Any:
-        """POST that must succeed (200 or 201); returns the JSON."""
-        status, data = self.call("POST", path, body)
-        assert status in (200, 201), (status, data)
-        return data

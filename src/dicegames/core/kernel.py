@@ -67,7 +67,6 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from dicegames.core import kernel_backend as _backend_module
@@ -352,15 +351,6 @@ def kernel_for(game: Any) -> GameKernel | None:
     return cls(game)
 
 
-@lru_cache(maxsize=64)
-def kernel_playing(game: Any, policies: tuple[str, ...]) -> GameKernel | None:
-    """The kernel of ``game`` when it plays every one of ``policies`` (cached), else None."""
-    found = kernel_for(game)
-    if found is None or not all(name in found.policies for name in policies):
-        return None
-    return found
-
-
 __all__ = [
     "BACKEND",
     "FORCE_PYTHON",
@@ -384,7 +374,6 @@ __all__ = [
     "float_zeros",
     "kernel_class",
     "kernel_for",
-    "kernel_playing",
     "limit_of",
     "next_u32",
     "njit",
