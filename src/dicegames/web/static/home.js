@@ -1,6 +1,7 @@
 // Home page: every game as a card with a picture of its own board in a sample position,
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
+import {showPhoneAccess} from "/static/lan.js";
 import {startLobby} from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
@@ -210,6 +211,7 @@ async function main() {
   });
   $("setup-form").addEventListener("submit", start);
   startLobby();
+  showPhoneAccess($("phone-access"));
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.id === wanted);
   if (game) choose(game);
