@@ -29,12 +29,12 @@ from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, U
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
+from dicegames.web.lan import lan_routes
 from dicegames.web.language import bot_json, option_json, request_language
 from dicegames.web.limits import client_of
 from dicegames.web.live import LiveMatch, join_objects
 from dicegames.web.lobby import build_lobby_routes
 from dicegames.web.openapi import OPENAPI
-from dicegames.web.lan import lan_routes
 from dicegames.web.qr import qr_endpoint
 from dicegames.web.responses import JSONResponse
 from dicegames.web.samples import sample_state

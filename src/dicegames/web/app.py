@@ -49,6 +49,7 @@ from dicegames.web.limits import (
     client_of,
 )
 from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.pwa import pwa_routes
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Store
@@ -149,6 +150,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         Route("/", page("index.html")),
         Route("/m/{match_id}", page("game.html")),
         Route("/replay/{match_id}", page("replay.html")),
+        *pwa_routes(STATIC),
         Route("/games/{game_id}/board.js", board_js),
         Route("/i18n/{lang}.json", catalogue_json),
         WebSocketRoute("/ws/matches/{match_id}", websocket),
