@@ -39,7 +39,7 @@ def test_the_manifest_opens_full_screen_with_real_icons(client: AppClient) -> No
     manifest = answer.json()
     assert manifest["display"] == "fullscreen" and manifest["start_url"] == "/"
     assert manifest["name"] and manifest["short_name"] and manifest["theme_color"]
-    sizes = {}
+    sizes: dict[str, set[str]] = {}
     for icon in manifest["icons"]:
         picture = client.http.get(icon["src"])
         assert picture.status_code == 200 and picture.headers["content-type"] == "image/png"
