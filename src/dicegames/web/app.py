@@ -34,6 +34,7 @@ from dicegames.core.registry import definition
 from dicegames.i18n import LANGUAGES, table
 from dicegames.web.api import build_routes
 from dicegames.web.commands import Act, AskHint, EnterDice, Undo
+from dicegames.web.compress import Compression
 from dicegames.web.domain import BadRequest, BadToken, NoBoard
 from dicegames.web.errors import ApiError, refusal
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
@@ -159,7 +160,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     ]
     guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only,
                        served=served)
-    middleware = [Middleware(Failsafe), guard, Middleware(RateLimitMiddleware, limits=limits)]
+    middleware = [Middleware(Failsafe), Middleware(Compression), guard,
+                  Middleware(RateLimitMiddleware, limits=limits)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={ApiError: _api_error, DiceGamesError: _domain_error,
                                         HTTPException: _http_error,
