@@ -373,11 +373,27 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("conn").textContent = t("Reconnecting…");
-    setTimeout(connect, retry);
+    $("conn").textContent = navigator.onLine === false ? OFFLINE : t("Reconnecting…");
+    reconnecting = setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
 }
+
+// A phone that leaves the network says so at once, and reconnects as soon as it is back
+// (not at the end of the back-off: the next person may be waiting).
+const OFFLINE = t("Offline: the game goes on when the network is back.");
+let reconnecting = null;
+addEventListener("offline", () => { $("conn").textContent = OFFLINE; });
+addEventListener("online", () => {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    if ($("conn").textContent === OFFLINE) $("conn").textContent = "";
+    return;
+  }
+  clearTimeout(reconnecting);
+  retry = 500;
+  $("conn").textContent = t("Reconnecting…");
+  if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+});
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
