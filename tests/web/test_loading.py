@@ -58,3 +58,27 @@ def test_the_game_pages_header_keeps_its_height_on_a_phone(server: Server,
     }""")
     context.close()
     assert heights[0] == heights[1], heights
+
+
+SHIFTS = """window.__shifts = [];
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    if (!entry.hadRecentInput) window.__shifts.push(entry.value);
+  }
+}).observe({type: "layout-shift", buffered: true});"""
+"""Collects the page's layout shifts (the Cumulative Layout Shift Lighthouse adds up)."""
+
+
+def test_the_game_page_does_not_jump_as_it_loads_on_a_phone(server: Server,
+                                                           browser: Browser) -> None:
+    match = server.post("/api/matches", {"game": "extra-meters", "players": TWO})
+    context = browser.new_context(viewport={"width": 412, "height": 823})
+    page = context.new_page()
+    page.add_init_script(SHIFTS)
+    page.goto(server.url + match["seats"][0]["link"])
+    expect(page.locator("#choices button.choice").first).to_be_visible()
+    expect(page.locator(".side")).to_be_visible()
+    shifts = page.evaluate("""() => new Promise((done) => requestAnimationFrame(
+        () => requestAnimationFrame(() => done(window.__shifts))))""")
+    context.close()
+    assert sum(shifts) < 0.1, shifts  # Lighthouse's "good" Cumulative Layout Shift
