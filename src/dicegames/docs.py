@@ -11,7 +11,7 @@ from __future__ import annotations
 from dicegames.bots import bot_levels
 from dicegames.core.options import OptionSpec
 from dicegames.core.registry import game_class, make
-from dicegames.i18n import DEFAULT, LANGUAGES, _, game_folder, use
+from dicegames.i18n import DEFAULT, LANGUAGES, _, game_folder, title, use
 
 
 def _default(spec: OptionSpec) -> str:
@@ -58,7 +58,7 @@ def _rules_page(game_id: str, lang: str) -> str:
         also = " " + _("Also known as: {names}.",
                        names=", ".join(f"`{a}`" for a in spec.aliases))
     lines = [
-        f"# {spec.name} (`{spec.id}`)",
+        f"# {title(spec.name)} (`{spec.id}`)",
         "",
         _(spec.pitch),
         "",

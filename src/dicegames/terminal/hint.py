@@ -17,7 +17,7 @@ from rich.markup import escape
 from dicegames.analysis.hint import hint
 from dicegames.core.errors import GameOver, NotYourTurn, PositionError
 from dicegames.core.registry import from_position, presenter_of
-from dicegames.i18n import _
+from dicegames.i18n import _, percent, title
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.seats import parse_options
 
@@ -69,7 +69,7 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
         term.out.file.write(json.dumps(data, indent=1) + "\n")
         return ExitCode.OK
     names = [_("Seat {number}", number=s + 1) for s in range(game.players)]
-    term.say(f"[bold]{escape(game.spec.name)}[/] · {escape(game.position(state))}")
+    term.say(f"[bold]{escape(title(game.spec.name))}[/] · {escape(game.position(state))}")
     term.say(presenter_of(game).render(state, names))
     who = names[answer.seat]
     if several:
@@ -85,8 +85,8 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
     for choice in answer.choices:
         mark = " ◀ " + _("the bot's choice") if choice.move == answer.move else ""
         interval = ("" if answer.exact else "  [dim]" + escape(_(
-            "[{low} to {high}]", low=f"{choice.low:.1%}", high=f"{choice.high:.1%}")) + "[/]")
-        term.say(f"  {escape(choice.move.ljust(width))}  {choice.win_chance:6.1%}"
+            "[{low} to {high}]", low=percent(choice.low), high=percent(choice.high))) + "[/]")
+        term.say(f"  {escape(choice.move.ljust(width))}  {percent(choice.win_chance):>6}"
                  f"{interval}{mark}")
     if answer.screened_out:
         term.say("[dim]" + escape(_(

@@ -24,7 +24,7 @@ from dicegames.core.errors import UnknownGame
 from dicegames.core.record import to_record
 from dicegames.core.registry import game_class, games, make
 from dicegames.docs import rules_page
-from dicegames.i18n import translate
+from dicegames.i18n import title, translate
 from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
@@ -89,7 +89,7 @@ def game_summary(game_id: str, lang: str = "en") -> dict[str, Any]:
     read is in ``lang``."""
     spec = game_class(game_id).spec
     return {
-        "id": spec.id, "name": spec.name, "pitch": translate(lang, spec.pitch),
+        "id": spec.id, "name": title(spec.name, lang), "pitch": translate(lang, spec.pitch),
         "min_players": spec.min_players, "max_players": spec.max_players,
         "default_players": spec.default_players, "age": spec.age,
         "minutes": list(spec.minutes),

@@ -331,8 +331,9 @@ function drawSheet(state, sheet, isMine) {
     if (glowing.has(column.id)) {
       const fifth = extraNumber(left, column.id);
       const letter = column.name.toUpperCase();
-      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number: column.number})
-        : t("EXTRA column {letter}: write {number} at its head", {letter, number: fifth ?? t("the fifth die")});
+      const number = column.number || fifth || t("the fifth die");  // extracted on its own
+      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number})
+        : t("EXTRA column {letter}: write {number} at its head", {letter, number});
       acts.push(actionable(svg("rect", {x: g.area.x, y: g.area.y, width: g.area.w, height: g.area.h, rx: 8, class: "hit"}),
         text, (keyboard) => choose(column.id, state, keyboard), column.id));
     }
