@@ -1,5 +1,5 @@
 // Replay page: step through any match, move by move (buttons, slider, arrow keys).
-import {api, drawBoard, drawDice, drawLog, drawSeats, statusLine, t} from "/static/shell.js";
+import {api, decimal, drawBoard, drawDice, drawLog, drawSeats, statusLine, t} from "/static/shell.js";
 
 /** A review's verdict on a move, in the page's language. */
 const VERDICTS = {best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"),
@@ -63,7 +63,7 @@ function drawNote() {
         // The server labels the moves in the page's language (the notation otherwise).
         name: review.players[move.seat], played: move.played_label || move.played,
         best: move.best_label || move.best,
-        cost: (100 * move.cost).toFixed(1)});
+        cost: decimal(100 * move.cost)});
 }
 
 async function loadReview() {

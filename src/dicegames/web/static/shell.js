@@ -37,6 +37,20 @@ export function t(message, params = {}) {
   return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
 }
 
+/** `share` (0 to 1) as a percentage written the page language's way ("55,6 %" in French),
+ *  with `digits` decimals: the CLDR formats the server writes with Babel
+ *  (dicegames.i18n.percent). */
+export function percent(share, digits = 1) {
+  return new Intl.NumberFormat(LANG, {style: "percent", minimumFractionDigits: digits,
+    maximumFractionDigits: digits}).format(share);
+}
+
+/** `value` with `digits` decimals, written the page language's way ("1.234,5" in German). */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(LANG, {minimumFractionDigits: digits,
+    maximumFractionDigits: digits}).format(value);
+}
+
 /** Translate the page's own HTML (elements marked data-i18n, the attributes named by
  *  data-i18n-attrs) and put the language switch in the header. */
 function translatePage() {
