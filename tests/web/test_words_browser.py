@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import pytest
@@ -79,7 +80,7 @@ def test_the_extra_sheets_headings_stand_apart(server: Server, page: Page, lang:
     words = [translate(lang, word) for word in ("sum", "value", "score")]
     boxes = heading_boxes(page, words)
     assert {word for word, _left, _right in boxes} >= set(words), boxes
-    for (first, _l1, right), (second, left, _r2) in zip(boxes, boxes[1:], strict=False):
+    for (first, _l1, right), (second, left, _r2) in pairwise(boxes):
         assert left - right >= 2, f"{lang}: {first!r} and {second!r} run together: {boxes}"
 
 
