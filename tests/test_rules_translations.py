@@ -59,8 +59,10 @@ def code_spans(text: str) -> set[str]:
 
 
 def figures(text: str) -> set[str]:
-    """Numbers of two digits or more (a one-digit number may be written as a word)."""
-    return set(re.findall(r"(?<![\w.])\d{2,}(?![\w])", _without_code_blocks(text)))
+    """Numbers of two digits or more (a one-digit number may be written as a word). Only
+    ASCII letters and digits bound a number: Japanese writes its counters against it
+    (``50マス``)."""
+    return set(re.findall(r"(?<![\w.])\d{2,}(?![\w])", _without_code_blocks(text), re.ASCII))
 
 
 def links(text: str) -> set[str]:

@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "de": "Deutsch",
-                             "it": "Italiano"}
+                             "it": "Italiano", "ja": "日本語"}
 """The languages offered, each by its own name (what a language switch shows)."""
 
 DEFAULT = "en"

@@ -8,7 +8,7 @@ const boardModules = new Map();
 // English. Its catalogue (/i18n/<lang>.json: the server's own translations, the shared
 // catalogue merged with every game's) is loaded before any page module runs (top-level
 // await), so t() is ready.
-export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano"};
+export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano", ja: "日本語"};
 const LANG_KEY = "dicegames:lang";
 
 function pickLanguage() {
