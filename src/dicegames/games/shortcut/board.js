@@ -56,15 +56,24 @@ function text(x, y, content, attrs = {}) {
   return node;
 }
 
-/** Split text into lines of at most ``width`` characters, on spaces. */
+const WIDE = /[\u2E80-\uFFEF]/u;
+const TOKENS = /[\u2E80-\uFFEF]|[^\s\u2E80-\uFFEF]+|\s+/gu;
+const CLOSING = /^[、。，．）」』！？：]$/u;
+
+/** Split text into lines of at most ``width`` characters, on spaces; a wide character
+ *  (Japanese) counts two and a line may break after any, but not before closing punctuation. */
 function wrap(content, width) {
+  const size = (part) => [...part].reduce((n, c) => n + (WIDE.test(c) ? 2 : 1), 0);
   const lines = [];
   let line = "";
-  for (const word of content.split(" ")) {
-    if (line && (line + " " + word).length > width) { lines.push(line); line = word; }
-    else line = line ? line + " " + word : word;
+  for (const token of content.match(TOKENS) || []) {
+    if (/^\s+$/.test(token)) { if (line) line += " "; continue; }
+    if (line.trim() && size(line + token) > width && !CLOSING.test(token)) {
+      lines.push(line.trimEnd());
+      line = token;
+    } else line += token;
   }
-  if (line) lines.push(line);
+  if (line.trim()) lines.push(line.trimEnd());
   return lines;
 }
 
