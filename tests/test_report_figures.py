@@ -206,7 +206,7 @@ def test_a_custom_board_is_named_by_its_comment_and_a_short_hash() -> None:
     folder = Path(definition("shortcut").path) / "boards"
     text = (folder / "default.txt").read_text(encoding="utf-8").replace(
         "# Shortcut: the default board", "# Shortcut: my test board", 1)
-    game = dicegames.make("shortcut", **{spec.name: text})
+    game = configure("shortcut", 2, {spec.name: text})
     label = option_value_label(game, spec.name, text)
     assert label.startswith("“Shortcut: my test board") and text_hash(text) in label
     name = report_name(game)
