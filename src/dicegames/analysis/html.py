@@ -132,7 +132,7 @@ def report_section(report: dict[str, Any]) -> str:
     parts += [f"<p class=flag>{escape(note)}</p>" for note in report.get("notes", [])
               if note.startswith("interrupted")]
     if report.get("board"):
-        parts.append(report["board"])
+        parts += ["<h2>The board</h2>", report["board"]]
     parts.append("<h2>Seat advantage</h2>")
     head = ["seat", "sole wins, the bots above"]
     if exact:

@@ -101,8 +101,6 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
         OptionError: unknown game, option or bot, a bad number of games or jobs, charts
             asked for without matplotlib.
     """
-    from dicegames.analysis.report import build_report
-
     options = parse_options(request.options)
     option_sets = [options]
     if request.compare:
@@ -121,18 +119,8 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
                              f"device or a FIFO); give --out a file name")
     if request.sweep:
         return _run_sweep(term, request, options, seats, seed)
-    reports = []
-    for option_set in option_sets:
-        game, items = configure(request.game, seats, option_set)
-        with _progress(term, not request.json and term.err.is_terminal) as progress:
-            built = build_report(game, games=request.games, seed=seed,
-                                  players=items if seats else None, bots=ladder,
-                                  jobs=request.jobs, scheduler=request.scheduler,
-                                  progress=progress,
-                                  announce=lambda text: term.err.print(escape(text)))
-        reports.append(built.to_json())
-        if built.interrupted:
-            break
+    reports = _build_reports(term, request, option_sets=option_sets, seats=seats,
+                             ladder=ladder, seed=seed)
     interrupted = any(report["interrupted"] for report in reports)
     comparison = None
     if len(reports) == 2:
@@ -164,6 +152,31 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
     for report in reports:
         show_summary(term, report)
     return code
+
+
+def _build_reports(term: Terminal, request: AnalyseRequest, *,
+                   option_sets: Sequence[dict[str, Any]], seats: Sequence[str] | None,
+                   ladder: Sequence[str] | None, seed: int) -> list[dict[str, Any]]:
+    """One report per option set (the HTML page's board drawn in), stopping at a Ctrl-C."""
+    from dicegames.analysis.report import build_report
+
+    reports: list[dict[str, Any]] = []
+    for option_set in option_sets:
+        game, items = configure(request.game, seats, option_set)
+        with _progress(term, not request.json and term.err.is_terminal) as progress:
+            built = build_report(game, games=request.games, seed=seed,
+                                  players=items if seats else None, bots=ladder,
+                                  jobs=request.jobs, scheduler=request.scheduler,
+                                  progress=progress,
+                                  announce=lambda text: term.err.print(escape(text)))
+        data = built.to_json()
+        if not request.json:
+            from dicegames.analysis.board_picture import board_picture
+            data["board"] = board_picture(game, f"board-{len(reports) + 1}")
+        reports.append(data)
+        if built.interrupted:
+            break
+    return reports
 
 
 def _run_sweep(term: Terminal, request: AnalyseRequest, options: dict[str, Any],
