@@ -10,6 +10,7 @@ sweep.
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ from dicegames.core.errors import OptionError
 from dicegames.core.registry import configure, definition
 from dicegames.games.extra_meters.solver import solve
 from dicegames.games.extra_meters.strategy import stop_thresholds
+from polling import until
 from test_cli import env, run  # noqa: F401
 
 KERNEL_GAMES = [spec.id for spec in dicegames.games() if definition(spec.id).has("kernel")]
@@ -253,3 +255,39 @@ def test_the_strategy_chart_says_why_it_starts_at_3_dice() -> None:
     from dicegames.analysis.html import report_page
 
     assert "starts at 3 dice" in report_page([report.to_json()])
+
+
+@pytest.mark.process
+def test_ctrl_c_writes_the_report_of_what_was_done(env: dict[str, str],  # noqa: F811
+                                                   tmp_path: Path) -> None:
+    """Shortcut's hard bot has no kernel policy: the run says its expected time first, and
+    SIGINT (Ctrl-C) during its engine games still writes the page, exit code 130."""
+    import signal
+    import subprocess
+    import sys
+
+    out = tmp_path / "page.html"
+    process = subprocess.Popen([sys.executable, "-m", "dicegames", "analyse", "shortcut",
+                                "--ladder", "random,hard", "--games", "2000", "--seed", "1",
+                                "--out", str(out)], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stderr is not None
+        announced = process.stderr.readline()
+        assert "expect" in announced and "no kernel policy" in announced
+        tick = os.sysconf("SC_CLK_TCK")
+
+        def cpu() -> float:
+            fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / tick
+        start = cpu()
+        # two seconds of work after the announcement: some engine games are played
+        until(lambda: cpu() >= start + 2.0 or None, "the report's work", timeout=90)
+        process.send_signal(signal.SIGINT)
+        stdout, stderr = process.communicate(timeout=120)
+    finally:
+        process.kill()
+    assert process.returncode == 130, stderr
+    page = out.read_text(encoding="utf-8")
+    assert "interrupted (Ctrl-C)" in page and "<h2>Seat advantage</h2>" in page
+    assert "interrupted (Ctrl-C)" in stdout
