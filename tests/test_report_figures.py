@@ -291,3 +291,19 @@ def test_ctrl_c_writes_the_report_of_what_was_done(env: dict[str, str],  # noqa:
     page = out.read_text(encoding="utf-8")
     assert "interrupted (Ctrl-C)" in page and "<h2>Seat advantage</h2>" in page
     assert "interrupted (Ctrl-C)" in stdout
+
+
+def test_with_shared_wins_the_exact_value_is_held_against_the_split_share() -> None:
+    """finish=same_round shares some wins: the exact chance counts such a win half, so the
+    sampled share it stands beside splits shared wins too, and the verdict judges seat 1's
+    edge by it (its sole wins alone would call the fairer variant less fair)."""
+    first = build_report(dicegames.make("extra-meters", track_length=20), games=10_000,
+                         seed=1, traced=20).to_json()
+    same = build_report(dicegames.make("extra-meters", track_length=20, finish="same_round"),
+                        games=10_000, seed=1, traced=20).to_json()
+    out = same["outcomes"]["best"]
+    assert out["shared"]["share"] > 0.05
+    split, exact = out["split"][0], same["exact"]["seat_advantage"][0]
+    assert split["low"] <= exact <= split["high"]
+    assert not out["sole"][0]["low"] <= exact <= out["sole"][0]["high"]
+    assert comparison(first, same)["verdict"][0].startswith("Fairer")

@@ -108,7 +108,7 @@ def length_chart(report: dict[str, Any]) -> Any:
         axis.set_ylabel("games")
         whole_ticks(axis, "x")
         whole_ticks(axis, "y")
-        axis.legend(frameon=False)
+        axis.legend(frameon=False, loc="upper right")
     return figure
 
 

@@ -11,8 +11,9 @@ decisions, the game metrics) use the normal interval of a difference of means wi
 side's own variance (Welch).
 
 :func:`verdict` turns the table into the two sentences a designer asks for first: is the
-variant **fairer** (seat 1's edge over an even share, or in a game whose wins are mostly
-shared, seat 1's score gap, moves toward zero) and is it **shorter** (mean turns).
+variant **fairer** (seat 1's edge over an even share, a shared win split among its winners,
+moves toward zero; in a game whose wins are all shared, seat 1's score gap) and is it
+**shorter** (mean turns).
 """
 
 from __future__ import annotations
@@ -86,6 +87,9 @@ def compare(first: dict[str, Any], second: dict[str, Any]) -> list[Row]:
     for key, label in (("shared", "shared wins"), ("no_winner", "games nobody won")):
         if a_out[key]["count"] or b_out[key]["count"]:
             rows.append(share_row(key, label, a_out[key], b_out[key]))
+    if first["metrics"]["first_move_advantage"] and second["metrics"]["first_move_advantage"]:
+        rows.append(share_row("seat1_split", "seat 1's share, a shared win split",
+                              a_out["split"][0], b_out["split"][0]))
     a_gap, b_gap = first["metrics"]["first_seat_score_gap"], second["metrics"][
         "first_seat_score_gap"]
     if a_gap["mean"] or b_gap["mean"]:
@@ -118,23 +122,21 @@ def _points(value: float) -> str:
 def verdict(first: dict[str, Any], second: dict[str, Any], rows: list[Row]) -> list[str]:
     """Two sentences: fairer? shorter? (the second option set against the first)."""
     by_key = {row.key: row for row in rows}
-    players = first["players"]
-    lines = []
-    seat1 = by_key.get("seat1")
-    decided = first["metrics"]["first_move_advantage"] and second["metrics"][
+    lines: list[str] = []
+    split = by_key.get("seat1_split")
+    a_edge, b_edge = first["metrics"]["first_move_advantage"], second["metrics"][
         "first_move_advantage"]
-    if seat1 is not None and decided:
-        even = 1 / players
-        before, after = seat1.first - even, seat1.second - even
+    if split is not None and a_edge and b_edge:
+        before, after = a_edge["gap"], b_edge["gap"]
         change = abs(after) - abs(before)
         # the interval of |after| - |before|: the difference's, turned toward the first edge
         sign = 1 if before >= 0 else -1
-        low, high = sorted((sign * seat1.low, sign * seat1.high))
+        low, high = sorted((sign * split.low, sign * split.high))
         sure = low > 0 or high < 0
         word = ("Fairer" if change < 0 else "Less fair") if sure else "No clearer fairness"
-        lines.append(f"{word}: seat 1 wins {_points(seat1.second)}% against "
-                     f"{_points(seat1.first)}% (an even share is {_points(even)}%); its edge "
-                     f"goes from {_points(before)} to {_points(after)} points"
+        lines.append(f"{word}: seat 1's edge over an even share goes from {_points(before)} "
+                     f"to {_points(after)} points (seat 1 wins {_points(split.first)}% and "
+                     f"then {_points(split.second)}%, a shared win split)"
                      + ("" if sure else ", a change within the noise") + ".")
     elif "score_gap" in by_key:
         gap = by_key["score_gap"]

@@ -47,11 +47,15 @@ def _table(head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 def _seat_rows(report: dict[str, Any]) -> list[list[str]]:
     seats = report["seat_advantage"]
     exact = (report.get("exact") or {}).get("seat_advantage")
+    out = report["outcomes"]["best"]
     rows = []
     for seat, best in enumerate(seats["best"]):
         row = [f"seat {seat + 1}", _share(best)]
         if exact:
-            row.append(_percent(exact[seat]))
+            row.append(_percent(exact[seat]) + (
+                f" <span class=note>(a shared win split; sampled so: "
+                f"{_percent(out['split'][seat]['share'])})</span>"
+                if out["shared"]["count"] else ""))
         row.append(_share(seats["random"][seat]) if seats["random"] else "–")
         rows.append(row)
     return rows

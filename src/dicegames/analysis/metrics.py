@@ -27,8 +27,9 @@ start of each turn:
 * **uncertainty** (Browne's criterion: the outcome should stay in doubt): the normalised
   entropy of the win chances, averaged over a game's turns (1: every seat level, 0: the
   outcome is certain), then over the games;
-* **first-move advantage** (Ludii's *AdvantageP1*, as a gap): seat 1's share of sole wins
-  minus an even share, ``1/n``, from the main run.
+* **first-move advantage** (Ludii's *AdvantageP1*, as a gap): seat 1's share of the wins,
+  a shared win split among its winners (as Ludii counts a draw half), minus the seats' mean
+  share (``1/n`` when every game has a winner), from the main run.
 
 Every per-game figure keeps its mean, standard deviation and game count, so two reports'
 figures can be compared with intervals (:mod:`~dicegames.analysis.compare`).
@@ -153,8 +154,8 @@ def game_metrics(traces: Sequence[GameTrace], main: Outcomes,
     """
     n = main.sums.players
     games = max(1, main.games)
-    first = main.share(main.sums.sole[0])
-    even = 1 / n
+    first = main.share(main.sums.credit[0])
+    even = sum(main.sums.credit) / n / games
     undecided = main.share(main.sums.shared + main.sums.no_winner)
     count = sum(c for _, c in turns)
     mean_turns = sum(t * c for t, c in turns) / max(1, count)
@@ -178,7 +179,8 @@ def game_metrics(traces: Sequence[GameTrace], main: Outcomes,
                       "choices": (sum(t.options for t in traces) / choices) if choices else 0.0,
                       "games": len(traces)},
         **measured,
-        "first_move_advantage": ({"share": first["share"], "gap": first["share"] - even,
+        "first_move_advantage": ({"share": first["share"], "even": even,
+                                  "gap": first["share"] - even,
                                   "low": first["low"] - even, "high": first["high"] - even,
                                   "games": games} if main.decided else None),
         "first_seat_score_gap": main.score_differences()[0].to_json(),

@@ -9,7 +9,9 @@ keeps, for each seat:
 * **sole wins**, and apart from them the games that ended in a **shared win** (several
   winners, each counted there and not as a win) or with **no winner**: a figure that counts
   a shared win as 1/k to each winner would show two identical EXTRA! bots, who see the same
-  rolls and choose alike, as "seat 1 wins 50%" when nobody ever beat anybody;
+  rolls and choose alike, as "seat 1 wins 50%" when nobody ever beat anybody. That split
+  share is kept too (``split``): it is what an exact solution's win chance means, and the
+  fair measure of seat order when some wins are shared;
 * the **rank distribution** (``Result.from_scores``' ranks: winners 1, the others by
   score, equal scores sharing a rank);
 * the **score difference**: the seat's score minus the mean of the other seats' scores,
@@ -69,6 +71,7 @@ class OutcomeSums:
     games: int = 0
     sole: list[int] = field(default_factory=list)
     shared_seat: list[int] = field(default_factory=list)
+    credit: list[float] = field(default_factory=list)
     shared: int = 0
     no_winner: int = 0
     ranks: list[list[int]] = field(default_factory=list)
@@ -81,6 +84,7 @@ class OutcomeSums:
         n = self.players
         self.sole = self.sole or [0] * n
         self.shared_seat = self.shared_seat or [0] * n
+        self.credit = self.credit or [0.0] * n
         self.ranks = self.ranks or [[0] * n for _ in range(n)]
         self.difference = self.difference or [0.0] * n
         self.difference_squares = self.difference_squares or [0.0] * n
@@ -94,10 +98,12 @@ class OutcomeSums:
             self.no_winner += 1
         elif len(won) == 1:
             self.sole[won[0]] += 1
+            self.credit[won[0]] += 1.0
         else:
             self.shared += 1
             for seat in won:
                 self.shared_seat[seat] += 1
+                self.credit[seat] += 1.0 / len(won)
         for seat, rank in enumerate(ranks_of(won, scores)):
             self.ranks[seat][rank - 1] += 1
         total = math.fsum(scores)
@@ -116,6 +122,7 @@ class OutcomeSums:
         for seat in range(self.players):
             self.sole[seat] += other.sole[seat]
             self.shared_seat[seat] += other.shared_seat[seat]
+            self.credit[seat] += other.credit[seat]
             self.difference[seat] += other.difference[seat]
             self.difference_squares[seat] += other.difference_squares[seat]
             for rank in range(self.players):
@@ -235,6 +242,7 @@ class Outcomes:
             "sole": [self.share(w) for w in sums.sole],
             "shared": self.share(sums.shared),
             "shared_by_seat": [self.share(w) for w in sums.shared_seat],
+            "split": [self.share(w) for w in sums.credit],
             "no_winner": self.share(sums.no_winner),
             "ranks": [[count / games for count in row] for row in sums.ranks],
             "score_difference": [m.to_json() for m in self.score_differences()],

@@ -232,7 +232,10 @@ def show_summary(term: Terminal, report: dict[str, Any]) -> None:
         for seat, share in enumerate(report["seat_advantage"]["best"]):
             value = (f"{percent(share['share'])} ({percent(share['low'])} to "
                      f"{percent(share['high'])})")
-            if exact:
+            if exact and out["shared"]["count"]:
+                value += (f"; a shared win split {percent(out['split'][seat]['share'])}, "
+                          f"exactly {percent(exact[seat])}")
+            elif exact:
                 value += f", exactly {percent(exact[seat])}"
             table.add_row(f"seat {seat + 1} wins alone ({escape(report['bots'][seat])})",
                           value)
