@@ -216,10 +216,14 @@ def sweep_chart(result: dict[str, Any]) -> Any:
             axis.axhline(1 / points[0]["players"], color="#888", linewidth=0.8,
                          linestyle="--")
         if percent:
-            axis.yaxis.set_major_formatter(lambda v, _: f"{100 * v:.0f}%")
+            from matplotlib.ticker import PercentFormatter
+
+            axis.yaxis.set_major_formatter(PercentFormatter(xmax=1))
         axis.set_title(title)
         axis.set_xlabel(result["option"])
         whole_ticks(axis, "x")
+        if len(xs) <= 12:
+            axis.set_xticks(xs)
     axes[0].legend(frameon=False)
     return figure
 

@@ -75,9 +75,11 @@ class Figure:
         return Z_95 * self.sd / math.sqrt(self.games) if self.games else 0.0
 
     def to_json(self) -> dict[str, Any]:
-        """JSON-ready data, with the mean's 95% interval."""
+        """JSON-ready data, with the mean's 95% interval (within 0 and 1, where every
+        metric of this module lies)."""
         return {"name": self.name, "mean": self.mean, "sd": self.sd, "games": self.games,
-                "low": self.mean - self.half_width, "high": self.mean + self.half_width}
+                "low": max(0.0, self.mean - self.half_width),
+                "high": min(1.0, self.mean + self.half_width)}
 
 
 def _winner(trace: GameTrace) -> int | None:
