@@ -108,18 +108,23 @@ examples:
 
 
 ANALYSE_EPILOG = f"""\
-The report measures, from simulated games: each seat's share of wins (best bots and random
-play) with 95% intervals; game length in turns and decisions; real and forced choices; a
-round robin of the bots with their Bradley-Terry (Elo) ladder, how often the best beats the
-weakest and random beats the best; lead changes and comebacks; for Extra Meters the exact
-optimal strategy. It is one HTML file (written to --out, else GAME-report.html here) with
+The report measures, from simulated games (10,000 a run through the game's kernel): each
+seat's share of wins, shared wins and games nobody won (best bots and random play) with 95%
+intervals, ranks and score differences; game length in turns and decisions; real and forced
+choices; a round robin of the bots the kernel plays (each bot once; the others are listed as
+skipped) with their Bradley-Terry (Elo) ladder; lead changes, comebacks and Browne's game
+metrics (decisiveness, drama, uncertainty...); exact values where the game is solved.
+--compare puts a second option set in one table with differences and 95% intervals; --sweep
+plots the figures over an option's values. Ctrl-C writes the report of what was done. It is
+one HTML file (written to --out, else GAME-report.html here) with
 the charts inside; --charts png|svg writes each chart beside it too. The same --seed gives
 the same report, whatever --jobs or --scheduler. Needs the analysis extra (matplotlib, and
 dask for --scheduler): pip install 'dicegames[analysis]'.
 
 examples:
-  dicegames analyse extra-meters --games 500 --seed 1
+  dicegames analyse extra-meters --seed 1
   dicegames analyse extra-meters --option finish=first --compare finish=same_round
+  dicegames analyse extra-meters --sweep track_length=20..60:10
   dicegames analyse shortcut --games 200 --json > shortcut.json
   dicegames analyse petits-chevaux --players bot:expert,bot:expert,bot:expert,bot:expert
   dicegames analyse monza --games 2000 --scheduler tcp://10.0.0.5:8786
@@ -351,13 +356,16 @@ def _add_analysis_commands(commands: Any) -> None:
                               "bot in every seat, at the game's usual player count)")
     analyse.add_argument("--ladder", metavar="LIST",
                          help="the round robin's bots, reference first (default: random "
-                              "and every listed level fast enough)")
-    analyse.add_argument("--games", metavar="N", type=int, default=200,
-                         help="games per run and per ladder pairing (default 200)")
+                              "and every listed level the game's kernel plays)")
+    analyse.add_argument("--games", metavar="N", type=int, default=10_000,
+                         help="games per run and per ladder pairing (default 10000)")
     _add_game_options(analyse)
     analyse.add_argument("--compare", metavar="NAME=VALUE", action="append", default=[],
-                         help="a second report with these options changed, side by side "
-                              "(repeatable)")
+                         help="compare with these options changed: one table, each "
+                              "figure's difference and 95%% interval (repeatable)")
+    analyse.add_argument("--sweep", metavar="NAME=A..B[:STEP]",
+                         help="plot seat 1's share, the length and the decisiveness over "
+                              "an option's values, with 95%% bands")
     analyse.add_argument("--jobs", metavar="N", type=int, default=1,
                          help="worker processes (default 1; 0 = one per CPU)")
     _add_scheduler(analyse)
@@ -472,7 +480,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
         return run_analyse(term, AnalyseRequest(
             game=args.game, players=args.players, ladder=args.ladder, games=args.games,
             options=args.options, compare=args.compare, seed=args.seed, jobs=args.jobs,
-            scheduler=args.scheduler, out=args.out, charts=args.charts, json=args.json))
+            scheduler=args.scheduler, out=args.out, charts=args.charts, json=args.json,
+            sweep=args.sweep))
     if args.command == "review":
         from dicegames.terminal.analyse_view import ReviewRequest, run_review
         return run_review(term, ReviewRequest(
