@@ -9,6 +9,7 @@ DEFINITION = GameDefinition(
     presenter="dicegames.games.extra_meters.presenter:ExtraMetersPresenter",
     bots="dicegames.games.extra_meters.bots:levels",
     kernel="dicegames.games.extra_meters.kernel:ExtraMetersKernel",
+    vector="dicegames.games.extra_meters.vector_kernel:ExtraMetersVector",
     encoder="dicegames.games.extra_meters.encoder:ExtraMetersEncoder",
     estimator="dicegames.games.extra_meters.estimator:estimator",
     solver="dicegames.games.extra_meters.strategy:strategy_chart",
