@@ -13,6 +13,7 @@ DEFINITION = GameDefinition(
     encoder="dicegames.games.extra_meters.encoder:ExtraMetersEncoder",
     estimator="dicegames.games.extra_meters.estimator:estimator",
     solver="dicegames.games.extra_meters.strategy:strategy_chart",
+    solution="dicegames.games.extra_meters.export:solution_tables",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 
