@@ -218,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "else English)")
 
     _add_verify(commands)
+    _add_solve(commands)
 
     sim = commands.add_parser("simulate", help="play many bot-against-bot games",
                               formatter_class=_formatter, epilog=SIMULATE_EPILOG,
@@ -434,6 +435,27 @@ def _add_verify(commands: argparse._SubParsersAction[_Parser]) -> None:
                         help="a record downloaded from a finished web match (JSON)")
 
 
+def _add_solve(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The ``solve`` command: a solved game's exact tables to an npz file."""
+    solve = commands.add_parser(
+        "solve", help="write a solved game's exact value and policy tables (npz)",
+        formatter_class=_formatter,
+        description="Solve a game exactly and write its value and policy tables to a numpy "
+                    "npz file, for learning research (layout: docs/rl.md). Extra Meters is "
+                    "solved for two runners (either finish) and three (finish=first, up to "
+                    "50 squares).",
+        epilog="examples:\n  dicegames solve extra-meters --out em50.npz\n"
+               "  dicegames solve extra-meters --players 3 --option track_length=30 "
+               "--out em3.npz\n\n" + EXIT_CODES)
+    solve.add_argument("game", metavar="GAME", help="the game id")
+    solve.add_argument("--players", metavar="N", type=int, default=None,
+                       help="the player count (default: the game's)")
+    solve.add_argument("--option", metavar="NAME=VALUE", action="append", default=[],
+                       dest="options", help="set a game option (repeatable)")
+    solve.add_argument("--out", metavar="FILE", type=Path, required=True,
+                       help="the npz file to write")
+
+
 def _add_scheduler(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDRESS",
                         help="run on the Dask cluster of this scheduler (tcp://host:8786; "
@@ -473,6 +495,10 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
     if args.command == "verify":
         from dicegames.terminal.verify import run_verify
         return run_verify(term, args.file)
+    if args.command == "solve":
+        from dicegames.terminal.solve import SolveRequest, run_solve
+        return run_solve(term, SolveRequest(game=args.game, players=args.players,
+                                            options=args.options, out=args.out))
     if args.command == "serve":
         return _serve(args)
     if args.command in ("analyse", "analyze"):
