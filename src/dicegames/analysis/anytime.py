@@ -41,7 +41,6 @@ from dicegames.analysis.estimate import (
     estimator_for,
     terminal_estimate,
 )
-from dicegames.analysis.hint import exact_chances_of
 from dicegames.analysis.review import MoveReview, judge
 from dicegames.analysis.stats import wilson_interval
 from dicegames.bots import FALLBACK_LEVEL, adviser, rollout_level
@@ -229,9 +228,12 @@ def hint_within(job: HintJob, *, deadline: float) -> QuickHint:
 
 
 def _exact(state: State[Any, Any, Any], seat: Seat) -> Mapping[Hashable, float] | None:
-    """The game's exact win chances per choice, when it has them here."""
-    estimator = exact_chances_of(state.game)
-    return estimator(state, seat) if estimator is not None else None
+    """The game's exact win chances per choice, when the one estimator has them here."""
+    estimator = estimator_for(state.game, learned=False)
+    if estimator.kind != "exact":
+        return None
+    return {action: estimate.chances[seat]
+            for action, estimate in estimator.choices(state, seat).items()}
 
 
 # --------------------------------------------------------------------------- reviews
