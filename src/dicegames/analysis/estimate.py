@@ -159,26 +159,24 @@ class Rollouts:
         :attr:`rollouts` continuations."""
         tallies = self.race({action: state.apply_unchecked(action, seat)
                              for action in state.legal_actions(seat)}, seat)
-        return {key: tally.estimate() if isinstance(tally, Tally) else tally
-                for key, tally in tallies.items()}
+        return {action: tally.estimate() for action, tally in tallies.items()}
 
     def race(self, states: Mapping[Hashable, State[Any, Any, Any]], seat: Seat,
-             limit: int | None = None) -> dict[Hashable, Tally | Estimate]:
+             limit: int | None = None) -> dict[Hashable, Tally]:
         """Paired continuations from each of ``states`` (the candidates of one decision),
         :data:`ROUND` at a time, until at most ``limit`` (default :attr:`rollouts`).
 
         A candidate stops getting continuations once it is decided against the leader
         (the candidate with the highest mean for ``seat``; see :data:`DECIDED`), and the
-        race ends when every other candidate is. Finished games are exact estimates.
+        race ends when every other candidate is. A finished game costs nothing to play
+        out: its every continuation is its result, with no error.
         """
         limit = self.rollouts if limit is None else limit
-        done: dict[Hashable, Tally | Estimate] = {
-            key: terminal_estimate(state) for key, state in states.items() if state.is_terminal}
-        live = {key: state for key, state in states.items() if key not in done}
-        tallies = {key: Tally(self._game.players) for key in live}
-        returns: dict[Hashable, list[float]] = {key: [] for key in live}
+        tallies = {key: Tally(self._game.players) for key in states}
+        returns: dict[Hashable, list[float]] = {key: [] for key in states}
+        live = dict(states)
         played = 0
-        while live and played < limit:
+        while (len(live) > 1 and played < limit) or played == 0:
             step = min(ROUND, limit - played)
             for key, state in live.items():
                 for index in range(played, played + step):
@@ -186,17 +184,11 @@ class Rollouts:
                     tallies[key].add(value)
                     returns[key].append(value[seat])
             played += step
-            values = {key: tally.mean(seat) for key, tally in tallies.items()}
-            values.update({key: estimate.chances[seat] for key, estimate in done.items()
-                           if isinstance(estimate, Estimate)})
-            leader = max(values, key=lambda key: values[key])
-            if leader not in live:
-                continue  # a finished game leads: keep sampling the others
-            live = {key: state for key, state in live.items()
-                    if key == leader or not _decided(returns[leader], returns[key], played)}
-            if len(live) == 1:
-                break
-        return {**done, **tallies}
+            leader = max(tallies, key=lambda key: tallies[key].mean(seat))
+            if leader in live:
+                live = {key: state for key, state in live.items() if key == leader
+                        or not _decided(returns[leader], returns[key], played)}
+        return tallies
 
 
 def _decided(leader: list[float], other: list[float], played: int) -> bool:
