@@ -38,6 +38,7 @@ from dicegames.analysis.estimate import (
     Estimate,
     Estimator,
     Rollouts,
+    Tally,
     estimator_for,
     terminal_estimate,
 )
@@ -278,30 +279,23 @@ class BudgetedRollouts(Rollouts):
                                             for key, state in states.items()
                                             if state.is_terminal}
         going = {key: state for key, state in states.items() if key not in result}
-        sums = {key: [0.0] * players for key in going}
-        squares = {key: [0.0] * players for key in going}
+        tallies = {key: Tally(players) for key in going}
         n = 0
         while going and n < self.rollouts and (n == 0 or time.monotonic() < self.deadline):
             began = time.monotonic()
             for key, state in going.items():
-                for seat, value in enumerate(self.play_out(state, n)):
-                    sums[key][seat] += value
-                    squares[key][seat] += value * value
+                tallies[key].add(self.play_out(state, n))
             pace = (time.monotonic() - began) / len(going)
             self.pace = pace if self.pace is None else 0.8 * self.pace + 0.2 * pace
             n += 1
         if going:
             self.fewest = min(self.fewest, n)
-        for key in going:
-            means = tuple(total / n for total in sums[key])
-            error = 0.0
-            if n > 1:
-                for seat in range(players):
-                    variance = max(0.0, (squares[key][seat] - n * means[seat] ** 2) / (n - 1))
-                    error = max(error, math.sqrt(variance / n))
+        for key, tally in tallies.items():
+            estimate = tally.estimate()
             if n < self.rollouts:  # a few continuations say little: the worst case's error
-                error = max(error, 0.5 / math.sqrt(n))
-            result[key] = Estimate(means, error)
+                estimate = Estimate(estimate.chances,
+                                    max(estimate.error or 0.0, 0.5 / math.sqrt(n)))
+            result[key] = estimate
         return result
 
 
