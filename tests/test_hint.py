@@ -11,6 +11,7 @@ import pytest
 import dicegames
 from dicegames.analysis.estimate import ROUND, Rollouts, estimator_for
 from dicegames.analysis.hint import hint
+from dicegames.bots import bot_spec
 from dicegames.core.errors import PositionError
 from dicegames.core.registry import definitions, from_position, make
 from dicegames.games.extra_meters import Decision
@@ -115,3 +116,29 @@ def test_rollouts_stop_sampling_a_decision_once_it_is_decided() -> None:
     tallies = Rollouts(game, rollouts=64).race(
         {action: close.apply_unchecked(action, 0) for action in close.legal_actions(0)}, 0)
     assert all(tally.count == 64 for tally in tallies.values())
+
+
+@pytest.mark.parametrize("game_id", [definition.id for definition in definitions()])
+def test_a_continuation_is_the_rollout_primitives_game_of_that_seed(game_id: str) -> None:
+    """The estimator's kernel shortcut (a one-game playout, nothing decoded) plays exactly
+    the game :func:`~dicegames.core.rollout.rollout` plays with the same seed."""
+    from dicegames.core.rollout import game_seed, rollout
+
+    definition = next(d for d in definitions() if d.id == game_id)
+    game = make(game_id, players=definition.spec.max_players)
+    rollouts = Rollouts(game, 4, seed=7)
+    rng = random.Random(2)
+    bots = [bot_spec(game, rollouts.level)] * game.players
+    for _ in range(4):
+        state = game.new_state()
+        for _ in range(rng.randrange(0, 40)):
+            if state.is_terminal:
+                break
+            if state.is_chance:
+                state = state.apply_unchecked(rng.choice(state.chance_outcomes())[0])
+            else:
+                seat = state.current_players[0]
+                state = state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+        for index in range(5):
+            assert rollouts.play_out(state, index) == \
+                rollout(state, bots, game_seed(7, index)).returns()
