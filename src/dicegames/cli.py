@@ -84,8 +84,10 @@ HINT_EPILOG = f"""\
 The position is a game's position notation (see "Positions" on its rules page). The answer
 is the move of the game's hint bot, how that bot decides, and the deciding seat's chance to
 win after each legal choice: exact where the game is solved (For a Few Extra Meters with two
-players), else estimated by rollouts (games played to the end by the medium bot in every
-seat) with a 95% interval. Many choices are first screened with a fifth of the rollouts.
+players, and three under finish=first on tracks up to 50 squares), else estimated by
+rollouts (games played to the end by the medium bot in every seat) with a 95% interval.
+Many choices are first screened with a fifth of the rollouts. Where the dice roll next, the
+answer is the chance before the roll (the outcomes' chances weighted by their probability).
 
 examples:
   dicegames hint extra-meters "48/46 1 decide 4 7"
@@ -133,11 +135,11 @@ examples:
 
 REVIEW_EPILOG = f"""\
 For every decision with a real choice: the win chance each move leaves the player by the
-strongest estimate the game has (exact for two-player Extra Meters, the learned value for
-Petits Chevaux, rollouts by the medium bot elsewhere, with their standard error), the move
-played, its cost, and a verdict (inaccuracy from 2 points, mistake from 5, blunder from 15;
-a cost within the rollouts' noise is never flagged). Then the biggest mistakes and each
-player's win-chance curve.
+strongest estimate the game has (exact for two- and three-runner Extra Meters, the learned
+value for Petits Chevaux, rollouts by the medium bot elsewhere, with their standard error),
+the move played, its cost, and a verdict (inaccuracy from 2 points, mistake from 5, blunder
+from 15; a cost within the rollouts' noise is "uncertain"). Then the biggest mistakes and
+each player's win-chance curve, to the end of the game.
 
 examples:
   dicegames review game.json

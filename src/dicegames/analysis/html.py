@@ -264,7 +264,8 @@ def review_page(review: dict[str, Any]) -> str:
     """The HTML page of a review: the curve, the flagged moves, every decision."""
     players = review["players"]
     rows = [[str(m["index"] + 1), str(m["turn"]), escape(players[m["seat"]]),
-             escape(m["played"]), escape(m["best"]), f"{100 * m['cost']:.1f}",
+             escape(m["played"]), escape(m["best"]), f"{100 * m['chances'][m['seat']]:.1f}%",
+             "" if not m["error"] else f"±{100 * m['error']:.1f}", f"{100 * m['cost']:.1f}",
              f"<span class=flag>{m['verdict']}</span>" if m["flagged"] else m["verdict"]]
             for m in review["moves"]]
     title = f"Review: {review['game']}, {' vs '.join(players)}"
@@ -272,5 +273,6 @@ def review_page(review: dict[str, Any]) -> str:
             f"<style>{STYLE}</style><h1>{escape(title)}</h1>"
             f"<p class=note>Estimate: {escape(review['estimate']['description'])}.</p>"
             f"{_svg(review_chart(review))}"
-            + _table(["move", "turn", "player", "played", "best", "cost (points)", "verdict"],
+            + _table(["move", "turn", "player", "played", "best", "win chance", "±",
+                      "cost (points)", "verdict"],
                      rows) + "</html>\n")
