@@ -252,10 +252,17 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Start the web app (JSON API, websockets, pages) "
                                             "and print its address.",
                                 epilog="examples:\n  dicegames serve\n  dicegames serve "
-                                       "--port 8080 --db games.sqlite3 --open\n\n"
+                                       "--port 8080 --db games.sqlite3 --open\n"
+                                       "  dicegames serve --lan   (every phone in the house)"
+                                       "\n\n"
                                        + EXIT_CODES)
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--host", default=None,
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                            "with --lan: this machine's network address)")
+    serve.add_argument("--lan", action="store_true",
+                       help="let every phone and computer on this network play: listen on "
+                            "this machine's network address too, and print it with a QR "
+                            "code (see docs/security.md)")
     serve.add_argument("--port", type=int, default=8000,
                        help="port (default 8000; 0 picks a free one)")
     serve.add_argument("--db", metavar="PATH", type=Path,
@@ -536,13 +543,32 @@ def _serve(args: argparse.Namespace) -> ExitCode:
             raise UsageError(f"--allow-origin: {error}") from None
     if not 0 < args.send_timeout <= 3600:
         raise UsageError("--send-timeout takes seconds from 0 to 3600")
+    host = _serve_host(args.host, args.lan)
     try:
-        serve(args.host, args.port, args.db, args.bot_delay, args.open,
+        serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-              **_serve_limits(args))
+              lan=args.lan, **_serve_limits(args))
     except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
     return ExitCode.OK
+
+
+def _serve_host(host: str | None, lan: bool) -> str:
+    """The address ``serve`` listens on: ``--host``, else 127.0.0.1, else with ``--lan``
+    this machine's network address (``--host`` must then be one other devices can reach).
+    """
+    if not lan:
+        return host if host is not None else "127.0.0.1"
+    from dicegames.web.lan import NoNetworkAddress, network_address, usable
+    if host is None:
+        try:
+            return network_address()
+        except NoNetworkAddress as error:
+            raise UsageError(f"--lan: {error}") from None
+    if not usable(host):
+        raise UsageError(f"--lan --host takes this machine's IPv4 address on the network "
+                         f"(like 192.168.1.20), not {host!r}")
+    return host
 
 
 def _os_message(error: OSError) -> str:

@@ -1,6 +1,7 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
 import {LANG, api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {localOnly, servedOrigin} from "/static/lan.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -187,17 +188,18 @@ function inviteName(invite) {
 }
 
 let linkNames = null;  // the invited seats' names the links were drawn with
+let origin = location.origin;  // the links' origin: the one phones open (serve --lan)
 
 function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
       const name = inviteName(invite);
-      links.push(linkItem(t("{name}'s seat (secret)", {name}), location.origin + invite.link, name));
+      links.push(linkItem(t("{name}'s seat (secret)", {name}), origin + invite.link, name));
     }
     linkNames = saved.invites.map(inviteName).join("\n");
   }
-  links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
+  links.push(linkItem(t("Watch (read-only)"), `${origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
   $("invites").hidden = false;
   if (saved && saved.invites && saved.invites.length && state
@@ -228,8 +230,8 @@ function linkItem(label, url, seatName = null) {
       const src = `/api/matches/${encodeURIComponent(matchId)}/qr?token=${encodeURIComponent(token)}`;
       figure.append(el("img", {src, width: 240, height: 240,
         alt: t("QR code of {name}'s seat link: scan it with the phone of {name}", {name: seatName})}));
-      if (["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(location.hostname)) {
-        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: location.hostname})}));
+      if (localOnly(origin)) {
+        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: new URL(origin).hostname})}));
       }
     }
   });
@@ -371,11 +373,27 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("conn").textContent = t("Reconnecting…");
-    setTimeout(connect, retry);
+    $("conn").textContent = navigator.onLine === false ? OFFLINE : t("Reconnecting…");
+    reconnecting = setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
 }
+
+// A phone that leaves the network says so at once, and reconnects as soon as it is back
+// (not at the end of the back-off: the next person may be waiting).
+const OFFLINE = t("Offline: the game goes on when the network is back.");
+let reconnecting = null;
+addEventListener("offline", () => { $("conn").textContent = OFFLINE; });
+addEventListener("online", () => {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    if ($("conn").textContent === OFFLINE) $("conn").textContent = "";
+    return;
+  }
+  clearTimeout(reconnecting);
+  retry = 500;
+  $("conn").textContent = t("Reconnecting…");
+  if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+});
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -395,3 +413,4 @@ $("again").addEventListener("click", playAgain);
 $("end-close").addEventListener("click", () => $("end").close());
 drawLinks();
 connect();
+servedOrigin().then((served) => { if (served !== origin) { origin = served; drawLinks(); } });
