@@ -1,13 +1,15 @@
 // Monza's board: the three-lane circuit as inline SVG, drawn from the view's data alone
 // (a user's own circuit file is drawn like the shipped one). The track is cut into rows
 // that fit the container's width and read like lines of a book; the wide start zone opens
-// the first row. Every square shows its colour and its colour's letter (R Y G B W P), tyres
+// the first row. Every square shows its colour, its colour's letter (R Y G B W P, the dice's
+// too, in every language) and shape (view.py's SHAPES, drawn by /static/marks.js), tyres
 // are grey with tyres drawn on them, targets carry a chequered finish line, and each car
 // has its colour and its player's number, so the board reads without colour too.
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
 import {Motion, fewestSteps, safely} from "/static/motion.js";
+import {shapeMark} from "/static/marks.js";
 import {adoptStyle, el, svg, t} from "/static/shell.js";
 
 /** The colours' names in the page's language. */
@@ -47,6 +49,9 @@ const CSS = `
 .monza-board > svg.mz-track { width: 100%; height: auto; display: block; background: var(--card);
   border: 1px solid var(--line); border-radius: .8rem; }
 .monza-key { margin: 0; font-size: .8rem; color: var(--muted); }
+.monza-key .mz-swatch { display: inline-flex; align-items: center; gap: .2rem; margin-right: .5rem;
+  white-space: nowrap; color: var(--fg); }
+.monza-key .mz-swatch svg { width: 1.6rem; height: 1.1rem; flex: none; }
 .mz-track text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   pointer-events: none; }
 .mz-track .mz-pick { cursor: pointer; }
@@ -287,6 +292,11 @@ function drawTrack(board, ctx, width) {
         body.append(text(p.x0 + 0.5, p.y0 + 1.42, sq.letter, {"font-size": 1.15,
           "font-weight": 800, fill: ink}));
       }
+      // The colour's shape beside its letter (below it on a narrow square of a user's circuit).
+      const wide = p.x1 - p.x0 >= 2.6;
+      const shape = shapeMark(sq.shape, wide ? p.x0 + 1.95 : p.x0 + 0.9, wide ? p.y0 + 1.0 : p.y0 + 2.05,
+        0.9, ink);
+      if (shape) body.append(shape);
       body.append(text(sq.target ? p.x1 - 0.9 : p.x1 - 0.4, p.y1 - 0.4, sq.id,
         {"font-size": 0.62, "text-anchor": "end", fill: ink, "fill-opacity": 0.85}));
       if (sq.entry) {
@@ -448,6 +458,33 @@ function legend(board, ctx) {
       el("span", {class: "mz-where", text: `${colourWord(c.colour)} · ${where(c, board)}`}))));
 }
 
+/** The key under the track: each colour's square as drawn (colour, letter, shape) with its
+ * name, then what tyres, chequers and ▶ mean. The colours are those of the board's squares,
+ * in their first appearance's order. */
+function key(board) {
+  const seen = new Map();
+  for (const lane of board.lanes) {
+    for (const sq of lane.squares) if (sq.letter && !seen.has(sq.colour)) seen.set(sq.colour, sq);
+  }
+  const order = ["red", "yellow", "green", "blue", "white", "purple"];
+  const colours = [...seen.values()].sort((a, b) => order.indexOf(a.colour) - order.indexOf(b.colour));
+  return el("p", {class: "monza-key"},
+    el("span", {text: t("Squares:")}), " ",
+    ...colours.map((sq) => el("span", {class: "mz-swatch"}, swatchIcon(sq), colourWord(sq.colour))),
+    " ", el("span", {text: t("Grey tyres: no entry. Chequered squares are the finish. "
+      + "▶ marks the squares you enter from the start.")}));
+}
+
+/** A colour's square in small, as on the track: its colour, letter and shape. */
+function swatchIcon(sq) {
+  const ink = INK[sq.colour] || "#fff";
+  return svg("svg", {viewBox: "0 0 3 2", "aria-hidden": "true"},
+    svg("rect", {x: 0.05, y: 0.05, width: 2.9, height: 1.9, rx: 0.35, fill: FILL[sq.colour] || "#999",
+      stroke: sq.colour === "white" ? "#a9a49a" : "#0003", "stroke-width": 0.1}),
+    text(0.32, 1.42, sq.letter, {"font-size": 1.15, "font-weight": 800, fill: ink}),
+    shapeMark(sq.shape, 2.05, 1.0, 0.9, ink));
+}
+
 /** Draw the board; returns {ownsChoices: false}: the page's choice buttons stay. */
 export function render(container, view, ctx) {
   const board = view && view.board;
@@ -462,8 +499,7 @@ export function render(container, view, ctx) {
   adoptStyle(CSS);
   wrap.append(turnLine(board, safe), track.root,
     legend(board, safe),
-    el("p", {class: "monza-key", text: t("Squares: R red · Y yellow · G green · B blue · W white · P purple. "
-      + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start.")}));
+    key(board));
   container.replaceChildren(wrap);
   safely(() => {
     let arrived = 0;

@@ -1,6 +1,6 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {LANG, api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -130,8 +130,17 @@ function drawEntry() {
   }
 }
 
-/** A colour die's face (Monza) gets a swatch of its colour before its name. */
+/** A colour die's face (Monza) gets a swatch of its colour before its name: the die itself,
+ * with its mark and shape, when the view gives them. */
 function swatch(face) {
+  if (face.mark) {
+    const die = drawDie(face);
+    die.setAttribute("class", "swatch-die");
+    die.removeAttribute("role");
+    die.removeAttribute("aria-label");
+    die.setAttribute("aria-hidden", "true");
+    return die;
+  }
   return face.colour ? el("span", {class: "swatch", "aria-hidden": "true",
     style: `background: ${face.colour}`}) : null;
 }
