@@ -55,6 +55,9 @@ const STYLE = `
 .xb .head { fill: color-mix(in srgb, var(--fg) 5%, var(--card)); }
 @keyframes xb-pulse { 0%, 100% { opacity: 1; } 50% { opacity: .45; } }
 @media (prefers-reduced-motion: reduce) { .xb .target { animation: none; } }
+/* On a laptop the sheet and the small cards under it fit above the fold (the page's rule
+   keeps the board below the seats, the status and the dice row). */
+@media (min-width: 761px) { .board svg.xb-main { max-height: calc(100vh - 24rem); } }
 `;
 
 function label(x, y, text, attrs = {}) {

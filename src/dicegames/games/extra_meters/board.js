@@ -57,6 +57,18 @@ const STYLE = `
 /* On a laptop the panel and the track fit the window together (the page's rule leaves room
    for the board alone). */
 @media (min-width: 761px) { .board svg.em-track { max-height: calc(100vh - 24rem); } }
+/* On a phone the panel stays compact (the roll button's words wrap under its die) and the
+   panel, the track and the legend fit one screen together. */
+@media (max-width: 760px) {
+  .em-panel { padding: .5rem .6rem; gap: .5rem; }
+  .em-who svg { width: 2rem; height: 2rem; }
+  .em-head { font-size: 1.05rem; }
+  .em-sum { font-size: 1.25rem; }
+  .em-detail { font-size: .88rem; }
+  .em-roll { max-width: 38%; text-align: center; font-size: .85rem; padding: .2rem .3rem; }
+  .em-roll svg { width: 3.2rem; height: 3.2rem; }
+  .board svg.em-track { max-height: calc(100vh - 19rem); }
+}
 .em-road { fill: none; stroke: #e8dcc0; stroke-linecap: round; stroke-linejoin: round; }
 .em-road-line { fill: none; stroke: #fff8; stroke-dasharray: 10 12; stroke-width: 3; }
 .em-tile { fill: var(--card); stroke: var(--line); stroke-width: 2; }

@@ -48,6 +48,9 @@ const STYLE = `
 @keyframes sc-glow { 50% { stroke-opacity: .35; } }
 @keyframes sc-spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .sc .target .ring, .sc .mover { animation: none; } }
+/* A phone's screen holds the whole board; on a laptop the page's own rule (style.css) keeps
+   it above the fold, below the seats, the status and the dice row. */
+.sc { max-height: 80vh; }
 `;
 
 function text(x, y, content, attrs = {}) {
@@ -234,7 +237,7 @@ export function render(container, view, ctx) {
 
   const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
     "aria-label": t("Shortcut board, {width} by {height} squares", {width: board.width, height: board.height}),
-    style: "width: 100%; height: auto; max-height: 80vh; display: block; margin: 0 auto;"});
+    style: "width: 100%; height: auto; display: block; margin: 0 auto;"});
   adoptStyle(STYLE);
   root.append(defs());
 
