@@ -30,7 +30,8 @@ the first decision on, greyed once spent, has no such moment)."""
 MEASURE = """() => {
   const box = (id) => document.getElementById(id).getBoundingClientRect().toJSON();
   const board = document.getElementById('board');
-  return {board: box('board'), dice: box('dice'), count: document.querySelectorAll('#dice .die').length,
+  return {board: box('board'), dice: box('dice'),
+          count: document.querySelectorAll('#dice .die').length,
           scroll: [scrollX, scrollY], page: document.documentElement.scrollWidth,
           inner: board.scrollWidth - board.clientWidth, screen: [innerWidth, innerHeight],
           over: document.getElementById('end').open};
@@ -87,7 +88,8 @@ def test_the_board_fits_and_stays_put_when_the_dice_come(
             break
         check_fit(seen, where)
         assert abs(seen["board"]["top"] - seen["dice"]["top"] - gap) <= 1, (
-            f"{where}: the board moved by {seen['board']['top'] - seen['dice']['top'] - gap:.0f} px "
+            f"{where}: the board moved by "
+            f"{seen['board']['top'] - seen['dice']['top'] - gap:.0f} px "
             f"with {seen['count']} dice shown (first {first['count']})")
         if (seen["count"] == 0) != (first["count"] == 0):
             break  # the dice came (or went): the board stayed put

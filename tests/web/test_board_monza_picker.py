@@ -21,7 +21,8 @@ GEOMETRY = """() => {
     const add = cell.querySelector('.add'), less = cell.querySelector('.less');
     const name = add.querySelector('.name');
     return {cell: box(cell).toJSON(), add: box(add).toJSON(), less: box(less).toJSON(),
-            clipped: name.scrollWidth > name.clientWidth + 1 || add.scrollWidth > add.clientWidth + 1};
+            clipped: name.scrollWidth > name.clientWidth + 1
+                     || add.scrollWidth > add.clientWidth + 1};
   });
   return {cells, page: document.documentElement.scrollWidth, screen: innerWidth};
 }"""
