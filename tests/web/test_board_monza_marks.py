@@ -38,9 +38,9 @@ def open_match(server: Server, page: Page, lang: str, dice: str = "auto") -> Non
 
 def square_marks(page: Page) -> dict[str, list[str]]:
     """Each colour's (letter, shape path) as drawn on the track's squares."""
-    found: dict[str, list[str]] = page.locator("svg.mz-track g[data-colour]").evaluate_all(
-        """nodes => Object.fromEntries(nodes.filter(n => n.dataset.colour !== 'tyre').map(n => [
-             n.dataset.colour, [n.querySelector('text').textContent,
+    found: dict[str, list[str]] = page.locator("svg.mz-track g.mz-mark").evaluate_all(
+        """nodes => Object.fromEntries(nodes.filter(n => n.dataset.hue !== 'tyre').map(n => [
+             n.dataset.hue, [n.querySelector('text').textContent,
                                 n.querySelector('path.mark-shape')?.getAttribute('d') || '']]))""")
     return found
 
@@ -85,7 +85,7 @@ def test_every_pair_of_colours_stays_apart_under_colour_vision_deficiencies(
     page = context.new_page()
     open_match(server, page, "en", dice="manual")
     shapes: dict[str, bytes] = {}
-    shape = "svg.mz-track g[data-colour={}] path.mark-shape"
+    shape = "svg.mz-track g.mz-mark[data-hue={}] path.mark-shape"
     boxes = {c: page.locator(shape.format(c)).first.bounding_box() for c in COLOURS}
     # A control: the same shape on another square of the same colour looks the same.
     boxes["red again"] = page.locator(shape.format("red")).nth(1).bounding_box()

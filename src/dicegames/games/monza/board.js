@@ -55,6 +55,7 @@ const CSS = `
 .mz-track text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   pointer-events: none; }
 .mz-track .mz-pick { cursor: pointer; }
+.mz-track .mz-marks { pointer-events: none; }
 .mz-track .mz-car { pointer-events: none; }
 .mz-track .mz-car.mz-pick { pointer-events: auto; }
 .mz-track .mz-pick:focus { outline: none; }
@@ -72,8 +73,10 @@ const CSS = `
   .mz-track .mz-ants, .mz-track .mz-turn-ring { animation: none; } }
 `;
 
+/** An SVG text, hidden from assistive technology: every square, car and zone carries its
+ * whole description in its own label, which a letter or a number inside would contradict. */
 function text(x, y, content, attrs = {}) {
-  const node = svg("text", {x: r2(x), y: r2(y), ...attrs});
+  const node = svg("text", {x: r2(x), y: r2(y), "aria-hidden": "true", ...attrs});
   node.textContent = content;
   return node;
 }
@@ -265,6 +268,7 @@ function drawTrack(board, ctx, width) {
   // The squares, each whole in the row that holds its lane's stretch of track.
   const centres = new Map();
   const squares = svg("g");
+  const marks = svg("g", {class: "mz-marks", "aria-hidden": "true"});
   for (const lane of board.lanes) {
     for (const sq of lane.squares) {
       const group = svg("g", {"data-id": sq.id, "data-colour": sq.colour});
@@ -288,17 +292,23 @@ function drawTrack(board, ctx, width) {
         body.append(chequer(p.x1 - 0.75, p.y0 + 0.02, p.y1 - 0.02, 0.32));
       }
       const ink = INK[sq.colour] || "#fff";
+      // The square's writing (letter, shape, name) lies on a layer of its own above the
+      // squares: a marked square is a button named by its move, which a letter and a name
+      // inside it would contradict.
+      const mark = svg("g", {class: choosing && !hints ? "mz-mark mz-dim" : "mz-mark",
+        "data-square": sq.id, "data-hue": sq.colour});
       if (sq.letter) {
-        body.append(text(p.x0 + 0.5, p.y0 + 1.42, sq.letter, {"font-size": 1.15,
+        mark.append(text(p.x0 + 0.5, p.y0 + 1.42, sq.letter, {"font-size": 1.15,
           "font-weight": 800, fill: ink}));
       }
       // The colour's shape beside its letter (below it on a narrow square of a user's circuit).
       const wide = p.x1 - p.x0 >= 2.6;
       const shape = shapeMark(sq.shape, wide ? p.x0 + 1.95 : p.x0 + 0.9, wide ? p.y0 + 1.0 : p.y0 + 2.05,
         0.9, ink);
-      if (shape) body.append(shape);
-      body.append(text(sq.target ? p.x1 - 0.9 : p.x1 - 0.4, p.y1 - 0.4, sq.id,
+      if (shape) mark.append(shape);
+      mark.append(text(sq.target ? p.x1 - 0.9 : p.x1 - 0.4, p.y1 - 0.4, sq.id,
         {"font-size": 0.62, "text-anchor": "end", fill: ink, "fill-opacity": 0.85}));
+      marks.append(mark);
       if (sq.entry) {
         body.append(svg("path", {d: `M${r2(p.x0 + 0.12)} ${r2(p.y0 + 1.75)} l0.5 0.4 l-0.5 0.4 Z`,
           fill: ink, "fill-opacity": 0.8, "aria-hidden": "true"}));
@@ -318,7 +328,7 @@ function drawTrack(board, ctx, width) {
       centres.set(sq.id, {x: (p.x0 + p.x1) / 2, y: (p.y0 + p.y1) / 2 + 0.15, w: p.x1 - p.x0});
     }
   }
-  root.append(squares);
+  root.append(squares, marks);
 
   // The cars: on their squares (side by side when several share one), or in the start zone.
   const names = ctx.names || [];
