@@ -1,6 +1,6 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {LANG, api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
 import {localOnly, servedOrigin} from "/static/lan.js";
 
 const $ = (id) => document.getElementById(id);
@@ -62,6 +62,17 @@ function drawChoices(hints, owned) {
     "data-move": hint.move, title: hint.move,
     "aria-keyshortcuts": i < 9 ? String(i + 1) : null, onclick: () => pick(hint.move)},
     i < 9 ? el("kbd", {text: String(i + 1)}) : null, hint.label)));
+  narrowChoices(narrowed);
+}
+
+/** The moves a board left on offer after a first tap on it (EXTRA!'s rows: ctx.narrow), or
+ * null for all: the other choice buttons hide until the board widens them again. */
+let narrowed = null;
+function narrowChoices(moves) {
+  narrowed = moves ? new Set(moves) : null;
+  $("choices").querySelectorAll("button.choice").forEach((button) => {
+    button.hidden = narrowed !== null && !narrowed.has(button.dataset.move);
+  });
 }
 
 /** Ask the server what the game's hint bot would play for the deciding seat. */
@@ -131,8 +142,17 @@ function drawEntry() {
   }
 }
 
-/** A colour die's face (Monza) gets a swatch of its colour before its name. */
+/** A colour die's face (Monza) gets a swatch of its colour before its name: the die itself,
+ * with its mark and shape, when the view gives them. */
 function swatch(face) {
+  if (face.mark) {
+    const die = drawDie(face);
+    die.setAttribute("class", "swatch-die");
+    die.removeAttribute("role");
+    die.removeAttribute("aria-label");
+    die.setAttribute("aria-hidden", "true");
+    return die;
+  }
   return face.colour ? el("span", {class: "swatch", "aria-hidden": "true",
     style: `background: ${face.colour}`}) : null;
 }
@@ -311,7 +331,8 @@ async function render() {
   // The viewer's seat: the one deciding now on a shared device, else the first held one.
   const viewer = seat !== null ? seat : (state.you.length ? state.you[0] : null);
   const ctx = {hints, pick, names: state.players.map((p) => p.name), seat: viewer,
-    deciding: state.node.deciding};
+    deciding: state.node.deciding, narrow: narrowChoices};
+  narrowed = null;
   const owned = await drawBoard($("board"), state, ctx);
   drawChoices(hints, owned);
   drawHint(seat);
@@ -398,7 +419,7 @@ addEventListener("online", () => {
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
   const index = Number(event.key) - 1;
-  const buttons = $("choices").querySelectorAll("button.choice");
+  const buttons = $("choices").querySelectorAll("button.choice:not([hidden])");
   if (index >= 0 && index < buttons.length && index < 9) { buttons[index].click(); event.preventDefault(); }
   if (event.key === "u" && state && state.can_undo) $("undo").click();
   if (event.key === "h" && !$("hint").hidden) askHint();
