@@ -83,7 +83,7 @@ def board_source(game_id: str) -> str | None:
 def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Iterable[str] = (),
                loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT, *,
                client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
-               matches_in_memory: int = MATCHES_IN_MEMORY) -> Starlette:
+               matches_in_memory: int = MATCHES_IN_MEMORY, undo_grace: float = 0.0) -> Starlette:
     """The web app storing its matches in the SQLite file ``db_path``.
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
@@ -92,7 +92,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     ``send_timeout`` is how long a live viewer may leave a push unread (:data:`SEND_TIMEOUT`).
     ``client_limits``: the per-client rate limits and open websockets (:mod:`.limits`;
     None: the defaults). ``idle_evict`` and ``matches_in_memory``: when idle matches leave
-    memory (:mod:`.resident`).
+    memory (:mod:`.resident`). ``undo_grace``: seconds the next automatic step waits after a
+    person's last decision of a turn, so they can take it back (:mod:`.grace`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
@@ -102,7 +103,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
             boards[game_id] = board_source(game_id)
         return f"/games/{game_id}/board.js" if boards[game_id] is not None else None
 
-    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory)
+    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory,
+              undo_grace=undo_grace)
     limits = RateLimits(client_limits if client_limits is not None else ClientLimits())
 
     def page(name: str) -> Any:
