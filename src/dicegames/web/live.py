@@ -356,9 +356,11 @@ class LiveMatch:
             "log_size": log_size,
             "result": self._result(state),
             "outcomes": None,
+            "dice_note": None,
             "fair": self._fair(),
         }
         if node.kind is NodeKind.CHANCE and self.dice == "manual":
+            data["dice_note"] = session.presenter.dice_note(state) or None
             outcomes = state.chance_outcomes()
             if len(outcomes) <= FEW_OUTCOMES:
                 data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
@@ -371,12 +373,19 @@ class LiveMatch:
         return None if fair is None else fair.public(self.session.state.is_terminal)
 
     def _result(self, state: State[Any, Any, Any]) -> dict[str, Any] | None:
-        """The result of a finished game as JSON, its summary in the language in use."""
+        """The result of a finished game as JSON, for the end screen, in the language in
+        use: its summary, each seat's score in words (``score_words``) and why the winners
+        won (``explanation``, possibly empty)."""
         if not state.is_terminal:
             return None
         result = state.result
+        presenter = self.session.presenter
+        names = [player.name for player in self.session.players]
         return {**result.to_json(),
-                "summary": self.session.presenter.describe_summary(state, result)}
+                "summary": presenter.describe_summary(state, result),
+                "score_words": [presenter.describe_score(state, result, seat)
+                                for seat in range(len(names))],
+                "explanation": presenter.explain_result(state, result, names)}
 
     def _view(self, step: int) -> dict[str, Any]:
         """The game's view after ``step`` moves without the board's static part
