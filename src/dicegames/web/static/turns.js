@@ -41,8 +41,8 @@ export function ownSeat(state) {
 }
 
 /** What the game is waiting for, in the second person when it is the viewer's own (and
- * only) seat: "You roll…" rather than "Mia rolls…", "Your turn: choose."; everything else
- * as shell.js's statusLine says it. */
+ * only) seat: "You roll…" rather than "Mia rolls…"; everything else as shell.js's
+ * statusLine says it (already "Your turn, Mia: choose."). */
 export function turnLine(state, seat) {
   const own = ownSeat(state);
   if (own === null) return statusLine(state, seat);
@@ -51,7 +51,6 @@ export function turnLine(state, seat) {
     return state.dice_mode === "manual" ? t("Your roll: roll the real dice and enter them.")
       : t("You roll…");
   }
-  if (seat === own) return t("Your turn: choose.");
   if (state.node.deciding.includes(own) && !(state.hints[String(own)] || []).length) {
     return t("You cannot move: the turn passes");
   }
