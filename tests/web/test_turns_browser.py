@@ -30,7 +30,8 @@ def held(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def seat_link(server: Server, body: dict[str, object]) -> str:
     """Create a match; the first seat's secret link."""
     match = server.post("/api/matches", body)
-    return server.url + match["seats"][0]["link"]
+    link: str = match["seats"][0]["link"]
+    return server.url + link
 
 
 def test_the_last_decision_of_a_turn_can_be_undone_during_a_countdown(
