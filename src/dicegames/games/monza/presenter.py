@@ -34,10 +34,11 @@ class MonzaPresenter(Presenter[MonzaRules]):
         return text.describe(self.game, state.data, move, seat, names)
 
     def describe_summary(self, state: State[MonzaData, Move, Roll], result: Result) -> str:
-        """ "the red car on m5, 2 dice in the last round", in the current language."""
+        """ "the red car on square 5 of the middle lane, 2 dice in the last round", in the
+        current language."""
         data = state.data
         squares = listing(list(dict.fromkeys(
-            self.game.circuit.square_name(data.cars[s]) for s in data.winners)))
+            text.square_words(self.game.circuit, data.cars[s]) for s in data.winners)))
         colours = listing([colour_word(COLOURS[s]) for s in data.winners])
         used = data.round_used[data.winners[0]] if data.winners else 0
         dice = counted(used, N_("1 die"), N_("{count} dice"))
