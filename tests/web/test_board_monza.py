@@ -99,7 +99,8 @@ def test_the_board_is_drawn_clicked_and_played_by_keyboard(server: Server, page:
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
     name = move.split()[-1]
-    expect(page.locator("#log")).to_contain_text(re.compile(f"Ann (steps|advances).*{name}"))
+    expect(page.locator("#log")).to_contain_text(
+        re.compile(f"Ann (steps|advances).*{read_aloud(name)}"))
     # To the end by the page's buttons; the board names the winner.
     play_to_the_end(page, random.Random(3))
     page.locator("#end-close").click()
