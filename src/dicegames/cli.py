@@ -271,6 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", metavar="S", type=float, default=0.7,
                        help="seconds bots wait before moving, so people can follow "
                             "(default 0.7)")
+    serve.add_argument("--undo-grace", metavar="S", type=float, default=3.0,
+                       help="seconds a person has to take back the last decision of their "
+                            "turn before the next roll or bot move (default 3; 0: none)")
     serve.add_argument("--open", action="store_true", help="open the address in a browser")
     serve.add_argument("--allow-origin", metavar="URL", action="append", default=[],
                        dest="allow_origins",
@@ -533,6 +536,8 @@ def _serve(args: argparse.Namespace) -> ExitCode:
     """``dicegames serve``: check the options, then run the web app until stopped."""
     if args.bot_delay < 0 or args.bot_delay > 60:
         raise UsageError("--bot-delay takes seconds from 0 to 60")
+    if args.undo_grace < 0 or args.undo_grace > 60:
+        raise UsageError("--undo-grace takes seconds from 0 to 60")
     from dicegames.web.database import DatabaseFileError
     from dicegames.web.guard import normalize_origin
     from dicegames.web.server import serve
@@ -547,7 +552,7 @@ def _serve(args: argparse.Namespace) -> ExitCode:
     try:
         serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-              lan=args.lan, **_serve_limits(args))
+              lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args))
     except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
     return ExitCode.OK

@@ -1,7 +1,8 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, t} from "/static/shell.js";
 import {localOnly, servedOrigin} from "/static/lan.js";
+import {drawEnd, drawUndo, turnLine} from "/static/turns.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -140,6 +141,7 @@ function drawEntry() {
       input, el("button", {type: "submit", class: "primary", text: t("Enter")}));
     box.replaceChildren(title, form);
   }
+  if (state.dice_note) title.after(el("p", {class: "entry-note", text: state.dice_note}));
 }
 
 /** A colour die's face (Monza) gets a swatch of its colour before its name: the die itself,
@@ -293,11 +295,7 @@ function showEnd() {
   if (!state.result || endShown) return;
   endShown = true;
   const dialog = $("end");
-  $("end-text").textContent = state.log.at(-1)?.description || "";
-  const order = state.players.map((p) => p.seat).sort((a, b) => state.result.ranks[a] - state.result.ranks[b]);
-  // Ranks as the rules give them: a shared place shows the same number.
-  $("end-scores").replaceChildren(...order.map((seat) => el("li", {
-    text: `${state.result.ranks[seat]}. ${state.players[seat].name}: ${state.result.scores[seat]}`})));
+  drawEnd(state, $("end-text"), $("end-scores"));
   $("again").hidden = !(saved && saved.setup);
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
 }
@@ -323,7 +321,7 @@ async function render() {
   document.title = `${state.game.name} — dicegames`;
   $("title").textContent = state.game.name;
   drawSeats($("seats"), state);
-  $("status").textContent = statusLine(state, seat);
+  $("status").textContent = turnLine(state, seat);
   const fresh = logSeen === null ? [] : state.log.slice(Math.max(0, state.log.length - (state.log_size - logSeen)));
   logSeen = state.log_size;
   drawDice($("dice"), state.view.dice, fresh.some((event) => event.kind === "roll"));
@@ -337,7 +335,7 @@ async function render() {
   drawChoices(hints, owned);
   drawHint(seat);
   drawEntry();
-  $("undo").hidden = !state.can_undo;
+  drawUndo($("undo"), state);
   drawLog($("log"), state);
   drawFair();
   if (linkNames !== null && saved.invites.map(inviteName).join("\n") !== linkNames) drawLinks();

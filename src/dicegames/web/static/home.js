@@ -2,6 +2,7 @@
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
 import {showPhoneAccess} from "/static/lan.js";
+import {askName} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
@@ -144,7 +145,9 @@ async function start(event) {
  * the default options and the dice rolled by the app. */
 async function playNow(game, button, error) {
   const bot = game.bots.find((b) => b.name === "medium") || game.bots.find((b) => b.listed);
-  const players = [{name: t("You"), kind: "human"}];
+  const name = await askName();  // asked once on this device, then remembered
+  if (name === null) return;
+  const players = [{name, kind: "human"}];
   for (let i = 1; i < Math.max(2, game.min_players); i++) {
     players.push({name: i > 1 ? t("Computer {number}", {number: i}) : t("Computer"),
       kind: `bot:${bot.name}`});
