@@ -65,7 +65,8 @@ def test_how_to_play_opens_the_summary_over_the_game(server: Server, page: Page,
     expect(page.locator("#board svg").first).to_be_visible()
     board_ids = page.eval_on_selector_all("#board [id]", "(nodes) => nodes.map((n) => n.id)")
     button = page.locator("header.top #howto")
-    expect(button).to_have_text("How to play")
+    expect(button).to_have_accessible_name("How to play")
+    expect(button.locator(".howto-label")).to_be_visible()  # in words on a laptop
     button.click()
     dialog = page.locator("#howto-dialog")
     expect(dialog).to_be_visible()
@@ -96,7 +97,11 @@ def test_how_to_play_opens_the_summary_over_the_game(server: Server, page: Page,
 def test_how_to_play_is_in_the_viewers_language(server: Server, phone: Page, lang: str) -> None:
     phone.goto(open_game(server, "monza") + f"&lang={lang}")
     button = phone.locator("#howto")
-    expect(button).to_have_text(translate(lang, "How to play"))
+    expect(button).to_have_accessible_name(translate(lang, "How to play"))
+    expect(button.locator(".howto-mark")).to_be_visible()  # its mark alone on a phone
+    # No taller than the language menu beside it: the header (and the board) keep their place.
+    mark, menu = button.bounding_box(), phone.locator("header #lang").bounding_box()
+    assert mark is not None and menu is not None and mark["height"] <= menu["height"] + 1
     button.click()
     found = summary("monza", lang)
     assert found is not None and found.lang == lang
