@@ -157,3 +157,13 @@ def test_the_review_graph_has_axes_names_tooltips_a_list_and_a_plain_caption(
         assert in_view(phone, control), control
     expect(mistakes.last).to_have_attribute("aria-current", "true")
     check(phone)  # axe-core: the graph, its list and its caption pass
+
+
+def test_the_review_graph_passes_axe_in_dark_mode(server: Server, dark_phone: Page) -> None:
+    match = server.post("/api/replays", blunder_record())
+    dark_phone.goto(server.url + f"/replay/{match['id']}?review&lang=fr")
+    expect(dark_phone.locator("#review-graph .mistakes button").first).to_be_visible(
+        timeout=60_000)
+    ticks = dark_phone.locator("#review-graph svg.curve text.tick").all_text_contents()
+    assert "100\xa0%" in ticks, ticks  # French writes a (no-break) space before the sign
+    check(dark_phone)
