@@ -28,6 +28,7 @@ from dicegames.i18n import title, translate
 from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
+from dicegames.web.howto import howto_endpoint
 from dicegames.web.hub import Hub
 from dicegames.web.lan import lan_routes
 from dicegames.web.language import bot_json, option_json, request_language
@@ -161,6 +162,9 @@ def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
         markdown = rules_page(data["id"], request_language(request))
         data["rules_markdown"] = markdown
         data["rules_html"] = _markdown.render(markdown)
+        # The page shows the summary itself, with the real board (GET .../howto).
+        data["rules_details_html"] = _markdown.render(
+            rules_page(data["id"], request_language(request), with_summary=False))
         return JSONResponse(data)
 
     async def sample(request: Request) -> Response:
@@ -227,6 +231,7 @@ def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
         Route("/api/games", list_games),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/sample", sample),
+        Route("/api/games/{game_id}/howto", howto_endpoint(hub)),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches/{match_id}", get_match),
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),

@@ -4,6 +4,7 @@ import {api, drawBoard, el, t} from "/static/shell.js";
 import {showPhoneAccess} from "/static/lan.js";
 import {askName} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
+import {drawHowto} from "/static/howto.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -90,7 +91,18 @@ async function choose(game) {
   $("position").placeholder = t("e.g. {example}", {example: "48/46 1 decide 4 7"});
   $("setup").scrollIntoView({behavior: "smooth", block: "start"});
   const full = await api(`/api/games/${game.id}`);
-  $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
+  // The rules lead with the family summary, its pictures drawn by the game's own board.
+  const short = el("section", {class: "howto-summary", "aria-labelledby": "howto-short"});
+  const details = el("div");
+  details.innerHTML = full.rules_details_html;  // rendered server-side with raw HTML disabled
+  details.insertBefore(short, details.querySelector("h2"));  // after the title and lead
+  $("rules-html").replaceChildren(details);
+  const body = el("div");
+  if (await drawHowto(body, game.id).catch(() => "")) {
+    short.replaceChildren(el("h2", {id: "howto-short", text: t("The game in short")}), body);
+  } else {
+    short.remove();
+  }
 }
 
 /** Create the match and open it; `local` says which seats play on this device. */
