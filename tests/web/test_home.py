@@ -49,8 +49,11 @@ def test_every_card_shows_its_board_and_facts(server: Server, page: Page) -> Non
 def test_one_tap_starts_a_game_against_the_computer(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.click("#games [data-id=petits-chevaux] .play-now")
+    # The first one tap on a device asks the person's name (see test_turns_browser.py).
+    page.fill("#player-name", "Ann")
+    page.click(".name-dialog button[type=submit]")
     page.wait_for_url("**/m/**")
-    expect(page.locator("#seats")).to_contain_text("You")
+    expect(page.locator("#seats")).to_contain_text("Ann")
     expect(page.locator("#seats")).to_contain_text("Computer (bot, medium)")
     expect(page.locator("#status")).not_to_be_empty()
 

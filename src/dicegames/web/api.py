@@ -24,10 +24,11 @@ from dicegames.core.errors import UnknownGame
 from dicegames.core.record import to_record
 from dicegames.core.registry import game_class, games, make
 from dicegames.docs import rules_page
-from dicegames.i18n import translate
+from dicegames.i18n import title, translate
 from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
+from dicegames.web.howto import howto_endpoint
 from dicegames.web.hub import Hub
 from dicegames.web.lan import lan_routes
 from dicegames.web.language import bot_json, option_json, request_language
@@ -90,7 +91,7 @@ def game_summary(game_id: str, lang: str = "en") -> dict[str, Any]:
     read is in ``lang``."""
     spec = game_class(game_id).spec
     return {
-        "id": spec.id, "name": spec.name, "pitch": translate(lang, spec.pitch),
+        "id": spec.id, "name": title(spec.name, lang), "pitch": translate(lang, spec.pitch),
         "min_players": spec.min_players, "max_players": spec.max_players,
         "default_players": spec.default_players, "age": spec.age,
         "minutes": list(spec.minutes),
@@ -161,6 +162,9 @@ def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
         markdown = rules_page(data["id"], request_language(request))
         data["rules_markdown"] = markdown
         data["rules_html"] = _markdown.render(markdown)
+        # The page shows the summary itself, with the real board (GET .../howto).
+        data["rules_details_html"] = _markdown.render(
+            rules_page(data["id"], request_language(request), with_summary=False))
         return JSONResponse(data)
 
     async def sample(request: Request) -> Response:
@@ -227,6 +231,7 @@ def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
         Route("/api/games", list_games),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/sample", sample),
+        Route("/api/games/{game_id}/howto", howto_endpoint(hub)),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches/{match_id}", get_match),
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),

@@ -86,7 +86,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT, *,
                client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
                matches_in_memory: int = MATCHES_IN_MEMORY,
-               served: str | None = None) -> Starlette:
+               served: str | None = None, undo_grace: float = 0.0) -> Starlette:
     """The web app storing its matches in the SQLite file ``db_path``.
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
@@ -97,6 +97,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     None: the defaults). ``idle_evict`` and ``matches_in_memory``: when idle matches leave
     memory (:mod:`.resident`). ``served``: the origin phones open (``dicegames serve
     --lan``, :mod:`.lan`), or None when the server is not served on the network.
+    ``undo_grace``: seconds the next automatic step waits after a person's last decision
+    of a turn, so they can take it back (:mod:`.grace`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
@@ -106,7 +108,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
             boards[game_id] = board_source(game_id)
         return f"/games/{game_id}/board.js" if boards[game_id] is not None else None
 
-    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory)
+    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory,
+              undo_grace=undo_grace)
     limits = RateLimits(client_limits if client_limits is not None else ClientLimits())
 
     def page(name: str) -> Any:

@@ -77,6 +77,13 @@ OPENAPI: dict[str, Any] = {
                             "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("State"), "the sample position"),
                           **_errors(404)}}},
+        "/api/games/{game_id}/howto": {"get": {
+            "summary": "The game's family summary (How to play) in the asked language: "
+                       "paragraphs as HTML and pictures as board states to draw",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object"}, "the summary"),
+                          **_errors(404)}}},
         "/api/matches": {"post": {
             "summary": "Create a match; the answer holds each person's secret seat link",
             "requestBody": _body(_ref("NewMatch")),

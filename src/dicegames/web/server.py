@@ -21,6 +21,7 @@ import platformdirs
 import uvicorn
 
 from dicegames.web.app import SEND_TIMEOUT, create_app
+from dicegames.web.grace import UNDO_GRACE
 from dicegames.web.lan import origin_of, terminal_qr
 from dicegames.web.limits import ClientLimits
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
@@ -45,7 +46,8 @@ ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
           ) -> tuple[subprocess.Popen[str], str]:
     """Start ``dicegames serve`` on a free loopback port in a child process (``extra``:
-    more command-line arguments, e.g. ``--allow-origin URL``).
+    more command-line arguments, e.g. ``--allow-origin URL``; the undo grace period is 0
+    unless ``extra`` says ``--undo-grace``).
 
     Returns the process and its base URL (no trailing slash), read from the line it prints;
     the server accepts connections from then on. Used by the tests and ``make bench``.
@@ -55,7 +57,7 @@ def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
     """
     process = subprocess.Popen(
         [sys.executable, "-m", "dicegames", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay), *extra],
+         "--bot-delay", str(bot_delay), "--undo-grace", "0", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -142,7 +144,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
           matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
-          ping_timeout: float = PING_TIMEOUT, lan: bool = False) -> None:
+          ping_timeout: float = PING_TIMEOUT, lan: bool = False,
+          undo_grace: float = UNDO_GRACE) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
     ``lan``: serve ``host`` (an IPv4 network address of this machine, see
@@ -155,7 +158,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     live viewer may leave a push unread before it is dropped. ``client_limits``: the
     per-client limits (:mod:`dicegames.web.limits`). ``idle_evict``, ``matches_in_memory``:
     when idle matches leave memory. ``ping_interval``, ``ping_timeout``: the websockets'
-    keepalive (:mod:`dicegames.web.sockets`).
+    keepalive (:mod:`dicegames.web.sockets`). ``undo_grace``: seconds a person has to take
+    back their turn's last decision before the game goes on (:mod:`dicegames.web.grace`).
     """
     db_path = db if db is not None else default_db()
     if lan:
@@ -172,7 +176,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
                      loopback_only=is_loopback(host), send_timeout=send_timeout,
                      client_limits=client_limits, idle_evict=idle_evict,
-                     matches_in_memory=matches_in_memory, served=served)
+                     matches_in_memory=matches_in_memory, served=served,
+                     undo_grace=undo_grace)
     settle_heap()
     for sock in sockets:
         sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them

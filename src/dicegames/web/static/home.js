@@ -2,7 +2,9 @@
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
 import {showPhoneAccess} from "/static/lan.js";
+import {askName} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
+import {drawHowto} from "/static/howto.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -89,7 +91,18 @@ async function choose(game) {
   $("position").placeholder = t("e.g. {example}", {example: "48/46 1 decide 4 7"});
   $("setup").scrollIntoView({behavior: "smooth", block: "start"});
   const full = await api(`/api/games/${game.id}`);
-  $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
+  // The rules lead with the family summary, its pictures drawn by the game's own board.
+  const short = el("section", {class: "howto-summary", "aria-labelledby": "howto-short"});
+  const details = el("div");
+  details.innerHTML = full.rules_details_html;  // rendered server-side with raw HTML disabled
+  details.insertBefore(short, details.querySelector("h2"));  // after the title and lead
+  $("rules-html").replaceChildren(details);
+  const body = el("div");
+  if (await drawHowto(body, game.id).catch(() => "")) {
+    short.replaceChildren(el("h2", {id: "howto-short", text: t("The game in short")}), body);
+  } else {
+    short.remove();
+  }
 }
 
 /** Create the match and open it; `local` says which seats play on this device. */
@@ -144,7 +157,9 @@ async function start(event) {
  * the default options and the dice rolled by the app. */
 async function playNow(game, button, error) {
   const bot = game.bots.find((b) => b.name === "medium") || game.bots.find((b) => b.listed);
-  const players = [{name: t("You"), kind: "human"}];
+  const name = await askName();  // asked once on this device, then remembered
+  if (name === null) return;
+  const players = [{name, kind: "human"}];
   for (let i = 1; i < Math.max(2, game.min_players); i++) {
     players.push({name: i > 1 ? t("Computer {number}", {number: i}) : t("Computer"),
       kind: `bot:${bot.name}`});
