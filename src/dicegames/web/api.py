@@ -29,6 +29,7 @@ from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, U
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
+from dicegames.web.lan import lan_routes
 from dicegames.web.language import bot_json, option_json, request_language
 from dicegames.web.limits import client_of
 from dicegames.web.live import LiveMatch, join_objects
@@ -142,8 +143,10 @@ def hint_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
     return hint
 
 
-def build_routes(hub: Hub) -> list[Route]:
-    """The API's routes, bound to ``hub``."""
+def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
+    """The API's routes, bound to ``hub``; ``served``: the origin phones open (``--lan``,
+    :mod:`.lan`; None: the server is not served on the network), which seat links' QR codes
+    show."""
 
     async def list_games(request: Request) -> Response:
         lang = request_language(request)
@@ -233,8 +236,9 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/record", record),
         Route("/api/matches/{match_id}/review", review_endpoint(hub),
               methods=["GET", "DELETE"]),
-        Route("/api/matches/{match_id}/qr", qr_endpoint(hub)),
+        Route("/api/matches/{match_id}/qr", qr_endpoint(hub, served)),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),
         *build_lobby_routes(hub, read_json),
+        *lan_routes(served),
     ]

@@ -172,6 +172,19 @@ OPENAPI: dict[str, Any] = {
                                                        "link": {"type": "string"}}},
                                        "the seat taken"),
                           **_errors(*_POSTED, 404, 409, 422, 429)}}},
+        "/api/lan": {"get": {
+            "summary": "The home page's address on the network, which phones open "
+                       "(dicegames serve --lan), or null when the server listens on this "
+                       "computer only",
+            "responses": {"200": _json({"type": "object", "required": ["url"],
+                                        "properties": {"url": {"type": ["string", "null"]}}},
+                                       "the address phones open")}}},
+        "/api/lan/qr": {"get": {
+            "summary": "The QR code of the home page's address on the network, as SVG "
+                       "(no token in it)",
+            "responses": {"200": {"description": "the QR code",
+                                  "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                          **_errors(404)}}},
         "/api/replays": {"post": {
             "summary": "Upload a record to replay it (checked move by move, within the "
                        "limits of docs/security.md)",

@@ -1,6 +1,7 @@
 // Home page: every game as a card with a picture of its own board in a sample position,
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
+import {showPhoneAccess} from "/static/lan.js";
 import {startLobby} from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
@@ -178,11 +179,27 @@ function card(game) {
       el("button", {type: "button", class: "choose", "aria-pressed": "false",
         text: t("Choose players and options"), onclick: () => choose(game)})),
     error);
-  // The picture: the game's own board module drawing a sample position.
-  api(`/api/games/${game.id}/sample`).then((sample) => drawBoard(picture, sample, {
+  // The picture: the game's own board module drawing a sample position, once the card
+  // comes near the screen (a phone shows a card or two: the others wait until scrolled to).
+  whenNear(picture, () => api(`/api/games/${game.id}/sample`).then((sample) => drawBoard(picture, sample, {
     hints: [], pick: () => {}, seat: null, deciding: [], picture: true,
-    names: sample.players.map((p) => p.name)})).catch(() => picture.remove());
+    names: sample.players.map((p) => p.name)})).catch(() => picture.remove()));
   return node;
+}
+
+const drawings = new Map();
+const near = new IntersectionObserver((entries) => {
+  for (const entry of entries.filter((e) => e.isIntersecting)) {
+    near.unobserve(entry.target);
+    drawings.get(entry.target)();
+    drawings.delete(entry.target);
+  }
+}, {rootMargin: "0px 0px 50% 0px"});
+
+/** Call `draw` once `element` is on the screen or half a screen below it. */
+function whenNear(element, draw) {
+  drawings.set(element, draw);
+  near.observe(element);
 }
 
 async function uploadRecord() {
@@ -210,6 +227,7 @@ async function main() {
   });
   $("setup-form").addEventListener("submit", start);
   startLobby();
+  showPhoneAccess($("phone-access"));
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.id === wanted);
   if (game) choose(game);

@@ -2,8 +2,8 @@
 import {api, decimal, drawBoard, drawDice, drawLog, drawSeats, statusLine, t} from "/static/shell.js";
 
 /** A review's verdict on a move, in the page's language. */
-const VERDICTS = {best: t("best"), good: t("good"), inaccuracy: t("inaccuracy"),
-  mistake: t("mistake"), blunder: t("blunder")};
+const VERDICTS = {best: t("best"), good: t("good"), uncertain: t("uncertain"),
+  inaccuracy: t("inaccuracy"), mistake: t("mistake"), blunder: t("blunder")};
 const verdict = (move) => VERDICTS[move.verdict] || move.verdict;
 
 const $ = (id) => document.getElementById(id);

@@ -1,6 +1,8 @@
 // Shared page shell: dice, board (the game's board module or plain text), seats, log.
 // Used by the game page and the replay page. No build step: plain ES modules.
 
+import {shapeMark} from "/static/marks.js";
+
 const boardModules = new Map();
 
 // Languages. The page's language is, in order: ?lang= in the address, the one chosen before
@@ -128,7 +130,8 @@ export const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3
   4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
   6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]]};
 
-/** One die as SVG: pips for faces 1-6, else a coloured die with the label's first letter. */
+/** One die as SVG: pips for faces 1-6, else a coloured die with its `mark` and `shape`
+ * (or the label's first letter). */
 export function drawDie(die) {
   const face = Number(die.value);
   const box = svg("svg", {viewBox: "0 0 40 40", class: "die" + (die.used ? " used" : ""),
@@ -147,12 +150,15 @@ export function drawDie(die) {
   if (isFace) {
     box.append(pips(face, ink));
   } else {
-    const text = svg("text", {x: 20, y: 27, "text-anchor": "middle", "font-size": 20,
+    // A die with a mark shows the board's own (Monza's R Y G B W P, the same in every
+    // language) and its colour's shape beside it; otherwise the label's first letter.
+    const shape = shapeMark(die.shape, 28.5, 20, 14, ink, ink === "#fff" ? "#0008" : "none", 0.8);
+    const text = svg("text", {x: shape ? 14 : 20, y: 27, "text-anchor": "middle", "font-size": 20,
       "font-weight": "bold", fill: ink, stroke: ink === "#fff" ? "#0008" : "none",
       "stroke-width": 0.6});
-    // One capital letter reads best on a small die (R, Y, G, B, W, P for Monza's colours).
-    text.textContent = String(die.label || die.value).slice(0, 1).toUpperCase();
+    text.textContent = die.mark || String(die.label || die.value).slice(0, 1).toUpperCase();
     box.append(text);
+    if (shape) box.append(shape);
   }
   return box;
 }
