@@ -1,7 +1,7 @@
 // Home page: every game as a card with a picture of its own board in a sample position,
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
-import {askName} from "/static/player-name.js";
+import {askName, nameLine} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
 
 const $ = (id) => document.getElementById(id);
@@ -206,6 +206,7 @@ async function main() {
   $("open-record").addEventListener("click", () => $("record-file").click());
   games = (await api("/api/games")).games;
   $("games").replaceChildren(...games.map(card));
+  $("games").before(nameLine());  // the quick start's remembered name, and how to change it
   $("add-player").addEventListener("click", () => {
     const bot = current.bots.find((b) => b.name === "medium") || current.bots[0];
     $("players").append(playerRow(current, $("players").children.length, `bot:${bot.name}`));
