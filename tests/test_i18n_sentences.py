@@ -39,7 +39,7 @@ from dicegames.core.session import Session
 from dicegames.i18n import PACKAGE, game_folder, table, translate, use
 from registered import Playout, playout_params
 
-OTHERS = ("fr", "de", "it")
+OTHERS = tuple(lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT)
 LEFT_OVER = re.compile(r"\{\w*\}")
 
 

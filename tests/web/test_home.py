@@ -23,8 +23,9 @@ def test_every_card_shows_its_board_and_facts(server: Server, page: Page) -> Non
     expect(cards).to_have_count(len(GAMES))
     for game in GAMES:
         card = page.locator(f"#games .game-card[data-id={game}]")
-        # The picture is the game's own board module drawing (an SVG, not an image file);
-        # a game without one shows its text board.
+        # The picture is the game's own board module drawing (an SVG, not an image file),
+        # drawn once the card comes near the screen; a game without one shows its text board.
+        card.scroll_into_view_if_needed()
         if lacks_board(game):
             expect(card.locator(".picture pre.text-board")).to_be_visible()
         else:

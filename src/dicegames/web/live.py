@@ -40,7 +40,7 @@ from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
 from dicegames.core.registry import presenter_of
 from dicegames.core.session import Event, PlayerInfo, Session
-from dicegames.i18n import DEFAULT, _, use
+from dicegames.i18n import DEFAULT, _, title, use
 from dicegames.web.grace import Grace
 
 LOG_TAIL = 150
@@ -338,7 +338,7 @@ class LiveMatch:
         log, log_size = self._log(step, lang)
         data: dict[str, Any] = {
             "id": self.id,
-            "game": {"id": game.spec.id, "name": game.spec.name,
+            "game": {"id": game.spec.id, "name": title(game.spec.name, lang),
                      "board_module": self.board_module},
             "players": [{"seat": seat, "name": player.name, "kind": player.kind}
                         for seat, player in enumerate(session.players)],
