@@ -18,7 +18,7 @@ from rich.markup import escape
 from dicegames.analysis.hint import ChoiceEstimate, Hint, hint
 from dicegames.core.errors import GameOver, NotYourTurn, PositionError
 from dicegames.core.registry import from_position, presenter_of
-from dicegames.i18n import _
+from dicegames.i18n import _, percent, title
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.seats import parse_options
 
@@ -70,7 +70,7 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
         term.out.file.write(json.dumps(data, indent=1) + "\n")
         return ExitCode.OK
     names = [_("Seat {number}", number=s + 1) for s in range(game.players)]
-    term.say(f"[bold]{escape(game.spec.name)}[/] · {escape(game.position(state))}")
+    term.say(f"[bold]{escape(title(game.spec.name))}[/] · {escape(game.position(state))}")
     term.say(presenter_of(game).render(state, names))
     who = names[answer.seat]
     if answer.move is None:
@@ -88,7 +88,7 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
     width = max(len(choice.move) for choice in answer.choices)
     for choice in answer.choices:
         mark = " ◀ " + _("the bot's choice") if choice.move == answer.move else ""
-        term.say(f"  {escape(choice.move.ljust(width))}  {choice.win_chance:6.1%}"
+        term.say(f"  {escape(choice.move.ljust(width))}  {percent(choice.win_chance):>6}"
                  f"{_interval(answer, choice)}{mark}")
     if answer.screened_out:
         term.say("[dim]" + escape(_(
@@ -102,8 +102,8 @@ def _interval(answer: Hint, choice: ChoiceEstimate) -> str:
     """A choice's 95% interval as shown after its chance (nothing when exact)."""
     if answer.exact:
         return ""
-    return "  [dim]" + escape(_("[{low} to {high}]", low=f"{choice.low:.1%}",
-                                high=f"{choice.high:.1%}")) + "[/]"
+    return "  [dim]" + escape(_("[{low} to {high}]", low=percent(choice.low),
+                                high=percent(choice.high))) + "[/]"
 
 
 def _show_before_roll(term: Terminal, answer: Hint, who: str) -> None:
@@ -111,13 +111,13 @@ def _show_before_roll(term: Terminal, answer: Hint, who: str) -> None:
     whole = ChoiceEstimate("", answer.win_chance, answer.low, answer.high, 0)
     term.say("[bold]" + escape(_("The dice roll next for {seat}.", seat=who)) + "[/] "
              + escape(_("{seat}'s chance to win before the roll: {chance}", seat=who,
-                        chance=f"{answer.win_chance:.1%}"))
+                        chance=percent(answer.win_chance)))
              + _interval(answer, whole) + " " + escape(f"({answer.method})"))
     if not answer.choices:
         return
     term.say(escape(_("After each outcome:")))
     width = max(len(choice.move) for choice in answer.choices)
     for choice in answer.choices:
-        share = f"{choice.probability or 0.0:6.1%}"
+        share = f"{percent(choice.probability or 0.0):>6}"
         term.say(f"  {escape(choice.move.ljust(width))}  [dim]{share}[/]  "
-                 f"{choice.win_chance:6.1%}{_interval(answer, choice)}")
+                 f"{percent(choice.win_chance):>6}{_interval(answer, choice)}")
