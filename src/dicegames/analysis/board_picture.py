@@ -8,8 +8,8 @@ the board module's source, every static module it imports (followed through thei
 imports) and the start position's view (the presenter's ``view``, as the game page gets
 it), and a small script loads them as ``blob:`` modules, dependencies first (each import of
 ``/static/...`` rewritten to its blob) and calls ``render`` with ``picture: true``, as the
-home page's cards do. The board is therefore the same SVG as the game page, drawn by the same code. A game without a
-board module gets its terminal board as text instead.
+home page's cards do. The board is therefore the same SVG as the game page, drawn by the
+same code. A game without a board module gets its terminal board as text instead.
 """
 
 from __future__ import annotations
