@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels docs clean browser
+.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -101,8 +101,10 @@ pytest: $(VENV)/.dev-installed browser
 
 # Every figure beside the previous release's (its src/ unpacked from git into a temporary
 # folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.
+# Then every game's design report at its defaults against its aim of 60 s.
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_reports.py
 
 # dicegames beside OpenSpiel (Python loop over pyspiel) and LUDOpy, installed in their own
 # environment (.venv-peers), interleaved runs, medians (see docs/performance.md).
@@ -119,6 +121,11 @@ bench-peers: $(VENV)/.dev-installed $(PEERS)/.installed
 # The bulk kernels' figures with the million-game runs on two processes (a minute or two).
 bench-kernels: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench_kernels.py --projected --million
+
+# Lighthouse (from npm, in the installed Chromium, phone profile) on the home page and a game
+# page of a local server; medians of 3 runs (docs/web.md, "Every phone in the house").
+lighthouse: $(VENV)/.dev-installed
+	$(BIN)/python scripts/lighthouse.py --runs 3
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py

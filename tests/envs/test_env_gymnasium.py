@@ -11,7 +11,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from dicegames import games
-from dicegames.core.errors import OptionError
+from dicegames.core.errors import IllegalAction, OptionError
 from dicegames.core.registry import definition
 from dicegames.envs.encoding import encoded_games
 from dicegames.envs.gymnasium import SingleSeatEnv, env_id
@@ -102,3 +102,68 @@ def test_bad_arguments() -> None:
         SingleSeatEnv("extra", opponents="grandmaster")
     with pytest.raises(ValueError, match="render_mode 'rgb_array' is not supported"):
         SingleSeatEnv("extra", render_mode="rgb_array")
+
+
+@pytest.mark.parametrize(("players", "seat", "length"), [(2, 1, 20), (4, 3, 10)])
+def test_reset_always_returns_a_decision(players: int, seat: int, length: int) -> None:
+    """The issue's cases: opponents seated before the learner often win before it decides;
+    reset() then plays on with the next game (today's code returned a finished game with an
+    all-zero mask in about a third of the resets)."""
+    env = SingleSeatEnv("extra-meters", players=players, seat=seat, track_length=length,
+                        opponents="hard")
+    skipped = 0
+    for seed in range(150):
+        observation, info = env.reset(seed=seed)
+        assert observation["action_mask"].any()
+        assert env.table.deciding == seat and not env.table.state.is_terminal
+        skipped += info.get("skipped", 0)
+        observation, *_ = env.step(1)  # stop: a legal action, so step() never raises
+    assert skipped > 0  # the case arose, and was handled
+
+
+def test_make_vec_steps_where_the_learner_sits_last() -> None:
+    vector = gymnasium.make_vec(env_id("extra-meters"), num_envs=3, seat=1, track_length=20,
+                                opponents="hard")
+    observations, _ = vector.reset(seed=0)
+    playing = np.ones(3, dtype=bool)
+    for _ in range(40):  # today's code crashed on the first step
+        assert observations["action_mask"][playing].any(axis=1).all()
+        observations, _, terminated, truncated, _ = vector.step(np.ones(3, dtype=np.int64))
+        playing = ~(terminated | truncated)  # a finished game shows its last state once
+    vector.close()
+
+
+def test_callable_opponents() -> None:
+    seen: list[np.ndarray] = []
+
+    def roller(observation: dict[str, np.ndarray]) -> int:
+        seen.append(observation["action_mask"])
+        return 0  # roll
+
+    env = SingleSeatEnv("extra-meters", opponents=roller, track_length=20)
+    _, reward = _episode(env, seed=3)
+    assert seen and all(mask.tolist() == [1, 1] for mask in seen)
+    assert reward in (-1.0, 1.0)
+    mixed = SingleSeatEnv("extra-meters", players=3, opponents=[roller, "medium"])
+    assert mixed.opponent_names[2] == "medium"
+    _episode(mixed, seed=5)
+
+
+def test_self_play_with_the_learners_policy() -> None:
+    """The learner's own policy plays the other seats: the first legal id everywhere."""
+
+    def first_legal(observation: dict[str, np.ndarray]) -> int:
+        return int(np.flatnonzero(observation["action_mask"])[0])
+
+    env = SingleSeatEnv("petits-chevaux", players=4, seat=2, opponents=first_legal)
+    _, reward = _episode(env, seed=11)
+    assert reward in (1.0, -1 / 3)
+
+
+def test_an_opponent_policy_playing_an_illegal_id_is_named() -> None:
+    env = SingleSeatEnv("petits-chevaux", players=2, seat=1, opponents=lambda obs: 5)
+    with pytest.raises(IllegalAction, match="the opponent policy at seat 0"):
+        for seed in range(20):
+            _episode(env, seed=seed)
+    with pytest.raises(ValueError, match="a bot name or a callable policy"):
+        SingleSeatEnv("extra-meters", opponents=[3])  # type: ignore[list-item]

@@ -8,10 +8,11 @@ from fractions import Fraction
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import mcts, value_iteration
+from open_spiel.python.algorithms import mcts, outcome_sampling_mccfr, value_iteration
 
 from dicegames import games, make
 from dicegames.core.errors import OptionError
+from dicegames.envs.encoding import encoded_games
 from dicegames.envs.openspiel import DiceGame, load, short_name
 from dicegames.games.extra.encoder import WAIT
 from dicegames.games.extra_meters.solver import solve
@@ -133,3 +134,47 @@ def test_names_and_errors() -> None:
         load("monza", players=9)
     with pytest.raises(OptionError, match="unknown game 'chess'"):
         load("chess")
+
+
+@pytest.mark.parametrize("game_id", list(encoded_games()))
+def test_information_state_is_the_observation(game_id: str) -> None:
+    game = load(game_id)
+    kind = game.get_type()
+    assert kind.provides_information_state_string and kind.provides_information_state_tensor
+    state = game.new_initial_state()
+    rng = np.random.default_rng(3)
+    for _ in range(30):
+        if state.is_terminal():
+            break
+        if state.is_chance_node():
+            outcomes = [a for a, _ in state.chance_outcomes()]
+            state.apply_action(int(rng.choice(outcomes)))
+            continue
+        if state.is_simultaneous_node():
+            state.apply_actions([int(rng.choice(state.legal_actions(p)))
+                                 for p in range(game.num_players())])
+            continue
+        for player in range(game.num_players()):
+            assert state.information_state_string(player) == state.observation_string(player)
+            assert (state.information_state_tensor(player)
+                    == state.observation_tensor(player))
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_an_information_state_algorithm_learns() -> None:
+    """OpenSpiel's outcome-sampling MCCFR (keyed on information states) learns Extra Meters'
+    plain decisions: stop when the sum already crosses the line, roll on after a 1."""
+    game = load("extra-meters", track_length=10, max_game_length=300)
+    np.random.seed(0)  # the solver samples with numpy's global generator
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(game)
+    for _ in range(1000):
+        solver.iteration()
+    policy = solver.average_policy()
+    crossing = game.new_initial_state()
+    for action in (4, 0, 4, 0, 3):  # opening 5, roll, 5, roll, 4: sum 14 from square 0
+        crossing.apply_action(action)
+    assert str(crossing) == "runners 0 0; seat 0 decide; sum 11 of 3 dice"
+    assert policy.action_probabilities(crossing)[1] > 0.9  # stop: the runner is home
+    low = game.new_initial_state()
+    low.apply_action(0)  # the opening die shows 1
+    assert policy.action_probabilities(low)[0] > 0.8  # roll on

@@ -20,6 +20,10 @@ estimator  ``game -> Estimator | None``: exact or model win chances      analysi
            (:mod:`dicegames.core.estimates`); None for a configuration
            it does not cover
 solver     ``game -> dict | None``: the solved strategy's chart data     the design report
+vector     a :class:`~dicegames.envs.vector.VectorGame` class: N games   :mod:`dicegames.envs
+           stepped in one compiled call, the encoder's vectors             .vector`
+solution   ``game -> dict | None``: the exact solution's arrays (value   ``dicegames solve``
+           and policy tables, numpy) and a one-line ``summary``
 ========== ============================================================= ====================
 
 and the flag ``simultaneous`` (several seats decide on one roll, as in EXTRA!).
@@ -36,7 +40,8 @@ from typing import Any
 from dicegames.core.game import Game
 from dicegames.core.model import GameSpec
 
-PARTS = ("presenter", "bots", "kernel", "encoder", "estimator", "solver")
+PARTS = ("presenter", "bots", "kernel", "encoder", "estimator", "solver", "vector",
+         "solution")
 """The names of a definition's optional parts."""
 
 
@@ -62,8 +67,9 @@ class GameDefinition:
 
     Attributes:
         rules: the pure rules class (a :class:`~dicegames.core.game.Game` subclass).
-        presenter, bots, kernel, encoder, estimator, solver: the optional parts (see the
-            module docstring), each the object or a ``"module:attribute"`` text.
+        presenter, bots, kernel, encoder, estimator, solver, vector, solution: the
+            optional parts
+            (see the module docstring), each the object or a ``"module:attribute"`` text.
         simultaneous: True when several seats decide on one roll (EXTRA!'s shared roll):
             the OpenSpiel adapter then plays such nodes as simultaneous moves.
         folder: the game's package folder (its ``rules.md``, ``board.js``, catalogue);
@@ -77,6 +83,8 @@ class GameDefinition:
     encoder: object = None
     estimator: object = None
     solver: object = None
+    vector: object = None
+    solution: object = None
     simultaneous: bool = False
     folder: Path | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False)

@@ -17,12 +17,19 @@ the learning seat decides again or the game is over; the reward comes at the end
 (:func:`~dicegames.envs.encoding.returns`: +1 for a sole winner, -1/(n-1) for a loser).
 An action outside the mask ends the episode as a loss, with ``info["illegal_action"]``
 saying what was legal.
+
+``reset()`` always returns a state where the learning seat acts (Gymnasium's contract): a
+game the opponents finish before the learner's first decision is not an episode, so play
+goes on with the next game (the same dice generator), and ``info["skipped"]`` counts such
+games. Opponents are bot names or any callable policy: a function of the opponent's own
+observation dict (the same as the learner's, seen from its seat) returning an action id,
+such as the learner's own policy for self-play.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Any, SupportsFloat
 
 from dicegames.envs import require
@@ -43,6 +50,38 @@ from dicegames.envs.table import RENDER_MODES, Table, check_settings  # noqa: E4
 
 ObsDict = dict[str, Any]
 
+Policy = Callable[[ObsDict], Any]
+"""An opponent given as a function: its observation dict in, an action id out."""
+
+Opponent = str | Policy
+"""An opponent: a bot name or a :data:`Policy`."""
+
+MAX_SKIPPED = 10_000
+"""Games in a row that may end before the learner decides, before ``reset()`` gives up."""
+
+
+class PolicyAgent:
+    """A callable policy seated as an opponent: it sees its own observation dict (the
+    encoder's vector from its seat and its action mask) and returns an action id."""
+
+    def __init__(self, policy: Policy, table: Table) -> None:
+        self.policy = policy
+        self.table = table
+
+    def choose(self, state: Any, seat: Seat) -> Hashable:
+        """The engine action of the id the policy returns for ``seat``.
+
+        Raises:
+            IllegalAction: the policy returned an id that is not legal for ``seat`` now.
+        """
+        encoder = self.table.encoder
+        choice = self.policy({"observation": encoder.observe(state, seat),
+                              "action_mask": encoder.mask(state, seat)})
+        try:
+            return encoder.action(state, seat, int(choice))
+        except IllegalAction as error:
+            raise IllegalAction(f"the opponent policy at seat {seat}: {error}") from error
+
 
 
 def env_id(game_id: str) -> str:
@@ -58,8 +97,9 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         players: the player count (the game's default when None).
         seat: the learning seat (0 starts).
         opponents: a bot name for every other seat (``easy``, ``medium``, ``hard``, the
-            game's other levels, ``random``, ``mcts``), or one name per other seat in seat
-            order; by default ``medium``, or ``random`` for a game without a ``medium``.
+            game's other levels, ``random``, ``mcts``) or a callable policy (:data:`Policy`),
+            or one of those per other seat in seat order; by default ``medium``, or
+            ``random`` for a game without a ``medium``.
         render_mode: None, ``"ansi"`` or ``"human"``.
         max_moves: truncate after this many decisions of all seats (None: no limit).
         **options: the game's options, e.g. ``track_length=20``.
@@ -72,8 +112,9 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}  # noqa: RUF012
 
     def __init__(self, game_id: str, players: int | None = None, *, seat: Seat = 0,
-                 opponents: str | Sequence[str] | None = None, render_mode: str | None = None,
-                 max_moves: int | None = None, **options: object) -> None:
+                 opponents: Opponent | Sequence[Opponent] | None = None,
+                 render_mode: str | None = None, max_moves: int | None = None,
+                 **options: object) -> None:
         self.game = make(game_id, players, **options)
         count = self.game.players
         if not 0 <= seat < count:
@@ -82,7 +123,9 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         if opponents is None:
             known = {level.name for level in bot_levels(self.game)}
             opponents = "medium" if "medium" in known else "random"
-        names = [opponents] * (count - 1) if isinstance(opponents, str) else list(opponents)
+        names: list[Opponent] = ([opponents] * (count - 1)
+                                 if isinstance(opponents, str) or callable(opponents)
+                                 else list(opponents))
         if len(names) != count - 1:
             raise ValueError(f"give one opponent for each of the {count - 1} other seats, "
                              f"not {len(names)}")
@@ -92,7 +135,11 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
                                enumerate(s for s in range(count) if s != seat)}
         rng = random.Random(0)
         for name in self.opponent_names.values():
-            make_bot(self.game, name, rng)  # an unknown bot fails here, not at reset
+            if isinstance(name, str):
+                make_bot(self.game, name, rng)  # an unknown bot fails here, not at reset
+            elif not callable(name):
+                raise ValueError(f"an opponent is a bot name or a callable policy, not "
+                                 f"{name!r}")
         self.table = Table(self.game)
         self.encoder = self.table.encoder
         self.render_mode = render_mode
@@ -113,19 +160,38 @@ class SingleSeatEnv(gymnasium.Env[ObsDict, np.int64]):
         """Start a new game and play the opponents up to the learning seat's decision.
 
         A seed fixes the dice and the bots' choices; without one the dice go on from the
-        last seed (or the system at first) and the bots from the episode count.
+        last seed (or the system at first) and the bots from the episode count. A game
+        that ends (or reaches ``max_moves``) before the learning seat decides is skipped:
+        the next one starts, with the dice drawn on, until the learner has a decision;
+        ``info["skipped"]`` says how many games were skipped (when any).
+
+        Raises:
+            RuntimeError: :data:`MAX_SKIPPED` games in a row ended before the learner
+                decided (a seat that never decides).
         """
         super().reset(seed=seed)
-        self.table.reset(seed)
         if seed is not None:
             self._bot_seed, self._episodes = seed, 0
-        self._episodes += 1
-        self._over = False
-        self.bots = {other: make_bot(self.game, name,
-                                     random.Random(f"{self._bot_seed}/{self._episodes}/{other}"))
-                     for other, name in self.opponent_names.items()}
-        self._play_opponents()
-        return self._observation(), {}
+        self.table.reset(seed)
+        for skipped in range(MAX_SKIPPED):
+            if skipped:
+                self.table.reset()
+            self._episodes += 1
+            self.bots = {other: self._opponent(name, other)
+                         for other, name in self.opponent_names.items()}
+            self._play_opponents()
+            if self.table.deciding == self.seat:
+                self._over = False
+                return self._observation(), ({"skipped": skipped} if skipped else {})
+        raise RuntimeError(f"{MAX_SKIPPED} games in a row ended before seat {self.seat} "
+                           "could decide")
+
+    def _opponent(self, name: Opponent, seat: Seat) -> Agent:
+        """The agent of an opponent seat for this episode (a bot seeded per episode)."""
+        if isinstance(name, str):
+            return make_bot(self.game, name,
+                            random.Random(f"{self._bot_seed}/{self._episodes}/{seat}"))
+        return PolicyAgent(name, self.table)
 
     def step(self, action: np.int64 | int) -> tuple[ObsDict, SupportsFloat, bool, bool,
                                                    dict[str, Any]]:

@@ -18,7 +18,10 @@ has ``,``, since OpenSpiel's game strings split on commas: ``extra_columns=10;9;
   probabilities (as floats), outcome ids from the game's encoder (docs/rl.md).
 - **Actions** are the encoder's ids; observations (``observation_tensor``) the encoder's
   vector, relative to the observing seat; ``observation_string`` and ``str(state)`` are the
-  state's key (:meth:`~dicegames.envs.encoding.Encoder.key`).
+  state's key (:meth:`~dicegames.envs.encoding.Encoder.key`). The games have perfect
+  information, so the information state is the observation: ``information_state_string``
+  and ``information_state_tensor`` give the same as their observation counterparts, and
+  OpenSpiel's information-state algorithms (CFR and its sampled variants, NFSP...) run.
 - **Simultaneous games** (a definition with ``simultaneous=True``: EXTRA!): at each roll
   every seat still playing decides at once (a seat that does not decide plays *wait*, the
   encoder's ``wait_id``: 1650 in EXTRA!). Use
@@ -86,8 +89,8 @@ def _game_type(game_id: str) -> Any:
         reward_model=kind.RewardModel.TERMINAL,
         max_num_players=spec.max_players,
         min_num_players=spec.min_players,
-        provides_information_state_string=False,
-        provides_information_state_tensor=False,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification=params,
@@ -138,7 +141,8 @@ class DiceGame(pyspiel.Game):  # type: ignore[misc]
 
     def make_py_observer(self, iig_obs_type: Any = None,
                          params: dict[str, Any] | None = None) -> Observer:
-        """The observer of the encoder's vector (every game here has perfect information)."""
+        """The observer of the encoder's vector, for observations and information states
+        alike (every game here has perfect information, so they are the same)."""
         return Observer(self.encoder, params)
 
 

@@ -246,8 +246,10 @@ function drawSheet(state, sheet, isMine) {
 
   // Column headings.
   const hy = geo.gridTop - 8;
-  root.append(label(x.sum, hy, t("sum"), {"font-size": 11, class: "muted"}));
-  root.append(label(x.value, hy, t("value"), {"font-size": 11, class: "muted"}));
+  // "sum" from the sheet's left edge, "value" up to the zone: room for longer words
+  // (somme, valeur) than centring them over their narrow columns gives.
+  root.append(label(3, hy, t("sum"), {"font-size": 10, class: "muted", "text-anchor": "start"}));
+  root.append(label(x.zone - 2, hy, t("value"), {"font-size": 10, class: "muted", "text-anchor": "end"}));
   root.append(label(x.zone + (x.zero - x.zone) / 2, hy, t("−200 zone"), {"font-size": 11, class: "muted"}));
   root.append(label(x.zero + BOX / 2, hy, "0", {"font-size": 12, "font-weight": 700}));
   L.factors.forEach((f, i) => root.append(label(x.mult + i * STEP + BOX / 2, hy, `×${f}`, {"font-size": 12, "font-weight": 700})));
@@ -345,8 +347,9 @@ function drawSheet(state, sheet, isMine) {
     if (glowing.has(column.id)) {
       const fifth = extraNumber(left, column.id);
       const letter = column.name.toUpperCase();
-      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number: column.number})
-        : t("EXTRA column {letter}: write {number} at its head", {letter, number: fifth ?? t("the fifth die")});
+      const number = column.number || fifth || t("the fifth die");  // extracted on its own
+      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number})
+        : t("EXTRA column {letter}: write {number} at its head", {letter, number});
       acts.push(actionable(svg("rect", {x: g.area.x, y: g.area.y, width: g.area.w, height: g.area.h, rx: 8, class: "hit"}),
         text, (keyboard) => choose(column.id, state, keyboard), column.id));
     }

@@ -9,9 +9,11 @@ DEFINITION = GameDefinition(
     presenter="dicegames.games.extra_meters.presenter:ExtraMetersPresenter",
     bots="dicegames.games.extra_meters.bots:levels",
     kernel="dicegames.games.extra_meters.kernel:ExtraMetersKernel",
+    vector="dicegames.games.extra_meters.vector_kernel:ExtraMetersVector",
     encoder="dicegames.games.extra_meters.encoder:ExtraMetersEncoder",
     estimator="dicegames.games.extra_meters.estimator:estimator",
     solver="dicegames.games.extra_meters.strategy:strategy_chart",
+    solution="dicegames.games.extra_meters.export:solution_tables",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 

@@ -308,14 +308,16 @@ function track(board, ctx, targets, narrow) {
   for (let i = 0; i < cells; i++) {
     const c = cell(i, cols);
     if (i === 0) {
+      const start = tr("START");  // a message of its own: Babel skips calls nested in t(x, y, ...)
       root.append(s("rect", {x: c.x, y: c.y, width: TILE, height: TILE, rx: 10, fill: "#2e9d4f", stroke: "#1d6b35", "stroke-width": 2}));
-      root.append(t(c.x + TILE / 2, c.y + 10, "START", {class: "em-label", fill: "#fff", "font-size": 11.5}));
+      root.append(t(c.x + TILE / 2, c.y + 10, start, {class: "em-label", fill: "#fff", "font-size": 11.5}));
       continue;
     }
     if (i === n + 1) {
       root.append(s("rect", {x: c.x, y: c.y, width: TILE, height: TILE, rx: 10, fill: "url(#em-check)", stroke: "#222", "stroke-width": 2}));
       root.append(s("rect", {x: c.x + 3, y: c.y + 2, width: TILE - 6, height: 16, rx: 5, fill: "#fff", "fill-opacity": 0.95}));
-      root.append(t(c.x + TILE / 2, c.y + 10.5, "FINISH", {class: "em-label", fill: "#222", "font-size": 11.5}));
+      const finish = tr("FINISH");
+      root.append(t(c.x + TILE / 2, c.y + 10.5, finish, {class: "em-label", fill: "#222", "font-size": 11.5}));
       continue;
     }
     const tens = i % 10 === 0;

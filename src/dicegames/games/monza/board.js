@@ -261,7 +261,7 @@ function drawTrack(board, ctx, width) {
   zone.append(svg("rect", {x: 0.25, y: r2(row0.y - 0.25), width: r2(START_W - 0.85), height: r2(lanesH + 0.5),
     rx: 0.6, fill: "var(--bg)", stroke: "var(--line)", "stroke-width": 0.12}));
   zone.append(chequer(START_W - 1.2, row0.y - 0.2, row0.y + lanesH + 0.2, 0.35));
-  zone.append(text((START_W - 1.0) / 2 + 0.05, row0.y + 0.85, "START", {"text-anchor": "middle",
+  zone.append(text((START_W - 1.0) / 2 + 0.05, row0.y + 0.85, t("START"), {"text-anchor": "middle",
     "font-size": 0.78, "font-weight": 800, fill: "var(--fg)", "letter-spacing": 0.05}));
   root.append(zone);
 

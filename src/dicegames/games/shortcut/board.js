@@ -59,15 +59,24 @@ function text(x, y, content, attrs = {}) {
   return node;
 }
 
-/** Split text into lines of at most ``width`` characters, on spaces. */
+const WIDE = /[\u2E80-\uFFEF]/u;
+const TOKENS = /[\u2E80-\uFFEF]|[^\s\u2E80-\uFFEF]+|\s+/gu;
+const CLOSING = /^[、。，．）」』！？：]$/u;
+
+/** Split text into lines of at most ``width`` characters, on spaces; a wide character
+ *  (Japanese) counts two and a line may break after any, but not before closing punctuation. */
 function wrap(content, width) {
+  const size = (part) => [...part].reduce((n, c) => n + (WIDE.test(c) ? 2 : 1), 0);
   const lines = [];
   let line = "";
-  for (const word of content.split(" ")) {
-    if (line && (line + " " + word).length > width) { lines.push(line); line = word; }
-    else line = line ? line + " " + word : word;
+  for (const token of content.match(TOKENS) || []) {
+    if (/^\s+$/.test(token)) { if (line) line += " "; continue; }
+    if (line.trim() && size(line + token) > width && !CLOSING.test(token)) {
+      lines.push(line.trimEnd());
+      line = token;
+    } else line += token;
   }
-  if (line) lines.push(line);
+  if (line.trim()) lines.push(line.trimEnd());
   return lines;
 }
 
@@ -154,7 +163,8 @@ function message(board, ctx, interactive) {
   const turn = board.turn;
   const who = ctx.names[turn.seat] || t("Player {number}", {number: turn.seat + 1});
   if (board.winner !== null && board.winner !== undefined) {
-    return t("{name} reached the finish and wins!", {name: ctx.names[board.winner] || t("A car")});
+    const name = ctx.names[board.winner] || t("A car");  // its own call: Babel skips nested ones
+    return t("{name} reached the finish and wins!", {name});
   }
   const dice = turn.rolls.length > 1 ? `${turn.rolls.join(" + ")} = ${turn.total}` : `${turn.total}`;
   const squares = turn.total === 1 ? t("1 square") : t("{count} squares", {count: turn.total});
@@ -292,7 +302,7 @@ export function render(container, view, ctx) {
       group.append(busy ? text(x - C / 2 + 12, y - C / 2 + 12, cell.text, {class: "num", "font-size": 13})
         : text(x, y, cell.text, {class: "num", "font-size": 22}));
     } else if (cell.kind === "start" || cell.kind === "finish") {
-      const label = cell.kind === "start" ? "START" : "FINISH";
+      const label = cell.kind === "start" ? t("START") : t("FINISH");
       const size = cell.kind === "start" ? 12 : 10.5;
       const ly = busy ? y - C / 2 + 12 : y;
       group.append(svg("rect", {x: x - 26, y: ly - 8, width: 52, height: 16, rx: 5,

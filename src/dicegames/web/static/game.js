@@ -1,6 +1,8 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, t} from "/static/shell.js";
+import {localOnly, servedOrigin} from "/static/lan.js";
+import {drawEnd, drawUndo, turnLine} from "/static/turns.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -139,6 +141,7 @@ function drawEntry() {
       input, el("button", {type: "submit", class: "primary", text: t("Enter")}));
     box.replaceChildren(title, form);
   }
+  if (state.dice_note) title.after(el("p", {class: "entry-note", text: state.dice_note}));
 }
 
 /** A colour die's face (Monza) gets a swatch of its colour before its name: the die itself,
@@ -207,17 +210,18 @@ function inviteName(invite) {
 }
 
 let linkNames = null;  // the invited seats' names the links were drawn with
+let origin = location.origin;  // the links' origin: the one phones open (serve --lan)
 
 function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
       const name = inviteName(invite);
-      links.push(linkItem(t("{name}'s seat (secret)", {name}), location.origin + invite.link, name));
+      links.push(linkItem(t("{name}'s seat (secret)", {name}), origin + invite.link, name));
     }
     linkNames = saved.invites.map(inviteName).join("\n");
   }
-  links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
+  links.push(linkItem(t("Watch (read-only)"), `${origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
   $("invites").hidden = false;
   if (saved && saved.invites && saved.invites.length && state
@@ -248,8 +252,8 @@ function linkItem(label, url, seatName = null) {
       const src = `/api/matches/${encodeURIComponent(matchId)}/qr?token=${encodeURIComponent(token)}`;
       figure.append(el("img", {src, width: 240, height: 240,
         alt: t("QR code of {name}'s seat link: scan it with the phone of {name}", {name: seatName})}));
-      if (["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(location.hostname)) {
-        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: location.hostname})}));
+      if (localOnly(origin)) {
+        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: new URL(origin).hostname})}));
       }
     }
   });
@@ -291,11 +295,7 @@ function showEnd() {
   if (!state.result || endShown) return;
   endShown = true;
   const dialog = $("end");
-  $("end-text").textContent = state.log.at(-1)?.description || "";
-  const order = state.players.map((p) => p.seat).sort((a, b) => state.result.ranks[a] - state.result.ranks[b]);
-  // Ranks as the rules give them: a shared place shows the same number.
-  $("end-scores").replaceChildren(...order.map((seat) => el("li", {
-    text: `${state.result.ranks[seat]}. ${state.players[seat].name}: ${state.result.scores[seat]}`})));
+  drawEnd(state, $("end-text"), $("end-scores"));
   $("again").hidden = !(saved && saved.setup);
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
 }
@@ -321,7 +321,7 @@ async function render() {
   document.title = `${state.game.name} — dicegames`;
   $("title").textContent = state.game.name;
   drawSeats($("seats"), state);
-  $("status").textContent = statusLine(state, seat);
+  $("status").textContent = turnLine(state, seat);
   const fresh = logSeen === null ? [] : state.log.slice(Math.max(0, state.log.length - (state.log_size - logSeen)));
   logSeen = state.log_size;
   drawDice($("dice"), state.view.dice, fresh.some((event) => event.kind === "roll"));
@@ -335,7 +335,7 @@ async function render() {
   drawChoices(hints, owned);
   drawHint(seat);
   drawEntry();
-  $("undo").hidden = !state.can_undo;
+  drawUndo($("undo"), state);
   drawLog($("log"), state);
   drawFair();
   if (linkNames !== null && saved.invites.map(inviteName).join("\n") !== linkNames) drawLinks();
@@ -392,11 +392,27 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("conn").textContent = t("Reconnecting…");
-    setTimeout(connect, retry);
+    $("conn").textContent = navigator.onLine === false ? OFFLINE : t("Reconnecting…");
+    reconnecting = setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
 }
+
+// A phone that leaves the network says so at once, and reconnects as soon as it is back
+// (not at the end of the back-off: the next person may be waiting).
+const OFFLINE = t("Offline: the game goes on when the network is back.");
+let reconnecting = null;
+addEventListener("offline", () => { $("conn").textContent = OFFLINE; });
+addEventListener("online", () => {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    if ($("conn").textContent === OFFLINE) $("conn").textContent = "";
+    return;
+  }
+  clearTimeout(reconnecting);
+  retry = 500;
+  $("conn").textContent = t("Reconnecting…");
+  if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+});
 
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -416,3 +432,4 @@ $("again").addEventListener("click", playAgain);
 $("end-close").addEventListener("click", () => $("end").close());
 drawLinks();
 connect();
+servedOrigin().then((served) => { if (served !== origin) { origin = served; drawLinks(); } });

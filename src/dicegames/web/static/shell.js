@@ -10,7 +10,7 @@ const boardModules = new Map();
 // English. Its catalogue (/i18n/<lang>.json: the server's own translations, the shared
 // catalogue merged with every game's) is loaded before any page module runs (top-level
 // await), so t() is ready.
-export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano"};
+export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano", ja: "日本語"};
 const LANG_KEY = "dicegames:lang";
 
 function pickLanguage() {
@@ -37,6 +37,20 @@ const catalogue = LANG === "en" ? {} : await fetch(`/i18n/${LANG}.json`)
 export function t(message, params = {}) {
   const text = catalogue[message] || message;
   return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** `share` (0 to 1) as a percentage written the page language's way ("55,6 %" in French),
+ *  with `digits` decimals: the CLDR formats the server writes with Babel
+ *  (dicegames.i18n.percent). */
+export function percent(share, digits = 1) {
+  return new Intl.NumberFormat(LANG, {style: "percent", minimumFractionDigits: digits,
+    maximumFractionDigits: digits}).format(share);
+}
+
+/** `value` with `digits` decimals, written the page language's way ("1.234,5" in German). */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(LANG, {minimumFractionDigits: digits,
+    maximumFractionDigits: digits}).format(value);
 }
 
 /** Translate the page's own HTML (elements marked data-i18n, the attributes named by
