@@ -1,8 +1,8 @@
 """The family summaries ("How to play", issue 25 defect 7) and the rules pages they lead.
 
-- Every shipped game has a summary in English, French, German and Italian: about a dozen
-  sentences, with pictures of positions the game accepts, the same pictures in every
-  language.
+- Every shipped game has a summary in English, French, German, Italian and Japanese:
+  about a dozen sentences, with pictures of positions the game accepts, the same pictures
+  in every language.
 - The rules page leads with the summary, keeps the full rules and rulings, and puts the
   notation, the positions, the option keys and the command lines under "For developers".
 """
@@ -20,17 +20,18 @@ from dicegames.howto import Picture, Summary, _blocks, summary, summary_file
 from dicegames.i18n import translate
 from registered import shipped, shipped_games
 
-LANGS = ("en", "fr", "de", "it")
+LANGS = ("en", "fr", "de", "it", "ja")
 """The languages every shipped game's summary is written in."""
 
 SHIPPED = shipped_games()
 
 
 def sentences(text: str) -> int:
-    """Sentences in ``text``: full stops, question and exclamation marks ending one, and the
-    items of a list (each one reads as a sentence)."""
-    stops = len(re.findall(r"[.!?](?=\s|$)", text))
-    return stops + len(re.findall(r"^\s*- (?!.*[.!?]\s*$)", text, re.M))
+    """Sentences in ``text``: full stops, question and exclamation marks ending one (the
+    Japanese 。！？ end one wherever they stand: no space follows them), and the items of a
+    list (each one reads as a sentence)."""
+    stops = len(re.findall(r"[.!?](?=\s|$)|[。！？]", text))
+    return stops + len(re.findall(r"^\s*- (?!.*[.!?。！？]\s*$)", text, re.M))
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -21,7 +21,7 @@ SHIPPED = shipped_games()
 @pytest.mark.parametrize("game_id", SHIPPED)
 def test_the_summary_is_served_with_its_pictures_as_board_states(client: AppClient,
                                                                   game_id: str) -> None:
-    for lang in ("en", "fr", "de", "it"):
+    for lang in ("en", "fr", "de", "it", "ja"):
         found = summary(game_id, lang)
         assert found is not None
         answer = client.get(f"/api/games/{game_id}/howto?lang={lang}")
@@ -93,7 +93,7 @@ def test_how_to_play_opens_the_summary_over_the_game(server: Server, page: Page,
     expect(button).to_be_focused()
 
 
-@pytest.mark.parametrize("lang", ["fr", "de", "it"])
+@pytest.mark.parametrize("lang", ["fr", "de", "it", "ja"])
 def test_how_to_play_is_in_the_viewers_language(server: Server, phone: Page, lang: str) -> None:
     phone.goto(open_game(server, "monza") + f"&lang={lang}")
     button = phone.locator("#howto")
@@ -107,7 +107,7 @@ def test_how_to_play_is_in_the_viewers_language(server: Server, phone: Page, lan
     assert found is not None and found.lang == lang
     dialog = phone.locator("#howto-dialog")
     expect(dialog.locator("#howto-title")).to_have_text(
-        translate(lang, "How to play {game}", game="Monza"))
+        translate(lang, "How to play {game}", game=translate(lang, "Monza")))
     expect(dialog.locator(".howto-picture figcaption").first).to_have_text(
         found.pictures[0].caption)
     expect(dialog.locator(".howto-picture .howto-board svg").first).to_be_visible()

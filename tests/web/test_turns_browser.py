@@ -70,6 +70,17 @@ def test_the_quick_start_asks_a_name_once_and_never_says_you_for_it(
     page.locator(".game-card[data-id=extra-meters] .play-now").click()
     page.wait_for_url(lambda url: url != first and "/m/" in url)
     expect(page.locator("#seats li").first).to_contain_text("Mia")
+    # Another person on the same device changes the name from the home page.
+    page.goto(held.url + "/")
+    expect(page.locator("#player-line")).to_contain_text("Playing as Mia.")
+    page.locator("#player-line .change-name").click()
+    page.fill("#player-name", "Leo")
+    page.locator(".name-dialog button[type=submit]").click()
+    expect(page.locator("#player-line")).to_contain_text("Playing as Leo.")
+    second = page.url
+    page.locator(".game-card[data-id=extra-meters] .play-now").click()
+    page.wait_for_url(lambda url: url != second and "/m/" in url)
+    expect(page.locator("#seats li").first).to_contain_text("Leo")
 
 
 def test_left_empty_the_name_is_player_1(held: Server, page: Page) -> None:

@@ -107,3 +107,11 @@ def test_no_wait_when_a_person_decides_next(held: AppClient) -> None:
     assert state["can_undo"] and state["undo_grace"] is None
     held.post(f"/api/matches/{mid}/dice", {"token": ben, "dice": "3"})
     assert not state_of(held, mid, ann)["can_undo"]
+
+
+@pytest.mark.parametrize("seconds", ["-1", "61"])
+def test_serve_refuses_a_grace_period_out_of_range(seconds: str,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    from dicegames.cli import main
+    assert main(["serve", "--undo-grace", seconds, "--port", "0"]) == 2
+    assert "--undo-grace takes seconds from 0 to 60" in capsys.readouterr().err

@@ -2,7 +2,7 @@
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
 import {showPhoneAccess} from "/static/lan.js";
-import {askName} from "/static/player-name.js";
+import {askName, nameLine} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
 import {drawHowto} from "/static/howto.js";
 
@@ -235,6 +235,7 @@ async function main() {
   $("open-record").addEventListener("click", () => $("record-file").click());
   games = (await api("/api/games")).games;
   $("games").replaceChildren(...games.map(card));
+  $("games").before(nameLine());  // the quick start's remembered name, and how to change it
   $("add-player").addEventListener("click", () => {
     const bot = current.bots.find((b) => b.name === "medium") || current.bots[0];
     $("players").append(playerRow(current, $("players").children.length, `bot:${bot.name}`));
