@@ -101,8 +101,10 @@ pytest: $(VENV)/.dev-installed browser
 
 # Every figure beside the previous release's (its src/ unpacked from git into a temporary
 # folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.
+# Then the vectorised learning environment beside PettingZoo (scripts/bench_vector.py).
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_vector.py
 
 # dicegames beside OpenSpiel (Python loop over pyspiel) and LUDOpy, installed in their own
 # environment (.venv-peers), interleaved runs, medians (see docs/performance.md).

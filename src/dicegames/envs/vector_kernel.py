@@ -11,6 +11,10 @@ from typing import Any
 
 from dicegames.core.kernel import njit_inline
 
+LEARNER = -1
+"""The policy code of a learning seat in the compiled steps (re-exported by
+:mod:`dicegames.envs.vector`)."""
+
 
 @njit_inline
 def write_returns(flags: Any, players: int, out: Any) -> None:
@@ -46,4 +50,4 @@ def scaled(value: float, scale: float) -> float:
     return x
 
 
-__all__ = ["relative", "scaled", "write_returns"]
+__all__ = ["LEARNER", "relative", "scaled", "write_returns"]

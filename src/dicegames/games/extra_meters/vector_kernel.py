@@ -9,12 +9,10 @@ actions are always legal at a decision).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from dicegames.core.kernel import FloatArray, IntArray, below, njit, njit_uncounted
-from dicegames.envs.vector import LEARNER, VectorGame
-from dicegames.envs.vector_kernel import relative, scaled, write_returns
+from dicegames.envs.vector_kernel import LEARNER, relative, scaled, write_returns
 from dicegames.games.extra_meters.kernel import (
     COUNT,
     DECIDE,
@@ -97,13 +95,3 @@ def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: An
         masks[i, 0] = 1
         masks[i, 1] = 1
 
-
-class ExtraMetersVector(VectorGame):
-    """Extra Meters' part of the vectorised environment (the ``vector`` definition part)."""
-
-    compiled_step = staticmethod(step)
-
-    def tables(self, policies: Sequence[int]) -> Any:
-        """The kernel's tables, with the exact policy's when an opponent plays it."""
-        tables_for = getattr(self.kernel, "tables_for")  # noqa: B009 (an ArrayKernel method)
-        return tables_for([code for code in policies if code != LEARNER])

@@ -9,14 +9,12 @@ observation (:class:`.encoder.PetitsChevauxEncoder`'s fields over the kernel arr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from dicegames.core.kernel import FloatArray, IntArray, below, njit, njit_uncounted
-from dicegames.envs.vector import LEARNER, VectorGame
-from dicegames.envs.vector_kernel import relative, scaled, write_returns
+from dicegames.envs.vector_kernel import LEARNER, relative, scaled, write_returns
 from dicegames.games.petits_chevaux.kernel_bots import choose
-from dicegames.games.petits_chevaux.kernel_play import MAX_MOVES, Tables, Work, work
+from dicegames.games.petits_chevaux.kernel_play import MAX_MOVES, Tables, Work
 from dicegames.games.petits_chevaux.kernel_rules import (
     DRAW,
     FINAL,
@@ -136,16 +134,3 @@ def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: An
                 code = scratch.codes[k]
                 masks[i, 0 if code == PASS else code + 1] = 1
 
-
-class PetitsChevauxVector(VectorGame):
-    """Petits Chevaux's part of the vectorised environment (the ``vector`` definition part)."""
-
-    compiled_step = staticmethod(step)
-
-    def tables(self, policies: Sequence[int]) -> Any:
-        """The kernel's tables (every policy uses the same)."""
-        return getattr(self.kernel, "tabs")  # noqa: B009 (the ArrayKernel's tables)
-
-    def work(self) -> Any:
-        """The kernel's scratch arrays (legal moves, the bots' scores)."""
-        return work(getattr(self.kernel, "tabs"))  # noqa: B009
