@@ -9,7 +9,7 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels docs clean browser
+.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs clean browser
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -37,33 +37,38 @@ test: $(VENV)/.dev-installed browser
 	if [ $$compiled -ne 0 ]; then exit $$compiled; fi; \
 	$(MAKE) --no-print-directory pytest
 
-# The browser tests drive an installed Chromium (Playwright never downloads one). When none
-# is found (/usr/bin/chromium, chromium or google-chrome on PATH, or $DICEGAMES_CHROMIUM) and
-# apt-get exists (Debian, Ubuntu), install Debian's chromium: as root, or with sudo (which
-# asks for a password only at a terminal; never waits for one otherwise). Elsewhere, or if
-# that fails, say so and go on: the browser tests then skip with a message, except with
-# CI=true, where they fail (and so does this target).
+# The browser tests drive an installed Chromium (Playwright never downloads one), and the
+# Japanese pages need a font with Japanese glyphs (else Chromium draws empty boxes and the
+# tests that text fits measure those). When either is missing (Chromium: /usr/bin/chromium,
+# chromium or google-chrome on PATH, or $DICEGAMES_CHROMIUM; the font: fc-list :lang=ja) and
+# apt-get exists (Debian, Ubuntu), install Debian's chromium and fonts-noto-cjk: as root, or
+# with sudo (which asks for a password only at a terminal; never waits for one otherwise).
+# Elsewhere, or if that fails, say so and go on: the browser tests then skip with a message,
+# except with CI=true, where they fail (and so does this target).
 browser:
-	@if [ -n "$$DICEGAMES_CHROMIUM" ] || [ -x $(CHROMIUM_PATH) ] || \
-		command -v chromium >/dev/null 2>&1 || command -v chromium-browser >/dev/null 2>&1 || \
-		command -v google-chrome >/dev/null 2>&1; then exit 0; fi; \
+	@need=""; \
+	if [ -z "$$DICEGAMES_CHROMIUM" ] && [ ! -x $(CHROMIUM_PATH) ] && \
+		! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 && \
+		! command -v google-chrome >/dev/null 2>&1; then need="chromium"; fi; \
+	if ! fc-list :lang=ja 2>/dev/null | grep -q .; then need="$$need fonts-noto-cjk"; fi; \
+	if [ -z "$$need" ]; then exit 0; fi; \
 	ci=$$(printf '%s' "$$CI" | tr 'A-Z' 'a-z'); \
 	case "$$ci" in ""|0|false|no) ci="";; esac; \
 	if command -v apt-get >/dev/null 2>&1; then \
 		if [ "$$(id -u)" -eq 0 ]; then SUDO=""; \
 		elif [ -t 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
 		else SUDO="sudo -n"; fi; \
-		echo "Installing Chromium for the browser tests: $$SUDO apt-get install chromium"; \
+		echo "Installing for the browser tests: $$SUDO apt-get install$$need"; \
 		if $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
-			$$SUDO apt-get install -y -qq chromium; then exit 0; fi; \
-		echo "Could not install chromium with apt-get." >&2; \
+			$$SUDO apt-get install -y -qq $$need; then exit 0; fi; \
+		echo "Could not install$$need with apt-get." >&2; \
 	else \
-		echo "No Chromium found and no apt-get to install one." >&2; \
+		echo "Missing for the browser tests:$$need, and no apt-get to install it." >&2; \
 	fi; \
 	if [ -n "$$ci" ]; then \
-		echo "CI=$$CI: the browser tests must run; install chromium." >&2; exit 1; \
+		echo "CI=$$CI: the browser tests must run; install$$need." >&2; exit 1; \
 	fi; \
-	echo "The browser tests will be skipped (install Chromium or set DICEGAMES_CHROMIUM)." >&2
+	echo "The browser tests will be skipped or draw Japanese as boxes (install$$need)." >&2
 
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests scripts
@@ -101,9 +106,11 @@ pytest: $(VENV)/.dev-installed browser
 
 # Every figure beside the previous release's (its src/ unpacked from git into a temporary
 # folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.
-# Then the vectorised learning environment beside PettingZoo (scripts/bench_vector.py).
+# Then every game's design report at its defaults against its aim of 60 s, and the
+# vectorised learning environment beside PettingZoo (scripts/bench_vector.py).
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
+	$(BIN)/python scripts/bench_reports.py
 	$(BIN)/python scripts/bench_vector.py
 
 # dicegames beside OpenSpiel (Python loop over pyspiel) and LUDOpy, installed in their own
@@ -121,6 +128,11 @@ bench-peers: $(VENV)/.dev-installed $(PEERS)/.installed
 # The bulk kernels' figures with the million-game runs on two processes (a minute or two).
 bench-kernels: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench_kernels.py --projected --million
+
+# Lighthouse (from npm, in the installed Chromium, phone profile) on the home page and a game
+# page of a local server; medians of 3 runs (docs/web.md, "Every phone in the house").
+lighthouse: $(VENV)/.dev-installed
+	$(BIN)/python scripts/lighthouse.py --runs 3
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py

@@ -102,10 +102,11 @@ def html_messages(text: str) -> Iterator[str]:
 
 
 def spec_messages(game_id: str) -> Iterator[str]:
-    """A game's option labels, explanations and choice labels, its pitch, its listed bot
+    """A game's title, option labels, explanations and choice labels, its pitch, its listed bot
     levels' names and every bot's description of how it plays (for every player count: some
     change with it)."""
     spec = make(game_id).spec
+    yield spec.name  # the title, in each language (dicegames.i18n.title)
     yield spec.pitch
     for option in spec.options:
         yield option.title

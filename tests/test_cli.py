@@ -362,8 +362,9 @@ def test_ctrl_c_saves_and_exits_130(env: dict[str, str], tmp_path: Path) -> None
         (["play", "--resume", "x.json", "--position", "0/0 1 opening - 1"], 2,
          "--position cannot be combined with --resume"),
         (["hint", "monza", "q1/start 1 roll - - 0/0 - 1"], 2, "'q1' is not a square"),
-        (["hint", "monza", "start/start 1 roll - - 0/0 - 1"], 2,
-         "no hint here: the dice roll next"),
+        (["hint", "extra-meters", "garbage"], 2,
+         "a position of For a Few Extra Meters has 5 fields (runners to-move phase dice "
+         "turn), separated by spaces; this one has 1"),
         (["hint", "extra-meters", "52/38 1 over - 7"], 2, "no hint here: the game is over"),
         (["hint", "extra", "-;-,-,-/-;-,-,- 1 12235 ?/? 1", "--seat", "3"], 2,
          "seat 3 does not decide here (deciding: 1, 2)"),
@@ -578,6 +579,23 @@ def test_hint_gives_exact_chances_where_the_game_is_solved(env: dict[str, str]) 
     lines = [line.split() for line in done.stdout.splitlines() if line.startswith("  ")]
     assert ["stop", "100.0%", "◀", "the", "bot's", "choice"] in lines
     assert ["roll", "86.2%"] in lines
+
+
+def test_hint_where_the_dice_roll_next_gives_the_chance_before_the_roll(
+        env: dict[str, str]) -> None:
+    done = run(env, "hint", "extra-meters", "48/46 1 opening - 7")
+    assert done.returncode == 0, done.stderr
+    assert "The dice roll next for Seat 1." in done.stdout
+    assert "Seat 1's chance to win before the roll: 94.5% (exact: the solved game)" in \
+        done.stdout
+    lines = [line.split() for line in done.stdout.splitlines() if line.startswith("  ")]
+    assert ["1", "20.0%", "86.2%"] in lines and ["5", "20.0%", "100.0%"] in lines
+    done = run(env, "hint", "monza", "start/start 1 roll - - 0/0 - 1", "--rollouts", "4",
+               "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert answer["move"] is None and answer["seat"] == 1
+    assert 0 <= answer["low"] <= answer["win_chance"] <= answer["high"] <= 1
 
 
 def test_hint_json_estimates_every_choice_by_rollouts(env: dict[str, str]) -> None:

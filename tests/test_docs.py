@@ -36,7 +36,8 @@ def test_rules_page_documents_every_option_bot_and_notation(game_id: str) -> Non
         assert f"`{option.name}`" in page
     for level in bot_levels(dicegames.make(game_id)):
         assert f"`{level.name}`" in page
-    for heading in ("## How to play", "## Rulings", "## Notation", "## Options"):
+    for heading in ("## How to play", "## Rulings", "### Notation", "## Options",
+                    "## For developers"):
         assert heading in page
 
 

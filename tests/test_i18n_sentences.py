@@ -39,7 +39,7 @@ from dicegames.core.session import Session
 from dicegames.i18n import PACKAGE, game_folder, table, translate, use
 from registered import Playout, playout_params
 
-OTHERS = ("fr", "de", "it")
+OTHERS = tuple(lang for lang in i18n.LANGUAGES if lang != i18n.DEFAULT)
 LEFT_OVER = re.compile(r"\{\w*\}")
 
 
@@ -159,7 +159,8 @@ def check_step(session: Session, index: int, lang: str, players: int) -> set[str
     used: set[str] = set()
     # Everyone called "You" in the language too: each sentence for the player at the
     # keyboard (the web page's name for its own seats).
-    for names in (["Ann", "Ben", "Cleo", "Dan"][:players], [translate(lang, "You")] * players):
+    people = ["Ann", "Ben", "Cleo", "Dan", "Eve", "Finn", "Gus", "Hal"][:players]
+    for names in (people, [translate(lang, "You")] * players):
         used.update(compare(lang, partial(shown.describe, before, move, entry.seat, names),
                             "describe"))
     used.update(compare(lang, lambda: [(event.description, str(event.kind))
@@ -171,6 +172,14 @@ def check_step(session: Session, index: int, lang: str, players: int) -> set[str
                         "view"))
     if index % 25 == 0 or session.state.is_terminal:
         used.update(compare(lang, lambda: shown.render(session.states[index + 1]), "render"))
+    if before.is_chance:  # where real dice are entered
+        used.update(compare(lang, lambda: shown.dice_note(before), "dice_note"))
+    final = session.states[index + 1]
+    if final.is_terminal:  # the end screen: each score in words, and why the winners won
+        used.update(compare(lang, lambda: [
+            shown.explain_result(final, final.result, people),
+            *(shown.describe_score(final, final.result, seat) for seat in range(players))],
+            "end screen"))
     return used
 
 

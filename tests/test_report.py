@@ -28,7 +28,7 @@ SHORT = 20
 @pytest.fixture(scope="module")
 def report() -> DesignReport:
     game = dicegames.make("extra-meters", track_length=SHORT)
-    return build_report(game, games=400, seed=5, bots=["random", "easy", "optimal"])
+    return build_report(game, games=2000, seed=5, bots=["random", "easy", "optimal"])
 
 
 def test_first_seat_advantage_under_optimal_play_is_the_exact_value(
@@ -44,12 +44,22 @@ def test_ladder_orders_the_bots_and_random_rarely_beats_the_best(
         report: DesignReport) -> None:
     ratings = {rating.name: rating for rating in report.ladder}
     assert ratings["random"].elo == 0.0
-    assert ratings["optimal"].low > ratings["easy"].high  # easy is random in Extra Meters
+    assert ratings["optimal"].low > ratings["random"].high
     assert report.random_vs_best is not None
     assert report.random_vs_best.result.share < 0.25
-    assert report.best_vs_weakest is not None
-    assert (report.best_vs_weakest.first, report.best_vs_weakest.second) == ("optimal",
-                                                                              "easy")
+    assert report.best_vs_weakest is None  # easy is random: one bot besides the reference
+
+
+def test_the_ladder_counts_one_bot_once(report: DesignReport) -> None:
+    """easy is random in Extra Meters, hard is optimal: each bot is rated once."""
+    assert [rating.name for rating in report.ladder] == ["random", "optimal"]
+    assert report.same_as == {"random": ("easy",)}
+    default = build_report(dicegames.make("extra-meters", track_length=SHORT), games=50,
+                           seed=1, traced=5)
+    assert [rating.name for rating in default.ladder] == ["random", "medium", "hard"]
+    assert default.same_as == {"random": ("easy",), "hard": ("optimal",)}
+    with pytest.raises(OptionError, match="the same bot"):
+        build_report(dicegames.make("extra-meters"), games=5, bots=["hard", "optimal"])
 
 
 def test_length_choices_and_drama_are_consistent(report: DesignReport) -> None:
@@ -58,7 +68,7 @@ def test_length_choices_and_drama_are_consistent(report: DesignReport) -> None:
     assert report.branching == 2.0  # roll or stop
     assert report.drama is not None
     assert report.drama.estimate == "exact"
-    assert report.drama.games <= report.games
+    assert report.drama.games == report.traced <= report.games
     assert 0.0 <= report.drama.winner_settles <= 1.0
     assert report.strategy is not None
 

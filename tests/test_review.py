@@ -73,7 +73,9 @@ def test_verdicts_follow_the_thresholds_and_the_noise() -> None:
     assert verdict(0.03, 0.0) == "inaccuracy"
     assert verdict(0.06, None) == "mistake"
     assert verdict(0.2, 0.0) == "blunder"
-    assert verdict(0.2, 0.11) == "good"  # within twice the noise: not flagged
+    assert verdict(0.2, 0.11) == "uncertain"  # within twice the noise: neither praised
+    assert verdict(0.01, 0.006) == "uncertain"  # nor flagged
+    assert verdict(0.01, 0.004) == "good"
 
 
 def test_rollout_review_of_shortcut_states_its_error() -> None:
@@ -87,6 +89,26 @@ def test_rollout_review_of_shortcut_states_its_error() -> None:
     assert all(move.error is not None for move in result.moves)
     again = review(session, Rollouts(game, rollouts=4, seed=2))
     assert again.to_json() == result.to_json()
+
+
+def test_the_curve_runs_to_the_end_and_the_page_shows_chances_and_errors() -> None:
+    game = dicegames.make("shortcut")
+    session = Session(game, [PlayerInfo("Ann"), PlayerInfo("Ben")], seed=1)
+    finish(session, "medium", 1)
+    result = review(session, Rollouts(game, rollouts=4, seed=2))
+    last_decision = result.moves[-1].index + 1
+    assert last_decision < len(session.moves), "the game ends on a roll after a decision"
+    curve = result.curve()
+    assert curve[-1] == (len(session.moves), session.state.result.returns())
+    assert result.to_json()["curve"][-1] == {"index": len(session.moves),
+                                             "chances": list(session.state.result.returns())}
+    from dicegames.analysis.html import review_page
+
+    page = review_page(result.to_json())
+    assert "<th>win chance</th><th>±</th>" in page
+    move = next(move for move in result.moves if move.error)
+    assert f"<td>{100 * move.chances[move.seat]:.1f}%</td><td>±{100 * (move.error or 0):.1f}" \
+        in page
 
 
 def test_petits_chevaux_is_reviewed_by_the_learned_value() -> None:

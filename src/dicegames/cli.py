@@ -84,8 +84,10 @@ HINT_EPILOG = f"""\
 The position is a game's position notation (see "Positions" on its rules page). The answer
 is the move of the game's hint bot, how that bot decides, and the deciding seat's chance to
 win after each legal choice: exact where the game is solved (For a Few Extra Meters with two
-players), else estimated by rollouts (games played to the end by the medium bot in every
-seat) with a 95% interval. Many choices are first screened with a fifth of the rollouts.
+players, and three under finish=first on tracks up to 50 squares), else estimated by
+rollouts (games played to the end by the medium bot in every seat) with a 95% interval.
+Many choices are first screened with a fifth of the rollouts. Where the dice roll next, the
+answer is the chance before the roll (the outcomes' chances weighted by their probability).
 
 examples:
   dicegames hint extra-meters "48/46 1 decide 4 7"
@@ -108,18 +110,23 @@ examples:
 
 
 ANALYSE_EPILOG = f"""\
-The report measures, from simulated games: each seat's share of wins (best bots and random
-play) with 95% intervals; game length in turns and decisions; real and forced choices; a
-round robin of the bots with their Bradley-Terry (Elo) ladder, how often the best beats the
-weakest and random beats the best; lead changes and comebacks; for Extra Meters the exact
-optimal strategy. It is one HTML file (written to --out, else GAME-report.html here) with
+The report measures, from simulated games (10,000 a run through the game's kernel): each
+seat's share of wins, shared wins and games nobody won (best bots and random play) with 95%
+intervals, ranks and score differences; game length in turns and decisions; real and forced
+choices; a round robin of the bots the kernel plays (each bot once; the others are listed as
+skipped) with their Bradley-Terry (Elo) ladder; lead changes, comebacks and Browne's game
+metrics (decisiveness, drama, uncertainty...); exact values where the game is solved.
+--compare puts a second option set in one table with differences and 95% intervals; --sweep
+plots the figures over an option's values. Ctrl-C writes the report of what was done. It is
+one HTML file (written to --out, else GAME-report.html here) with
 the charts inside; --charts png|svg writes each chart beside it too. The same --seed gives
 the same report, whatever --jobs or --scheduler. Needs the analysis extra (matplotlib, and
 dask for --scheduler): pip install 'dicegames[analysis]'.
 
 examples:
-  dicegames analyse extra-meters --games 500 --seed 1
+  dicegames analyse extra-meters --seed 1
   dicegames analyse extra-meters --option finish=first --compare finish=same_round
+  dicegames analyse extra-meters --sweep track_length=20..60:10
   dicegames analyse shortcut --games 200 --json > shortcut.json
   dicegames analyse petits-chevaux --players bot:expert,bot:expert,bot:expert,bot:expert
   dicegames analyse monza --games 2000 --scheduler tcp://10.0.0.5:8786
@@ -128,11 +135,11 @@ examples:
 
 REVIEW_EPILOG = f"""\
 For every decision with a real choice: the win chance each move leaves the player by the
-strongest estimate the game has (exact for two-player Extra Meters, the learned value for
-Petits Chevaux, rollouts by the medium bot elsewhere, with their standard error), the move
-played, its cost, and a verdict (inaccuracy from 2 points, mistake from 5, blunder from 15;
-a cost within the rollouts' noise is never flagged). Then the biggest mistakes and each
-player's win-chance curve.
+strongest estimate the game has (exact for two- and three-runner Extra Meters, the learned
+value for Petits Chevaux, rollouts by the medium bot elsewhere, with their standard error),
+the move played, its cost, and a verdict (inaccuracy from 2 points, mistake from 5, blunder
+from 15; a cost within the rollouts' noise is "uncertain"). Then the biggest mistakes and
+each player's win-chance curve, to the end of the game.
 
 examples:
   dicegames review game.json
@@ -245,10 +252,17 @@ def build_parser() -> argparse.ArgumentParser:
                                 description="Start the web app (JSON API, websockets, pages) "
                                             "and print its address.",
                                 epilog="examples:\n  dicegames serve\n  dicegames serve "
-                                       "--port 8080 --db games.sqlite3 --open\n\n"
+                                       "--port 8080 --db games.sqlite3 --open\n"
+                                       "  dicegames serve --lan   (every phone in the house)"
+                                       "\n\n"
                                        + EXIT_CODES)
-    serve.add_argument("--host", default="127.0.0.1",
-                       help="address to listen on (default 127.0.0.1: this machine only)")
+    serve.add_argument("--host", default=None,
+                       help="address to listen on (default 127.0.0.1: this machine only; "
+                            "with --lan: this machine's network address)")
+    serve.add_argument("--lan", action="store_true",
+                       help="let every phone and computer on this network play: listen on "
+                            "this machine's network address too, and print it with a QR "
+                            "code (see docs/security.md)")
     serve.add_argument("--port", type=int, default=8000,
                        help="port (default 8000; 0 picks a free one)")
     serve.add_argument("--db", metavar="PATH", type=Path,
@@ -257,6 +271,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--bot-delay", metavar="S", type=float, default=0.7,
                        help="seconds bots wait before moving, so people can follow "
                             "(default 0.7)")
+    serve.add_argument("--undo-grace", metavar="S", type=float, default=3.0,
+                       help="seconds a person has to take back the last decision of their "
+                            "turn before the next roll or bot move (default 3; 0: none)")
     serve.add_argument("--open", action="store_true", help="open the address in a browser")
     serve.add_argument("--allow-origin", metavar="URL", action="append", default=[],
                        dest="allow_origins",
@@ -352,13 +369,16 @@ def _add_analysis_commands(commands: Any) -> None:
                               "bot in every seat, at the game's usual player count)")
     analyse.add_argument("--ladder", metavar="LIST",
                          help="the round robin's bots, reference first (default: random "
-                              "and every listed level fast enough)")
-    analyse.add_argument("--games", metavar="N", type=int, default=200,
-                         help="games per run and per ladder pairing (default 200)")
+                              "and every listed level the game's kernel plays)")
+    analyse.add_argument("--games", metavar="N", type=int, default=10_000,
+                         help="games per run and per ladder pairing (default 10000)")
     _add_game_options(analyse)
     analyse.add_argument("--compare", metavar="NAME=VALUE", action="append", default=[],
-                         help="a second report with these options changed, side by side "
-                              "(repeatable)")
+                         help="compare with these options changed: one table, each "
+                              "figure's difference and 95%% interval (repeatable)")
+    analyse.add_argument("--sweep", metavar="NAME=A..B[:STEP]",
+                         help="plot seat 1's share, the length and the decisiveness over "
+                              "an option's values, with 95%% bands")
     analyse.add_argument("--jobs", metavar="N", type=int, default=1,
                          help="worker processes (default 1; 0 = one per CPU)")
     _add_scheduler(analyse)
@@ -498,7 +518,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
         return run_analyse(term, AnalyseRequest(
             game=args.game, players=args.players, ladder=args.ladder, games=args.games,
             options=args.options, compare=args.compare, seed=args.seed, jobs=args.jobs,
-            scheduler=args.scheduler, out=args.out, charts=args.charts, json=args.json))
+            scheduler=args.scheduler, out=args.out, charts=args.charts, json=args.json,
+            sweep=args.sweep))
     if args.command == "review":
         from dicegames.terminal.analyse_view import ReviewRequest, run_review
         return run_review(term, ReviewRequest(
@@ -515,6 +536,8 @@ def _serve(args: argparse.Namespace) -> ExitCode:
     """``dicegames serve``: check the options, then run the web app until stopped."""
     if args.bot_delay < 0 or args.bot_delay > 60:
         raise UsageError("--bot-delay takes seconds from 0 to 60")
+    if args.undo_grace < 0 or args.undo_grace > 60:
+        raise UsageError("--undo-grace takes seconds from 0 to 60")
     from dicegames.web.database import DatabaseFileError
     from dicegames.web.guard import normalize_origin
     from dicegames.web.server import serve
@@ -525,13 +548,32 @@ def _serve(args: argparse.Namespace) -> ExitCode:
             raise UsageError(f"--allow-origin: {error}") from None
     if not 0 < args.send_timeout <= 3600:
         raise UsageError("--send-timeout takes seconds from 0 to 3600")
+    host = _serve_host(args.host, args.lan)
     try:
-        serve(args.host, args.port, args.db, args.bot_delay, args.open,
+        serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-              **_serve_limits(args))
+              lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args))
     except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
     return ExitCode.OK
+
+
+def _serve_host(host: str | None, lan: bool) -> str:
+    """The address ``serve`` listens on: ``--host``, else 127.0.0.1, else with ``--lan``
+    this machine's network address (``--host`` must then be one other devices can reach).
+    """
+    if not lan:
+        return host if host is not None else "127.0.0.1"
+    from dicegames.web.lan import NoNetworkAddress, network_address, usable
+    if host is None:
+        try:
+            return network_address()
+        except NoNetworkAddress as error:
+            raise UsageError(f"--lan: {error}") from None
+    if not usable(host):
+        raise UsageError(f"--lan --host takes this machine's IPv4 address on the network "
+                         f"(like 192.168.1.20), not {host!r}")
+    return host
 
 
 def _os_message(error: OSError) -> str:

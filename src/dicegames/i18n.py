@@ -1,4 +1,5 @@
-"""Languages: English, French, German and Italian, through gettext catalogues.
+"""Languages: English, French, German and Italian, through gettext catalogues; numbers
+and percentages in each language's own way (Babel's CLDR formats: ``55,6 %`` in French).
 
 The English text in the code is the message id. Translations live in gettext catalogues
 (``.po`` files edited by translators, see docs/translating.md), one per folder: the shared
@@ -14,11 +15,14 @@ needs neither Babel nor a build step. A registered game without a catalogue is s
 English.
 
 Sentences are whole messages with named placeholders (``"{name} rolls {value}"``), never
-pieces glued together, so each language can order its words as it must.
+pieces glued together, so each language can order its words as it must. A number a person
+reads (a win chance, a share) is written by :func:`percent` or :func:`decimal` before it
+fills a placeholder, so its decimal mark and its percent sign follow the language.
 """
 
 from __future__ import annotations
 
+import copy
 import gettext as _gettext
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
@@ -27,7 +31,7 @@ from functools import cache
 from pathlib import Path
 
 LANGUAGES: dict[str, str] = {"en": "English", "fr": "Français", "de": "Deutsch",
-                             "it": "Italiano"}
+                             "it": "Italiano", "ja": "日本語"}
 """The languages offered, each by its own name (what a language switch shows)."""
 
 DEFAULT = "en"
@@ -155,6 +159,52 @@ def translate(lang: str, message: str, **params: object) -> str:
     """``message`` in ``lang``, its ``{placeholders}`` filled from ``params``."""
     text = _lookup(lang, message) if message else message
     return text.format(**params) if params else text
+
+
+def title(name: str, lang: str | None = None) -> str:
+    """A game's title (its spec's ``name``, a message of the game's catalogue) in ``lang``
+    (default: the current language): *Pour quelques mètres de plus* is the original French
+    title of *For a Few Extra Meters*."""
+    return translate(_current.get() if lang is None else lang, name)
+
+
+@cache
+def _percent_pattern(lang: str, digits: int) -> tuple[object, object]:
+    """The language's CLDR percent pattern with ``digits`` decimals, and its Babel locale."""
+    from babel import Locale  # the first number written loads Babel, not the start-up
+
+    locale = Locale.parse(lang if lang in LANGUAGES else DEFAULT)
+    pattern = copy.copy(locale.percent_formats[None])
+    pattern.frac_prec = (digits, digits)
+    return pattern, locale
+
+
+def percent(share: float, digits: int = 1, lang: str | None = None) -> str:
+    """``share`` (0 to 1) as a percentage the way ``lang`` writes one (default: the current
+    language), with ``digits`` decimals, through Babel's number formats.
+
+    >>> percent(0.5556, lang="en"), percent(0.5556, lang="fr"), percent(0.5556, lang="de")
+    ('55.6%', '55,6\xa0%', '55,6\xa0%')
+    >>> percent(0.5, 0, lang="it")
+    '50%'
+    """
+    pattern, locale = _percent_pattern(_current.get() if lang is None else lang, digits)
+    text: str = pattern.apply(share, locale)  # type: ignore[attr-defined]
+    return text
+
+
+def decimal(value: float, digits: int = 1, lang: str | None = None) -> str:
+    """``value`` with ``digits`` decimals the way ``lang`` writes it (default: the current
+    language), through Babel's number formats.
+
+    >>> decimal(1234.56, lang="en"), decimal(1234.56, lang="de"), decimal(2.5, 0, "fr")
+    ('1,234.6', '1.234,6', '2')
+    """
+    from babel.numbers import format_decimal
+
+    places = "0" * digits
+    pattern = "#,##0" + (f".{places}" if digits else "")
+    return format_decimal(value, pattern, locale=_current.get() if lang is None else lang)
 
 
 def _(message: str, **params: object) -> str:

@@ -416,7 +416,7 @@ def test_describe_says_what_each_player_records() -> None:
         "Ann rolls 1 2 2 3 5")
     state = state.apply("1 2 2 3 5")
     text = presenter_of(game).describe(state, Decision(((2, 2), (1, 5)), 3, 0), 1, ["Ann", "You"])
-    assert text == "You record 4 and 6 (2+2, 1+5) and the new EXTRA number 3 in column a"
+    assert text == "You record 4 and 6 (2+2, 1+5) and the new EXTRA number 3 in column A"
     ride = at(game, (SET_136, SET_136), "2 4 5 5 5")
     assert "free ride" in presenter_of(game).describe(ride, Decision(((2, 4), (5, 5))), 0,
                                                       ["Ann", "Bob"])

@@ -320,7 +320,7 @@ def test_a_car_on_a_target_is_never_pushed_and_the_target_holds_both(
     assert where(game, state) == ["a3", "start"] and state.data.finishing
     before = state.apply("rywppp").apply("white a1").apply("red a2")
     assert presenter_of(game).describe(before, before.legal_actions()[0], 1, ["Ann", "Ben"]) == (
-        "Ben steps to a3 with a yellow die; the car is on a target")  # no push
+        "Ben steps to square 3 of lane a with a yellow die; the car is on a target")  # no push
     state = play(state, moves)
     assert where(game, state) == ["a3", "a3"]
     assert state.is_terminal and state.result.winners == (0, 1)
@@ -374,14 +374,15 @@ def test_notation_of_steps_rolls_and_the_rendering(circuit_path: str) -> None:
                    "Nina (green car) in the start zone", "Roll: rryyyg"):
         assert needle in picture, needle
     sentence = presenter_of(game).describe(state, step, 0, ["Jan", "Ann", "Nina"])
-    assert sentence == "Jan steps to a2 with a red die"
+    assert sentence == "Jan steps to square 2 of lane a with a red die"
 
 
 def test_describe_names_a_push(circuit_path: str) -> None:
     game = make(circuit_path)
     state = at(game, ["a2", "a3"]).apply("ywwwww")
     assert presenter_of(game).describe(state, state.legal_actions()[0], 0, ["You", "Ann"]) == (
-        "You step to a3 with a yellow die; Ann's car is pushed back to a2")
+        "You step to square 3 of lane a with a yellow die; Ann's car is pushed back to "
+        "square 2 of lane a")
 
 
 # ----------------------------------------------------------------------- bots

@@ -16,8 +16,9 @@ from dicegames import State
 from dicegames.core.chance import sample
 from dicegames.core.registry import presenter_of
 from dicegames.games.monza import MonzaData, Phase, Roll
-from dicegames.games.monza.data import START
+from dicegames.games.monza.data import COLOURS, START
 from dicegames.games.monza.view import SEAT_COLOURS
+from dicegames.i18n import use
 
 AnyState = State[Any, Any, Any]
 
@@ -58,8 +59,9 @@ def test_the_start_shows_every_square_the_cars_in_the_start_zone_and_a_dice_pick
     assert (board["first"], board["length"]) == (0, 93)
     by_id = squares(view)
     assert by_id["i1"] == {"id": "i1", "lane": 0, "start": 0, "end": 5, "colour": "white",
-                           "letter": "W", "target": False, "entry": True}
-    assert by_id["m12"]["colour"] == "tyre" and by_id["m12"]["letter"] == ""
+                           "letter": "W", "shape": "star", "target": False, "entry": True}
+    assert by_id["m12"]["colour"] == "tyre"
+    assert by_id["m12"]["letter"] == by_id["m12"]["shape"] == ""
     assert by_id["m2"]["letter"] == "R"
     assert {s for s, d in by_id.items() if d["target"]} == {"i22", "o22"}
     assert {s for s, d in by_id.items() if d["entry"]} == {"i1", "o1"}
@@ -94,13 +96,15 @@ def test_dice_show_the_roll_with_the_spent_ones_marked_used() -> None:
                      dice=(1, 1, 0, 0, 0, 1), used=3, last=5)
     dice = presenter_of(game).view(state)["dice"]
     red, yellow, purple = "#e53935", "#fbc02d", "#8e24aa"
+    r, y, p = ({"mark": "R", "shape": "circle"}, {"mark": "Y", "shape": "triangle"},
+               {"mark": "P", "shape": "cross"})
     assert dice == [
-        {"value": "red", "label": "Red", "colour": red, "used": True},
-        {"value": "red", "label": "Red", "colour": red},
-        {"value": "yellow", "label": "Yellow", "colour": yellow},
-        {"value": "purple", "label": "Purple", "colour": purple, "used": True},
-        {"value": "purple", "label": "Purple", "colour": purple, "used": True},
-        {"value": "purple", "label": "Purple", "colour": purple}]
+        {"value": "red", "label": "Red", "colour": red, **r, "used": True},
+        {"value": "red", "label": "Red", "colour": red, **r},
+        {"value": "yellow", "label": "Yellow", "colour": yellow, **y},
+        {"value": "purple", "label": "Purple", "colour": purple, **p, "used": True},
+        {"value": "purple", "label": "Purple", "colour": purple, **p, "used": True},
+        {"value": "purple", "label": "Purple", "colour": purple, **p}]
     board = presenter_of(game).view(state)["board"]
     assert (board["phase"], board["decider"], board["last"], board["used"]) == (
         "step", 0, "purple", 3)
@@ -191,3 +195,23 @@ def test_views_and_hints_stay_plain_json_through_a_whole_game(seed: int) -> None
         assert all(h["targets"] and set(h["targets"]) <= ids for h in hints)
         state = state.apply(rng.choice(state.legal_actions(seat)), seat)
     assert presenter_of(game).view(state)["board"]["winners"]
+
+
+@pytest.mark.parametrize("lang", ["en", "fr", "de", "it"])
+def test_dice_squares_and_the_dice_entry_carry_the_same_marks_in_every_language(
+        lang: str) -> None:
+    # The squares' letters are the notation's (R Y G B W P); a die once showed its translated
+    # colour's initial instead (French white "B", which is blue on the board).
+    game = make()
+    state = position(game, ["start", "start"], phase=Phase.STEP, roll=(1, 1, 1, 1, 1, 1),
+                     dice=(1, 1, 1, 1, 1, 1), used=0, last=-1)
+    with use(lang):
+        view = presenter_of(game).view(state)
+        entry = presenter_of(game).view(game.new_state())["dice_entry"]
+    marks = {s["colour"]: (s["letter"], s["shape"]) for s in squares(view).values()
+             if s["colour"] != "tyre"}
+    assert {d["value"]: (d["mark"], d["shape"]) for d in view["dice"]} == marks
+    faces = entry["faces"]
+    assert {COLOURS[i].value: (f["mark"], f["shape"]) for i, f in enumerate(faces)} == marks
+    assert len({letter for letter, _ in marks.values()}) == 6
+    assert len({shape for _, shape in marks.values()}) == 6

@@ -489,8 +489,8 @@ def test_the_picture_shows_labels_road_numbers_grey_cells_and_cars() -> None:
     assert row9.split() == ["9", "A", "░░", "░░", "░░", "24", "9"]
     row7 = next(line for line in lines if line.split()[0] == "7")
     assert row7.split() == ["7", "6", "░░", "B", "░░", "22", "7"]
-    assert "A Player 1 a9 (road 4), 24 road steps from the finish" in picture
-    assert "B Player 2 c7 (grey)" in picture
+    assert "A Player 1 road square 4, 24 road steps from the finish" in picture
+    assert "B Player 2 the grey square 2 steps from road square 6" in picture
     assert "declare road, shortcut or push" in picture
 
 
@@ -511,7 +511,7 @@ def test_names_are_escaped_and_you_reads_right() -> None:
     assert "Ann [bold]x" in Text.from_markup(picture).plain
     rolled = state.apply("road")
     assert presenter_of(game).describe(rolled, 5, None, ["You", "Bob"]) == (
-        "You roll 5 and drive to a4 (road 9)")
+        "You roll 5 and drive to road square 9")
     far = at(game, ["e9", "a13"]).apply("road")
     assert presenter_of(game).describe(far, 5, None, ["Ann", "Bob"]) == (
         "Ann rolls 5: the finish is only 4 road steps away, so the car does not move")

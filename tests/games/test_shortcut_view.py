@@ -52,7 +52,7 @@ def test_the_grid_cars_and_turn_are_in_the_view() -> None:
     assert (board["width"], board["height"], board["road_length"]) == (5, 13, 27)
     assert len(cells) == 27 + 15 + 2
     assert cells["a13"] == {"id": "cell-a13", "name": "a13", "kind": "start", "col": 0, "row": 0,
-                            "road": None, "text": "Start", "where": "the start (a13)"}
+                            "road": None, "text": "Start", "where": "the start"}
     assert cells["e13"]["kind"] == "finish"
     assert cells["a9"]["road"] == 4 and cells["a9"]["text"] == "4"
     assert cells["c7"]["kind"] == "grey" and cells["c7"]["road"] is None
@@ -74,7 +74,7 @@ def test_declarations_are_signs_where_they_lead() -> None:
     assert plain(list(hints.values())) == list(hints.values())
     assert list(hints) == ["road", "shortcut", "push"]
     assert hints["road"]["targets"] == ["sign-road"]
-    assert hints["push"]["label"] == "Push one square to a9 (road 4)"
+    assert hints["push"]["label"] == "Push one square to road square 4"
     signs = {sign["move"]: sign for sign in presenter_of(game).view(state)["board"]["signs"]}
     assert [hint["targets"] for hint in hints.values()] == [[signs[m]["id"]] for m in hints]
     # Road: on the next road square, previewing where each die value lands.
@@ -106,7 +106,7 @@ def test_on_grey_there_is_no_road_and_push_offers_its_squares() -> None:
     push_hints = presenter_of(game).action_hints(pushed, 0)
     assert [(h["move"], h["targets"]) for h in push_hints] == [
         (name, [f"cell-{name}"]) for name in ("c8", "b7", "d7")]
-    assert push_hints[0]["label"] == "Push to c8 (grey)"
+    assert push_hints[0]["label"] == "Push to the grey square 2 steps from road square 5"
     destinations = presenter_of(game).view(pushed)["board"]["destinations"]
     assert destinations == ["cell-c8", "cell-b7", "cell-d7"]
 
@@ -126,13 +126,13 @@ def test_shortcut_choice_dice_destinations_and_press() -> None:
                                "cell": None, "preview": []}]
     cells = {hint["move"]: hint for hint in hints[1:]}
     assert set(cells) == {"a9", "a8", "a7", "b9", "b8", "c9"}
-    assert cells["a9"]["label"] == "Stay on a9 (road 4)"
-    assert cells["b8"]["label"] == "Move to b8 (grey)"
+    assert cells["a9"]["label"] == "Stay on road square 4"
+    assert cells["b8"]["label"] == "Move to the grey square beside road square 5"
     assert cells["a7"]["targets"] == ["cell-a7"]
     assert sorted(board["destinations"]) == sorted(f"cell-{m}" for m in cells)
     finishing = at(game, ["e12", "a13"], phase=Phase.CHOOSE, rolls=(3,))
     labels = {h["move"]: h["label"] for h in presenter_of(game).action_hints(finishing, 0)}
-    assert labels["e13"] == "Drive to the finish (e13)!"
+    assert labels["e13"] == "Drive to the finish!"
 
 
 def test_dice_entry_faces_join_into_a_roll_the_game_parses() -> None:

@@ -289,7 +289,10 @@ def test_record_download_replay_upload_and_steps(client: AppClient) -> None:
     one = client.get(f"/api/matches/{uploaded['id']}/states/1")
     assert one["log"][0]["text"] == record["moves"][0]
     final = client.get(f"/api/matches/{uploaded['id']}")
-    assert final["status"] == "record" and final["result"] == record["result"]
+    # The state's result is the record's, with the end screen's words besides.
+    shown = {key: final["result"][key] for key in record["result"]}
+    assert final["status"] == "record" and shown == record["result"]
+    assert final["result"]["score_words"] and final["result"]["explanation"]
     status, error = client.call("POST", f"/api/matches/{uploaded['id']}/undo", {"token": "x"})
     assert status == 403
     tampered = dict(record, moves=[*record["moves"][:3], "fly", *record["moves"][4:]])

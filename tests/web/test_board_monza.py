@@ -22,6 +22,13 @@ from web.server import Server
 
 PICK = "svg.mz-track .mz-pick"
 RING = PICK + " .mz-glow"
+
+
+def read_aloud(square: str) -> str:
+    """How the log names a default-circuit square (``o22``: "square 22 of the outer
+    lane")."""
+    lane = {"i": "inner", "m": "middle", "o": "outer"}[square[0]]
+    return f"square {square[1:]} of the {lane} lane"
 """The ring drawn on a marked element."""
 
 TWO_LANES: dict[str, Any] = {
@@ -80,7 +87,7 @@ def test_the_board_is_drawn_clicked_and_played_by_keyboard(server: Server, page:
     # A click on a marked square plays that step.
     square = target.get_attribute("data-id")
     page.locator(RING).first.click()
-    expect(page.locator("#log")).to_contain_text(f"Ann steps to {square}")
+    expect(page.locator("#log")).to_contain_text(f"Ann steps to {read_aloud(str(square))}")
     # Keyboard: focus a marked square (square or car) and press Enter.
     assert wait_for_pick(page)
     pick = page.locator(PICK).first
@@ -92,7 +99,8 @@ def test_the_board_is_drawn_clicked_and_played_by_keyboard(server: Server, page:
     page.keyboard.press("Enter")
     page.wait_for_function(f"() => document.querySelectorAll('#log li').length > {before}")
     name = move.split()[-1]
-    expect(page.locator("#log")).to_contain_text(re.compile(f"Ann (steps|advances).*{name}"))
+    expect(page.locator("#log")).to_contain_text(
+        re.compile(f"Ann (steps|advances).*{read_aloud(name)}"))
     # To the end by the page's buttons; the board names the winner.
     play_to_the_end(page, random.Random(3))
     page.locator("#end-close").click()
@@ -125,7 +133,7 @@ def test_phone_width_has_no_horizontal_scroll(server: Server, dark_phone: Page) 
     page.screenshot(path=str(SHOTS / "monza-board-phone.png"), full_page=True)
     square = page.locator(PICK).first.get_attribute("data-id")
     page.locator(RING).first.click()
-    expect(page.locator("#log")).to_contain_text(f"Ann steps to {square}")
+    expect(page.locator("#log")).to_contain_text(f"Ann steps to {read_aloud(str(square))}")
 
 
 def test_real_dice_are_entered_and_the_last_colour_step_is_declined_on_the_car(

@@ -46,7 +46,7 @@ def test_board_draws_and_plays_by_click_and_keyboard(server: Server, page: Page)
     assert page.locator("pre.text-board").count() == 0
     # The draw for the first player is a list of colours; Ann (red) starts.
     page.click("#entry button[data-move=red]")
-    expect(page.locator("#status")).to_contain_text("Ann's roll")
+    expect(page.locator("#status")).to_contain_text("Your roll")  # Ann's own page
     # The die is entered with the picker of view.dice_entry (faces 1 to 6).
     expect(page.locator("#entry button.face")).to_have_count(6)
     page.click("#entry button.face[data-value='6']")

@@ -96,7 +96,7 @@ def test_glowing_square_moves_the_car_with_known_dice(server: Server, page: Page
     expect(page.locator(f"{BOARD} .panel")).to_contain_text("Shortcut dice: 2")
     page.screenshot(path=str(SHOTS / "shortcut-board-choose.png"), full_page=True)
     page.click("#sc-cell-a11")
-    expect(page.locator("#log")).to_contain_text("Ann moves to a11 (road 2)")
+    expect(page.locator("#log")).to_contain_text("Ann moves to road square 2")
     state = server.get(f"/api/matches/{match['id']}")
     assert state["view"]["board"]["cars"][0]["cell"] == "cell-a11"
 

@@ -23,8 +23,9 @@ def test_every_card_shows_its_board_and_facts(server: Server, page: Page) -> Non
     expect(cards).to_have_count(len(GAMES))
     for game in GAMES:
         card = page.locator(f"#games .game-card[data-id={game}]")
-        # The picture is the game's own board module drawing (an SVG, not an image file);
-        # a game without one shows its text board.
+        # The picture is the game's own board module drawing (an SVG, not an image file),
+        # drawn once the card comes near the screen; a game without one shows its text board.
+        card.scroll_into_view_if_needed()
         if lacks_board(game):
             expect(card.locator(".picture pre.text-board")).to_be_visible()
         else:
@@ -48,8 +49,11 @@ def test_every_card_shows_its_board_and_facts(server: Server, page: Page) -> Non
 def test_one_tap_starts_a_game_against_the_computer(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.click("#games [data-id=petits-chevaux] .play-now")
+    # The first one tap on a device asks the person's name (see test_turns_browser.py).
+    page.fill("#player-name", "Ann")
+    page.click(".name-dialog button[type=submit]")
     page.wait_for_url("**/m/**")
-    expect(page.locator("#seats")).to_contain_text("You")
+    expect(page.locator("#seats")).to_contain_text("Ann")
     expect(page.locator("#seats")).to_contain_text("Computer (bot, medium)")
     expect(page.locator("#status")).not_to_be_empty()
 

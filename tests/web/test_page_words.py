@@ -43,9 +43,10 @@ def test_a_forced_pass_on_your_own_turn_says_so(paced: Server, page: Page) -> No
     # every horse in its corner stable: she cannot move, and the server passes for her
     # after its pause. Meanwhile her page must not say it waits for her.
     enter(paced, match, "red")
-    expect(page.locator("#status")).to_contain_text("Ann's roll")
+    # Ann's own page speaks to her in the second person.
+    expect(page.locator("#status")).to_contain_text("Your roll")
     enter(paced, match, "3")
-    expect(page.locator("#status")).to_contain_text("Ann: no move is possible, the turn passes")
+    expect(page.locator("#status")).to_contain_text("You cannot move: the turn passes")
     expect(page.locator("#status")).not_to_contain_text("Waiting for Ann")
     # Once passed, it is Ben's roll.
     expect(page.locator("#status")).to_contain_text("Ben's roll", timeout=10_000)

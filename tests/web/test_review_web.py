@@ -13,6 +13,7 @@ from dicegames.core.session import PlayerInfo, Session
 from polling import until
 from web.client import AppClient
 from web.server import Server
+from web.test_accessibility import check
 
 # Extra Meters on 15 squares (an exact review): Ann stops after her opening 5, a blunder by
 # the solver (26 points); later stops on a low sum are blunders too.
@@ -91,9 +92,9 @@ def test_replay_page_draws_the_curve_and_notes_the_mistake(server: Server, page:
     page.goto(server.url + f"/replay/{match['id']}")
     page.click("#review-start")
     expect(page.locator("#review-status")).to_contain_text(  # the first review starts
-        "Reviewed by the exact estimate", timeout=60_000)  # the analysis workers
-    expect(page.locator("#curve polyline")).to_have_count(2)
-    dots = page.locator("#curve circle.flag")
+        "Reviewed:", timeout=60_000)  # the analysis workers
+    expect(page.locator("#review-graph polyline")).to_have_count(2)
+    dots = page.locator("#review-graph circle.flag")
     assert dots.count() >= 1
     dots.first.dispatch_event("click")
     expect(page.locator("#where")).to_have_text(f"move 2 of {match['moves']}")
@@ -102,3 +103,67 @@ def test_replay_page_draws_the_curve_and_notes_the_mistake(server: Server, page:
         "Ann played “Stop: move 5 to square 5”; “Roll again (a 6 moves you only 2)” was better")
     page.click("#next")
     expect(page.locator("#review-note")).to_have_text("")
+
+
+def in_view(page: Page, selector: str) -> bool:
+    """True when the element is wholly inside the window."""
+    return bool(page.eval_on_selector(selector, """(node) => {
+        const box = node.getBoundingClientRect();
+        return box.top >= 0 && box.left >= 0 && box.bottom <= innerHeight
+            && box.right <= innerWidth && box.height > 0;
+    }"""))
+
+
+def test_the_review_graph_has_axes_names_tooltips_a_list_and_a_plain_caption(
+        server: Server, phone: Page) -> None:
+    # Issue 25, defect 9: no axes, no legend, no percentages; a caption with nested
+    # brackets; clicking a mistake scrolled the replay controls away.
+    match = server.post("/api/replays", blunder_record())
+    phone.goto(server.url + f"/replay/{match['id']}?review")
+    expect(phone.locator("#review-status")).to_contain_text("Reviewed:", timeout=60_000)
+    review = server.get(f"/api/matches/{match['id']}/review")
+    graph = phone.locator("#review-graph")
+    # The axes: win chance from 0 to 100 %, and the move numbers.
+    ticks = graph.locator("svg.curve text.tick").all_text_contents()
+    assert {"0%", "50%", "100%"} <= set(ticks), ticks
+    assert "0" in ticks, ticks
+    assert graph.locator("svg.curve text.title").all_text_contents() == ["Move", "Win chance"]
+    # Each player's line is named beside the graph, and every point has its tooltip.
+    expect(graph.locator(".legend li")).to_have_text(["Ann", "Ben"])
+    points = graph.locator("circle.point")
+    expect(points).to_have_count(2 * len(review["curve"]))
+    first = points.first.locator("title").text_content() or ""
+    assert first.startswith("Ann, after move 0: ") and first.endswith("% chance to win"), first
+    points.nth(3).hover()
+    expect(graph.locator(".tip")).to_contain_text(
+        f"Ann, after move {points.nth(3).get_attribute('data-index')}:")
+    # The flagged moves, listed beside the graph with what was better.
+    mistakes = graph.locator(".mistakes button")
+    expect(mistakes).to_have_count(len(review["mistakes"]))
+    expect(mistakes.first).to_contain_text("Move 2")
+    expect(mistakes.first).to_contain_text("Ann played “Stop: move 5 to square 5”")
+    # A plain caption: sentences, no brackets at all.
+    caption = graph.locator("figcaption").text_content() or ""
+    assert "exact" in caption and "0 to 100%" in caption, caption
+    assert "(" not in caption and "(" not in (phone.text_content("#review-status") or "")
+    # On a phone the list is below the board: choosing a move there shows it, and the
+    # step controls are still on screen.
+    mistakes.last.scroll_into_view_if_needed()
+    assert not in_view(phone, "#board")
+    mistakes.last.click()
+    chosen = review["mistakes"][-1] + 1
+    expect(phone.locator("#where")).to_have_text(f"move {chosen} of {match['moves']}")
+    for control in ("#prev", "#next", "#where"):
+        assert in_view(phone, control), control
+    expect(mistakes.last).to_have_attribute("aria-current", "true")
+    check(phone)  # axe-core: the graph, its list and its caption pass
+
+
+def test_the_review_graph_passes_axe_in_dark_mode(server: Server, dark_phone: Page) -> None:
+    match = server.post("/api/replays", blunder_record())
+    dark_phone.goto(server.url + f"/replay/{match['id']}?review&lang=fr")
+    expect(dark_phone.locator("#review-graph .mistakes button").first).to_be_visible(
+        timeout=60_000)
+    ticks = dark_phone.locator("#review-graph svg.curve text.tick").all_text_contents()
+    assert "100\xa0%" in ticks, ticks  # French writes a (no-break) space before the sign
+    check(dark_phone)

@@ -38,10 +38,10 @@ from dicegames.analysis.estimate import (
     Estimate,
     Estimator,
     Rollouts,
+    Tally,
     estimator_for,
     terminal_estimate,
 )
-from dicegames.analysis.hint import exact_chances_of
 from dicegames.analysis.review import MoveReview, judge
 from dicegames.analysis.stats import wilson_interval
 from dicegames.bots import FALLBACK_LEVEL, adviser, rollout_level
@@ -229,9 +229,12 @@ def hint_within(job: HintJob, *, deadline: float) -> QuickHint:
 
 
 def _exact(state: State[Any, Any, Any], seat: Seat) -> Mapping[Hashable, float] | None:
-    """The game's exact win chances per choice, when it has them here."""
-    estimator = exact_chances_of(state.game)
-    return estimator(state, seat) if estimator is not None else None
+    """The game's exact win chances per choice, when the one estimator has them here."""
+    estimator = estimator_for(state.game, learned=False)
+    if estimator.kind != "exact":
+        return None
+    return {action: estimate.chances[seat]
+            for action, estimate in estimator.choices(state, seat).items()}
 
 
 # --------------------------------------------------------------------------- reviews
@@ -276,30 +279,23 @@ class BudgetedRollouts(Rollouts):
                                             for key, state in states.items()
                                             if state.is_terminal}
         going = {key: state for key, state in states.items() if key not in result}
-        sums = {key: [0.0] * players for key in going}
-        squares = {key: [0.0] * players for key in going}
+        tallies = {key: Tally(players) for key in going}
         n = 0
         while going and n < self.rollouts and (n == 0 or time.monotonic() < self.deadline):
             began = time.monotonic()
             for key, state in going.items():
-                for seat, value in enumerate(self.play_out(state, n)):
-                    sums[key][seat] += value
-                    squares[key][seat] += value * value
+                tallies[key].add(self.play_out(state, n))
             pace = (time.monotonic() - began) / len(going)
             self.pace = pace if self.pace is None else 0.8 * self.pace + 0.2 * pace
             n += 1
         if going:
             self.fewest = min(self.fewest, n)
-        for key in going:
-            means = tuple(total / n for total in sums[key])
-            error = 0.0
-            if n > 1:
-                for seat in range(players):
-                    variance = max(0.0, (squares[key][seat] - n * means[seat] ** 2) / (n - 1))
-                    error = max(error, math.sqrt(variance / n))
+        for key, tally in tallies.items():
+            estimate = tally.estimate()
             if n < self.rollouts:  # a few continuations say little: the worst case's error
-                error = max(error, 0.5 / math.sqrt(n))
-            result[key] = Estimate(means, error)
+                estimate = Estimate(estimate.chances,
+                                    max(estimate.error or 0.0, 0.5 / math.sqrt(n)))
+            result[key] = estimate
         return result
 
 

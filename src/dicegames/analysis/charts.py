@@ -45,6 +45,14 @@ def encode(figure: Any, kind: str) -> bytes:
     return buffer.getvalue()
 
 
+def whole_ticks(axis: Any, which: str = "y") -> None:
+    """Whole-number ticks on an axis that counts games, turns or decisions."""
+    from matplotlib.ticker import MaxNLocator
+
+    target = axis.yaxis if which == "y" else axis.xaxis
+    target.set_major_locator(MaxNLocator(integer=True))
+
+
 def _interval_bars(axis: Any, labels: list[str], shares: list[dict[str, Any]],
                    colours: list[str]) -> None:
     values = [s["share"] for s in shares]
@@ -67,9 +75,17 @@ def seat_chart(report: dict[str, Any]) -> Any:
     given = f"{bots[0]} bots" if len(set(bots)) == 1 else "the given bots"
     for axis, key, title in ((axes[0], "best", given),
                              (axes[1], "random", "random play")):
+        if not seats[key]:
+            axis.set_axis_off()
+            continue
         _interval_bars(axis, labels, seats[key], colours)
         axis.axhline(1 / players, color="#888", linewidth=0.8, linestyle="--")
-        axis.set_title(f"wins by seat, {title}")
+        axis.set_title(f"sole wins by seat, {title}")
+    exact = (report.get("exact") or {}).get("seat_advantage")
+    if exact and seats["best"]:
+        axes[0].scatter(labels, exact, marker="D", color="#222", zorder=3,
+                        label="exact (optimal play)")
+        axes[0].legend(frameon=False, loc="upper right")
     return figure
 
 
@@ -80,6 +96,9 @@ def length_chart(report: dict[str, Any]) -> Any:
     for axis, key, title in ((axes[0], "turns", "turns per game"),
                              (axes[1], "decisions", "real decisions per game")):
         figures = report["length"][key]
+        if not figures:
+            axis.set_axis_off()
+            continue
         histogram = {int(k): v for k, v in figures["histogram"].items()}
         axis.bar(list(histogram), list(histogram.values()), width=1.0, color="#00798c")
         axis.axvline(figures["mean"], color="#d1495b", label=f"mean {figures['mean']:.1f}")
@@ -87,7 +106,9 @@ def length_chart(report: dict[str, Any]) -> Any:
                      label=f"median {figures['median']:g}")
         axis.set_title(title)
         axis.set_ylabel("games")
-        axis.legend(frameon=False)
+        whole_ticks(axis, "x")
+        whole_ticks(axis, "y")
+        axis.legend(frameon=False, loc="upper right")
     return figure
 
 
@@ -115,6 +136,8 @@ def drama_chart(report: dict[str, Any]) -> Any:
     axis.bar(list(histogram), list(histogram.values()), width=0.8, color="#66a182")
     axis.set_xlabel("lead changes in a game")
     axis.set_ylabel("games")
+    whole_ticks(axis, "x")
+    whole_ticks(axis, "y")
     axis.set_title(f"lead changes ({drama['games']} games, leader by the {drama['estimate']} "
                    f"estimate)")
     return figure
@@ -139,6 +162,8 @@ def strategy_chart(report: dict[str, Any]) -> Any:
     bar = figure.colorbar(image, ax=list(axes), shrink=0.85)
     bar.set_label("stop from this running sum\n(blank: always roll)")
     figure.suptitle("optimal play: when to stop (exact solution, first player)")
+    if strategy.get("note"):
+        figure.text(0.5, -0.04, strategy["note"], ha="center", fontsize=8, color="#444")
     return figure
 
 
@@ -167,10 +192,47 @@ def review_chart(review: dict[str, Any]) -> Any:
     return figure
 
 
+def sweep_chart(result: dict[str, Any]) -> Any:
+    """Seat 1's share, the length and the decisiveness over an option's values, with bands."""
+    plt = require_matplotlib()
+    points = result["points"]
+    xs = [p["value"] for p in points]
+    figure, axes = plt.subplots(1, 3, figsize=(10, 2.9), constrained_layout=True)
+    panels = (
+        ("seat 1 wins alone", [p["seat1"]["share"] for p in points],
+         [p["seat1"]["low"] for p in points], [p["seat1"]["high"] for p in points], True),
+        ("turns a game", [p["duration"]["mean"] for p in points],
+         [p["duration"]["low"] for p in points], [p["duration"]["high"] for p in points],
+         False),
+        ("decisiveness", [(p["decisiveness"] or {}).get("mean", float("nan")) for p in points],
+         [(p["decisiveness"] or {}).get("low", float("nan")) for p in points],
+         [(p["decisiveness"] or {}).get("high", float("nan")) for p in points], True),
+    )
+    for axis, (title, ys, lows, highs, percent) in zip(axes, panels, strict=True):
+        axis.fill_between(xs, lows, highs, color="#00798c", alpha=0.25, linewidth=0,
+                          label="95% interval")
+        axis.plot(xs, ys, "o-", color="#00798c", markersize=3)
+        if title.startswith("seat 1") and points:
+            axis.axhline(1 / points[0]["players"], color="#888", linewidth=0.8,
+                         linestyle="--")
+        if percent:
+            from matplotlib.ticker import PercentFormatter
+
+            axis.yaxis.set_major_formatter(PercentFormatter(xmax=1))
+        axis.set_title(title)
+        axis.set_xlabel(result["option"])
+        whole_ticks(axis, "x")
+        if len(xs) <= 12:
+            axis.set_xticks(xs)
+    axes[0].legend(frameon=False)
+    return figure
+
+
 def report_charts(report: dict[str, Any]) -> dict[str, Any]:
     """Every chart a report has, by file stem."""
-    charts = {"seats": seat_chart(report), "length": length_chart(report),
-              "ladder": ladder_chart(report)}
+    charts = {"seats": seat_chart(report), "length": length_chart(report)}
+    if report["skill"]["ladder"]:
+        charts["ladder"] = ladder_chart(report)
     if report.get("drama"):
         charts["drama"] = drama_chart(report)
     if report.get("strategy"):

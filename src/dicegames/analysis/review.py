@@ -5,11 +5,17 @@ chance each move leaves the mover (:mod:`~dicegames.analysis.estimate`: exact fo
 Meters, the learned value for Petits Chevaux, rollouts elsewhere), the move played, its
 cost (the best move's chance minus the played move's), and a verdict in the manner of chess
 sites: ``best`` (no cost), ``good``, ``inaccuracy`` (2 points or more), ``mistake`` (5 or
-more) or ``blunder`` (15 or more). A cost within the estimate's noise (less than twice the
-standard error of the difference) is never called worse than ``good``.
+more) or ``blunder`` (15 or more). A cost within the estimate's noise (at most twice the
+standard error of the difference) is ``uncertain``: the estimate cannot tell the move from
+the best one, so it is neither praised nor flagged.
+
+The rollout estimate samples each decision only until it is decided
+(:meth:`~dicegames.analysis.estimate.Rollouts.choices`), in the game's kernel, so even a
+six-player EXTRA! game is reviewed in a few seconds.
 
 The win-chance curve (the "evaluation graph") is each seat's chance before the first move
-and after every reviewed decision, ending at the result.
+and after every reviewed decision, ending at the result (each winner's share of the win
+after the last move).
 
 :func:`review_steps` yields the decisions one by one, so a front end can show the review as
 it grows (the web app's replay page does); :func:`review` collects them.
@@ -18,7 +24,7 @@ it grows (the web app's replay page does); :func:`review` collects them.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Hashable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -62,7 +68,8 @@ class MoveReview:
         cost: the best chance minus the played move's chance (0 when the best was played).
         chances: every seat's win chance after the move played; ``error`` its standard
             error (0 exact, ``None`` for a learned model).
-        verdict: ``best``, ``good``, ``inaccuracy``, ``mistake`` or ``blunder``.
+        verdict: ``best``, ``good``, ``uncertain``, ``inaccuracy``, ``mistake`` or
+            ``blunder``.
     """
 
     index: int
@@ -103,12 +110,14 @@ class GameReview:
     moves: tuple[MoveReview, ...]
     winners: tuple[int, ...]
     total_moves: int
+    end: tuple[float, ...] = ()
+    """Every seat's share of the result (1 split among the winners): the curve's last
+    point."""
 
     def curve(self) -> list[tuple[int, tuple[float, ...]]]:
-        """(move index, every seat's chance): the start (index 0), then each decision."""
-        points = [(0, self.start)]
-        points += [(move.index + 1, move.chances) for move in self.moves]
-        return points
+        """(move index, every seat's chance): the start (index 0), then each decision, then
+        the result after the last move."""
+        return curve_points(self.start, self.moves, self.total_moves, self.end)
 
     def mistakes(self, limit: int = 3) -> list[MoveReview]:
         """The flagged moves, costliest first, at most ``limit``."""
@@ -127,12 +136,23 @@ class GameReview:
                           for index, chances in self.curve()]}
 
 
+def curve_points(start: tuple[float, ...], moves: Sequence[MoveReview], total_moves: int,
+                 end: tuple[float, ...]) -> list[tuple[int, tuple[float, ...]]]:
+    """The win-chance curve (see :meth:`GameReview.curve`); ``start`` or ``end`` empty: that
+    point is not known yet (a review still under way)."""
+    points = [(0, start)] if start else []
+    points += [(move.index + 1, move.chances) for move in moves]
+    if end and (not points or points[-1][0] < total_moves):
+        points.append((total_moves, end))
+    return points
+
+
 def verdict(cost: float, noise: float | None) -> str:
     """The verdict of a move that cost ``cost``, measured with standard error ``noise``."""
     if cost <= 1e-9:
         return "best"
     if noise is not None and cost <= 2 * noise:
-        return "good"
+        return "uncertain"
     if cost >= BLUNDER:
         return "blunder"
     if cost >= MISTAKE:
@@ -216,4 +236,5 @@ def review(session: Session, estimator: Estimator | None = None,
         players=tuple(player.name for player in session.players),
         kind=estimator.kind, description=estimator.description,
         start=estimator.position(session.states[0]).chances, moves=tuple(moves),
-        winners=session.state.result.winners, total_moves=total)
+        winners=session.state.result.winners, total_moves=total,
+        end=session.state.result.returns())

@@ -45,6 +45,8 @@ class GameTrace:
         options: the legal moves summed over the real choices (their mean is the branching).
         leaders: the leading seat at the start of each turn (``-1``: level), or empty when
             the leader was not measured for this game.
+        chances: every seat's win chance by the estimator at the start of each turn (beside
+            ``leaders``; the design report's game metrics read them), or empty.
     """
 
     winners: tuple[int, ...]
@@ -53,6 +55,7 @@ class GameTrace:
     forced: int
     options: int
     leaders: tuple[int, ...]
+    chances: tuple[tuple[float, ...], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,7 @@ def trace_game(game: Game[Any, Any, Any], task: TraceTask, index: int,
               for name, rng in zip(task.bots, rngs, strict=True)]
     counts = {"decisions": 0, "forced": 0, "options": 0, "turn": 0}
     leaders: list[int] = []
+    chances: list[tuple[float, ...]] = []
 
     def watch(state: State[Any, Any, Any]) -> None:
         node = state.node
@@ -101,7 +105,8 @@ def trace_game(game: Game[Any, Any, Any], task: TraceTask, index: int,
             return
         if estimator is not None and state.turn.number != counts["turn"]:
             counts["turn"] = state.turn.number
-            leaders.append(leader(estimator.position(state).chances))
+            chances.append(estimator.position(state).chances)
+            leaders.append(leader(chances[-1]))
         if node.kind is NodeKind.DECISION:
             legal = state.legal_actions(node.players[0])
             if len(legal) == 1:
@@ -115,7 +120,7 @@ def trace_game(game: Game[Any, Any, Any], task: TraceTask, index: int,
         raise runaway(game, task.max_moves)
     state = ending.state
     return GameTrace(state.result.winners, state.turn.number, counts["decisions"],
-                     counts["forced"], counts["options"], tuple(leaders))
+                     counts["forced"], counts["options"], tuple(leaders), tuple(chances))
 
 
 _GAMES: dict[tuple[str, int, tuple[tuple[str, OptionValue], ...]], Game[Any, Any, Any]] = {}

@@ -71,6 +71,28 @@ class Presenter(Generic[G]):
         state. Games whose presentation translates it override this."""
         return result.summary
 
+    def describe_score(self, state: State[Any, Any, Any], result: Result, seat: Seat) -> str:
+        """What ``seat``'s final score means, in words, for the end screen ("4 steps from
+        the finish", "12 points"), in the current language; ``state`` is the final state.
+        The default is the number itself: a game whose scores are not plain points says
+        what they are."""
+        score = result.scores[seat]
+        return str(int(score)) if float(score).is_integer() else f"{score:g}"
+
+    def explain_result(self, state: State[Any, Any, Any], result: Result,
+                       names: Sequence[str]) -> str:
+        """Why the winners won, and what the scores beside the names mean, in a sentence
+        or two for a family reading the end screen (a tie-break said in words), in the
+        current language; ``names`` are the players' display names. The default says
+        nothing more than the result's line."""
+        return ""
+
+    def dice_note(self, state: State[Any, Any, Any]) -> str:
+        """A sentence shown where a person enters real dice at ``state`` (a chance node),
+        for a rule about the roll itself ("a 6 on the first roll is rolled again"), in the
+        current language; empty for none (the default)."""
+        return ""
+
     def render(self, state: State[Any, Any, Any], names: Sequence[str] | None = None) -> str:
         """The state as text for a terminal, with rich markup for colours.
 

@@ -231,6 +231,10 @@ def from_position(game_id: str, text: str, **options: object) -> State[Any, Any,
     cls = game_class(game_id)
     spec = cls.spec
     count = players_in(text)
+    if count == 1 and spec.min_players > 1:
+        # No "/" in the first field: the text is no list of seats, so what is wrong is the
+        # text itself, which the game's own reader names (its fields, what they hold).
+        configure(spec.id, spec.min_players, options, files=True).from_position(text)
     if not spec.min_players <= count <= spec.max_players:
         raise PositionError(f"the position has {count} seats in its first field; {spec.id} is "
                             f"for {spec.min_players} to {spec.max_players} players")

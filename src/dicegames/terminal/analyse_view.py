@@ -50,6 +50,7 @@ class AnalyseRequest:
     out: Path | None
     charts: str | None
     json: bool
+    sweep: str | None = None
 
 
 def check_out(option: str, path: Path) -> Target:
@@ -92,14 +93,14 @@ def _progress(term: Terminal, show: bool, label: str = "analysing"
 
 
 def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
-    """Build the report (two side by side with ``--compare``), write it, print a summary.
+    """Build the report (with ``--compare``, two and their comparison; with ``--sweep``, the
+    sweep), write it, print a summary. Ctrl-C writes the report of what was done and exits
+    with :attr:`ExitCode.INTERRUPTED`.
 
     Raises:
         OptionError: unknown game, option or bot, a bad number of games or jobs, charts
             asked for without matplotlib.
     """
-    from dicegames.analysis.report import build_report
-
     options = parse_options(request.options)
     option_sets = [options]
     if request.compare:
@@ -107,6 +108,8 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
     seats = split_players(request.players) if request.players else None
     ladder = split_players(request.ladder) if request.ladder else None
     seed = request.seed if request.seed is not None else new_seed()
+    if request.sweep and request.compare:
+        raise UsageError("--sweep and --compare answer different questions: give one")
     if not request.json:
         from dicegames.analysis.charts import require_matplotlib
         require_matplotlib()  # fail before the long run, not after it
@@ -114,25 +117,27 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
             raise UsageError(f"--charts writes files named after --out, and --out "
                              f"{request.out} is not a file (it is standard output, a "
                              f"device or a FIFO); give --out a file name")
-    reports = []
-    for option_set in option_sets:
-        game, items = configure(request.game, seats, option_set)
-        with _progress(term, not request.json and term.err.is_terminal) as progress:
-            built = build_report(game, games=request.games, seed=seed,
-                                  players=items if seats else None, bots=ladder,
-                                  jobs=request.jobs, scheduler=request.scheduler,
-                                  progress=progress)
-        reports.append(built.to_json())
+    if request.sweep:
+        return _run_sweep(term, request, options, seats, seed)
+    reports = _build_reports(term, request, option_sets=option_sets, seats=seats,
+                             ladder=ladder, seed=seed)
+    interrupted = any(report["interrupted"] for report in reports)
+    comparison = None
+    if len(reports) == 2:
+        from dicegames.analysis.compare import comparison as compare_reports
+        comparison = compare_reports(reports[0], reports[1])
+    code = ExitCode.INTERRUPTED if interrupted else ExitCode.OK
     if request.json:
-        document: Any = reports[0] if len(reports) == 1 else {"reports": reports}
+        document: Any = reports[0] if len(reports) == 1 else {
+            "reports": reports, "comparison": comparison}
         term.out.file.write(json.dumps(document, indent=2) + "\n")
-        return ExitCode.OK
+        return code
     from dicegames.analysis.charts import encode, report_charts
     from dicegames.analysis.html import report_page
 
     out = request.out or Path(f"{reports[0]['game']}-report.html")
     term = messages_for(term, out)
-    written = write_bytes(out, report_page(reports).encode())
+    written = write_bytes(out, report_page(reports, comparison).encode())
     term.say(f"Report written to {escape(str(written))}")
     if request.charts:
         for number, report in enumerate(reports, start=1):
@@ -141,9 +146,79 @@ def run_analyse(term: Terminal, request: AnalyseRequest) -> ExitCode:
                 path = out.with_name(f"{out.stem}{suffix}-{name}.{request.charts}")
                 write_bytes(path, encode(figure, request.charts))
                 term.say(f"Chart written to {escape(str(path))}")
+    if comparison:
+        for line in comparison["verdict"]:
+            term.say(escape(line))
     for report in reports:
         show_summary(term, report)
-    return ExitCode.OK
+    return code
+
+
+def _build_reports(term: Terminal, request: AnalyseRequest, *,
+                   option_sets: Sequence[dict[str, Any]], seats: Sequence[str] | None,
+                   ladder: Sequence[str] | None, seed: int) -> list[dict[str, Any]]:
+    """One report per option set (the HTML page's board drawn in), stopping at a Ctrl-C."""
+    from dicegames.analysis.report import build_report
+
+    reports: list[dict[str, Any]] = []
+    for option_set in option_sets:
+        game, items = configure(request.game, seats, option_set)
+        with _progress(term, not request.json and term.err.is_terminal) as progress:
+            built = build_report(game, games=request.games, seed=seed,
+                                  players=items if seats else None, bots=ladder,
+                                  jobs=request.jobs, scheduler=request.scheduler,
+                                  progress=progress,
+                                  announce=lambda text: term.err.print(escape(text)))
+        data = built.to_json()
+        if not request.json:
+            from dicegames.analysis.board_picture import board_picture
+            data["board"] = board_picture(game, f"board-{len(reports) + 1}")
+        reports.append(data)
+        if built.interrupted:
+            break
+    return reports
+
+
+def _run_sweep(term: Terminal, request: AnalyseRequest, options: dict[str, Any],
+               seats: Sequence[str] | None, seed: int) -> ExitCode:
+    """``--sweep``: measure each value, write the page (or JSON), print a table."""
+    from dicegames.analysis.sweep import parse_sweep, sweep
+
+    spec = parse_sweep(request.sweep or "")
+
+    def configured(value: Any) -> Any:
+        return configure(request.game, seats, {**options, **{k: str(v) for k, v in
+                                                             value.items()}})[0]
+    with _progress(term, not request.json and term.err.is_terminal, "sweeping") as progress:
+        result = sweep(configured, spec, games=request.games, seed=seed, players=seats,
+                       jobs=request.jobs, scheduler=request.scheduler, progress=progress)
+    code = ExitCode.INTERRUPTED if result["interrupted"] else ExitCode.OK
+    if request.json:
+        term.out.file.write(json.dumps(result, indent=2) + "\n")
+        return code
+    from dicegames.analysis.charts import encode, sweep_chart
+    from dicegames.analysis.html import sweep_page
+
+    out = request.out or Path(f"{request.game}-sweep.html")
+    term = messages_for(term, out)
+    written = write_bytes(out, sweep_page(result).encode())
+    term.say(f"Sweep written to {escape(str(written))}")
+    if request.charts:
+        path = out.with_name(f"{out.stem}-sweep.{request.charts}")
+        write_bytes(path, encode(sweep_chart(result), request.charts))
+        term.say(f"Chart written to {escape(str(path))}")
+    table = Table(title=escape(f"{result['game']}: {result['option']}"), title_justify="left")
+    for column in (result["option"], "seat 1 wins alone", "turns", "decisiveness"):
+        table.add_column(column, justify="right")
+    for point in result["points"]:
+        decisive = point["decisiveness"]
+        table.add_row(str(point["value"]),
+                      f"{percent(point['seat1']['share'])} ({percent(point['seat1']['low'])}"
+                      f" to {percent(point['seat1']['high'])})",
+                      f"{point['duration']['mean']:.1f}",
+                      percent(decisive["mean"]) if decisive else "-")
+    term.out.print(table)
+    return code
 
 
 def show_summary(term: Terminal, report: dict[str, Any]) -> None:
@@ -151,13 +226,30 @@ def show_summary(term: Terminal, report: dict[str, Any]) -> None:
     table = Table(title=escape(report["name"]), title_justify="left")
     table.add_column("figure", style="bold")
     table.add_column("value", justify="right")
-    for seat, share in enumerate(report["seat_advantage"]["best"]):
-        table.add_row(f"seat {seat + 1} wins ({escape(report['bots'][seat])})",
-                      f"{percent(share['share'])} ({percent(share['low'])} to "
-                      f"{percent(share['high'])})")
+    out = report["outcomes"]["best"]
+    exact = (report.get("exact") or {}).get("seat_advantage")
+    if any(share["count"] for share in out["sole"]):
+        for seat, share in enumerate(report["seat_advantage"]["best"]):
+            value = (f"{percent(share['share'])} ({percent(share['low'])} to "
+                     f"{percent(share['high'])})")
+            if exact and out["shared"]["count"]:
+                value += (f"; a shared win split {percent(out['split'][seat]['share'])}, "
+                          f"exactly {percent(exact[seat])}")
+            elif exact:
+                value += f", exactly {percent(exact[seat])}"
+            table.add_row(f"seat {seat + 1} wins alone ({escape(report['bots'][seat])})",
+                          value)
+    for key, label in (("shared", "shared wins"), ("no_winner", "games nobody won")):
+        if out[key]["count"]:
+            table.add_row(label, percent(out[key]["share"]))
+    if not any(share["count"] for share in out["sole"]):
+        for seat, gap in enumerate(out["score_difference"]):
+            table.add_row(f"seat {seat + 1} score minus the others'",
+                          f"{gap['mean']:+.2f} ({gap['low']:+.2f} to {gap['high']:+.2f})")
     turns = report["length"]["turns"]
     table.add_row("turns (mean, median)", f"{turns['mean']:.1f}, {turns['median']:g}")
-    table.add_row("real choices a game", f"{report['choices']['decisions_per_game']:.1f}")
+    if report["choices"]["games"]:
+        table.add_row("real choices a game", f"{report['choices']['decisions_per_game']:.1f}")
     for key in ("best_vs_weakest", "random_vs_best"):
         pairing = report["skill"][key]
         if pairing:
@@ -166,6 +258,10 @@ def show_summary(term: Terminal, report: dict[str, Any]) -> None:
     if report["drama"]:
         table.add_row("lead changes a game", f"{report['drama']['lead_changes']['mean']:.2f}")
     term.out.print(table)
+    for skipped in report["skill"].get("skipped", []):
+        term.say(escape(f"Skipped {skipped['bot']}: {skipped['reason']}."))
+    for note in report.get("notes", []):
+        term.say(escape(note))
 
 
 # --------------------------------------------------------------------------- review

@@ -3,7 +3,8 @@
 The position is set up from its notation (see each game's rules page, "Positions"); the
 answer comes from :func:`dicegames.analysis.hint.hint`: the hint bot's move, how that bot
 decides, and each choice's win chance for the deciding seat, exact where the game is solved,
-else estimated by rollouts with a 95% interval.
+else estimated by rollouts with a 95% interval; where the dice roll next, the chance of the
+seat whose turn it is before the roll, and after each outcome.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from dataclasses import asdict, dataclass
 
 from rich.markup import escape
 
-from dicegames.analysis.hint import hint
+from dicegames.analysis.hint import ChoiceEstimate, Hint, hint
 from dicegames.core.errors import GameOver, NotYourTurn, PositionError
 from dicegames.core.registry import from_position, presenter_of
-from dicegames.i18n import _
+from dicegames.i18n import _, percent, title
 from dicegames.terminal.console import ExitCode, Terminal, UsageError
 from dicegames.terminal.seats import parse_options
 
@@ -39,8 +40,8 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
     """Print the hint for ``request.position``.
 
     Raises:
-        UsageError: a bad position, a seat that does not decide there, a position where
-            nobody decides (the dice roll next, or the game is over), a bad count.
+        UsageError: a bad position, a seat that does not decide there, a finished game,
+            a bad count.
         OptionError: an unknown game or option.
     """
     if not 1 <= request.rollouts <= 100_000:
@@ -69,9 +70,12 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
         term.out.file.write(json.dumps(data, indent=1) + "\n")
         return ExitCode.OK
     names = [_("Seat {number}", number=s + 1) for s in range(game.players)]
-    term.say(f"[bold]{escape(game.spec.name)}[/] · {escape(game.position(state))}")
+    term.say(f"[bold]{escape(title(game.spec.name))}[/] · {escape(game.position(state))}")
     term.say(presenter_of(game).render(state, names))
     who = names[answer.seat]
+    if answer.move is None:
+        _show_before_roll(term, answer, who)
+        return ExitCode.OK
     if several:
         deciding = ", ".join(str(s + 1) for s in state.current_players)
         term.say("[dim]" + escape(_("Seats {seats} decide on this roll; --seat N asks for "
@@ -84,13 +88,36 @@ def run_hint(term: Terminal, request: HintRequest) -> ExitCode:
     width = max(len(choice.move) for choice in answer.choices)
     for choice in answer.choices:
         mark = " ◀ " + _("the bot's choice") if choice.move == answer.move else ""
-        interval = ("" if answer.exact else "  [dim]" + escape(_(
-            "[{low} to {high}]", low=f"{choice.low:.1%}", high=f"{choice.high:.1%}")) + "[/]")
-        term.say(f"  {escape(choice.move.ljust(width))}  {choice.win_chance:6.1%}"
-                 f"{interval}{mark}")
+        term.say(f"  {escape(choice.move.ljust(width))}  {percent(choice.win_chance):>6}"
+                 f"{_interval(answer, choice)}{mark}")
     if answer.screened_out:
         term.say("[dim]" + escape(_(
             "{count} other choices scored lower in a first screening of {rollouts} rollouts "
             "each.", count=answer.screened_out, rollouts=max(1, request.rollouts // 5)))
             + "[/]")
     return ExitCode.OK
+
+
+def _interval(answer: Hint, choice: ChoiceEstimate) -> str:
+    """A choice's 95% interval as shown after its chance (nothing when exact)."""
+    if answer.exact:
+        return ""
+    return "  [dim]" + escape(_("[{low} to {high}]", low=percent(choice.low),
+                                high=percent(choice.high))) + "[/]"
+
+
+def _show_before_roll(term: Terminal, answer: Hint, who: str) -> None:
+    """The hint where the dice roll next: the chance before the roll, then per outcome."""
+    whole = ChoiceEstimate("", answer.win_chance, answer.low, answer.high, 0)
+    term.say("[bold]" + escape(_("The dice roll next for {seat}.", seat=who)) + "[/] "
+             + escape(_("{seat}'s chance to win before the roll: {chance}", seat=who,
+                        chance=percent(answer.win_chance)))
+             + _interval(answer, whole) + " " + escape(f"({answer.method})"))
+    if not answer.choices:
+        return
+    term.say(escape(_("After each outcome:")))
+    width = max(len(choice.move) for choice in answer.choices)
+    for choice in answer.choices:
+        share = f"{percent(choice.probability or 0.0):>6}"
+        term.say(f"  {escape(choice.move.ljust(width))}  [dim]{share}[/]  "
+                 f"{percent(choice.win_chance):>6}{_interval(answer, choice)}")

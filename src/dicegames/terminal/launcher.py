@@ -23,7 +23,7 @@ from dicegames.core.model import BotLevel, GameSpec
 from dicegames.core.options import OptionSpec, OptionValue, is_digits
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
-from dicegames.i18n import DEFAULT, _, current
+from dicegames.i18n import DEFAULT, _, current, title
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal
 from dicegames.terminal.info import first_sentence, player_range
 from dicegames.terminal.play import new_seed, play_session
@@ -66,7 +66,7 @@ def pick_count(spec: GameSpec) -> Callable[[str], int]:
     def parse(text: str) -> int:
         if not is_digits(text) or not spec.min_players <= int(text) <= spec.max_players:
             raise ValueError(_("{game} is for {players} players: type a number from {low} "
-                               "to {high}", game=spec.name, players=player_range(spec),
+                               "to {high}", game=title(spec.name), players=player_range(spec),
                                low=spec.min_players, high=spec.max_players))
         return int(text)
     return parse
@@ -213,7 +213,7 @@ def _launch(term: Terminal) -> ExitCode:
                                                 "leaves).")))
     for number, spec in enumerate(specs, start=1):
         players = _("{players} players", players=player_range(spec))
-        term.say(f"  [bold cyan]{number})[/] [bold]{escape(spec.name)}[/] "
+        term.say(f"  [bold cyan]{number})[/] [bold]{escape(title(spec.name))}[/] "
                  f"({escape(spec.id)}, {escape(players)}): "
                  f"{escape(first_sentence(_(spec.pitch)))}")
     spec = ask_until_valid(term, _("Game: a number or an id"), "1", pick_game)

@@ -34,7 +34,7 @@ from dicegames.core.record import load, save
 from dicegames.core.registry import game_class, presenter_of
 from dicegames.core.session import DiceMode, Event, EventKind, Session
 from dicegames.core.text import count, counted
-from dicegames.i18n import DEFAULT, N_, _, current
+from dicegames.i18n import DEFAULT, N_, _, current, title
 from dicegames.scores import record_score
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal, UsageError
 from dicegames.terminal.seats import (
@@ -300,7 +300,7 @@ def header(term: Terminal, session: Session, seed: int | None,
     game = session.game
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
     players = counted(game.players, N_("1 player"), N_("{count} players"))
-    term.say(f"[bold]{escape(game.spec.name)}[/] · {players}"
+    term.say(f"[bold]{escape(title(game.spec.name))}[/] · {players}"
              + (f" · {escape(options)}" if options else ""))
     term.say(escape(_("Players, in turn order:")) + f" {seating(session)}")
     term.say(escape(dice_line(session, seed, saved_with)))

@@ -15,7 +15,7 @@ from rich.markup import escape
 from dicegames.core.record import load
 from dicegames.core.session import EventKind, Session
 from dicegames.core.text import counted
-from dicegames.i18n import N_, _
+from dicegames.i18n import N_, _, title
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, Terminal
 from dicegames.terminal.play import board, seating
 
@@ -30,7 +30,7 @@ def run_replay(term: Terminal, path: Path, step: bool) -> ExitCode:
     game = stored.game
     replay = Session(game, stored.players, stored.seed, stored.dice, start=stored.states[0])
     options = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    term.say(f"[bold]{escape(game.spec.name)}[/] · "
+    term.say(f"[bold]{escape(title(game.spec.name))}[/] · "
              + escape(_("replay of {path}", path=str(path))))
     if options:
         term.say(escape(_("Options: {options}", options=options)))

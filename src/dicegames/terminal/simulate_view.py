@@ -11,12 +11,15 @@ import json
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from dicegames.analysis.naming import options_label
 from dicegames.analysis.simulate import SimulationReport, simulate
+from dicegames.core.game import Game
 from dicegames.core.text import count
 from dicegames.terminal.console import ExitCode, Terminal
 from dicegames.terminal.play import new_seed
@@ -73,10 +76,13 @@ def report_table(report: SimulationReport) -> Table:
     return table
 
 
-def show_report(term: Terminal, report: SimulationReport) -> None:
-    """The table, then the run's settings, game length and speed."""
+def show_report(term: Terminal, report: SimulationReport,
+                game: Game[Any, Any, Any] | None = None) -> None:
+    """The table, then the run's settings, game length and speed (with ``game``, a custom
+    board or circuit is named by its first comment line and a short hash, not printed)."""
     term.out.print(report_table(report))
-    options = ", ".join(f"{k}={v}" for k, v in report.options.items())
+    options = (options_label(game, report.options) if game is not None
+               else ", ".join(f"{k}={v}" for k, v in report.options.items()))
     term.say(f"Options: {escape(options or 'none')} · seed {report.seed} · seats "
              + ("rotated every game" if report.rotate else "fixed (first entry starts)"))
     term.say(f"Game length: mean {report.mean_turns:.1f} turns, median "
@@ -106,5 +112,5 @@ def run_simulate(term: Terminal, request: SimulateRequest) -> ExitCode:
     if request.json:
         term.out.file.write(json.dumps(report.to_json(), indent=2) + "\n")
     else:
-        show_report(term, report)
+        show_report(term, report, game)
     return ExitCode.OK

@@ -24,11 +24,13 @@ from dicegames.core.errors import UnknownGame
 from dicegames.core.record import to_record
 from dicegames.core.registry import game_class, games, make
 from dicegames.docs import rules_page
-from dicegames.i18n import translate
+from dicegames.i18n import title, translate
 from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
+from dicegames.web.howto import howto_endpoint
 from dicegames.web.hub import Hub
+from dicegames.web.lan import lan_routes
 from dicegames.web.language import bot_json, option_json, request_language
 from dicegames.web.limits import client_of
 from dicegames.web.live import LiveMatch, join_objects
@@ -89,7 +91,7 @@ def game_summary(game_id: str, lang: str = "en") -> dict[str, Any]:
     read is in ``lang``."""
     spec = game_class(game_id).spec
     return {
-        "id": spec.id, "name": spec.name, "pitch": translate(lang, spec.pitch),
+        "id": spec.id, "name": title(spec.name, lang), "pitch": translate(lang, spec.pitch),
         "min_players": spec.min_players, "max_players": spec.max_players,
         "default_players": spec.default_players, "age": spec.age,
         "minutes": list(spec.minutes),
@@ -142,8 +144,10 @@ def hint_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
     return hint
 
 
-def build_routes(hub: Hub) -> list[Route]:
-    """The API's routes, bound to ``hub``."""
+def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
+    """The API's routes, bound to ``hub``; ``served``: the origin phones open (``--lan``,
+    :mod:`.lan`; None: the server is not served on the network), which seat links' QR codes
+    show."""
 
     async def list_games(request: Request) -> Response:
         lang = request_language(request)
@@ -158,6 +162,9 @@ def build_routes(hub: Hub) -> list[Route]:
         markdown = rules_page(data["id"], request_language(request))
         data["rules_markdown"] = markdown
         data["rules_html"] = _markdown.render(markdown)
+        # The page shows the summary itself, with the real board (GET .../howto).
+        data["rules_details_html"] = _markdown.render(
+            rules_page(data["id"], request_language(request), with_summary=False))
         return JSONResponse(data)
 
     async def sample(request: Request) -> Response:
@@ -224,6 +231,7 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/games", list_games),
         Route("/api/games/{game_id}", get_game),
         Route("/api/games/{game_id}/sample", sample),
+        Route("/api/games/{game_id}/howto", howto_endpoint(hub)),
         Route("/api/matches", create_match, methods=["POST"]),
         Route("/api/matches/{match_id}", get_match),
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),
@@ -233,8 +241,9 @@ def build_routes(hub: Hub) -> list[Route]:
         Route("/api/matches/{match_id}/record", record),
         Route("/api/matches/{match_id}/review", review_endpoint(hub),
               methods=["GET", "DELETE"]),
-        Route("/api/matches/{match_id}/qr", qr_endpoint(hub)),
+        Route("/api/matches/{match_id}/qr", qr_endpoint(hub, served)),
         Route("/api/matches/{match_id}/states/{step}", step),
         Route("/api/replays", upload, methods=["POST"]),
         *build_lobby_routes(hub, read_json),
+        *lan_routes(served),
     ]

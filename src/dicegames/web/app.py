@@ -34,6 +34,7 @@ from dicegames.core.registry import definition
 from dicegames.i18n import LANGUAGES, table
 from dicegames.web.api import build_routes
 from dicegames.web.commands import Act, AskHint, EnterDice, Undo
+from dicegames.web.compress import Compression
 from dicegames.web.domain import BadRequest, BadToken, NoBoard
 from dicegames.web.errors import ApiError, refusal
 from dicegames.web.failsafe import SERVER_ERROR, Failsafe
@@ -49,6 +50,7 @@ from dicegames.web.limits import (
     client_of,
 )
 from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.pwa import pwa_routes
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Store
@@ -83,7 +85,8 @@ def board_source(game_id: str) -> str | None:
 def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Iterable[str] = (),
                loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT, *,
                client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
-               matches_in_memory: int = MATCHES_IN_MEMORY) -> Starlette:
+               matches_in_memory: int = MATCHES_IN_MEMORY,
+               served: str | None = None, undo_grace: float = 0.0) -> Starlette:
     """The web app storing its matches in the SQLite file ``db_path``.
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
@@ -92,7 +95,10 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     ``send_timeout`` is how long a live viewer may leave a push unread (:data:`SEND_TIMEOUT`).
     ``client_limits``: the per-client rate limits and open websockets (:mod:`.limits`;
     None: the defaults). ``idle_evict`` and ``matches_in_memory``: when idle matches leave
-    memory (:mod:`.resident`).
+    memory (:mod:`.resident`). ``served``: the origin phones open (``dicegames serve
+    --lan``, :mod:`.lan`), or None when the server is not served on the network.
+    ``undo_grace``: seconds the next automatic step waits after a person's last decision
+    of a turn, so they can take it back (:mod:`.grace`).
     """
     store = Store(db_path)
     boards: dict[str, str | None] = {}
@@ -102,7 +108,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
             boards[game_id] = board_source(game_id)
         return f"/games/{game_id}/board.js" if boards[game_id] is not None else None
 
-    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory)
+    hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory,
+              undo_grace=undo_grace)
     limits = RateLimits(client_limits if client_limits is not None else ClientLimits())
 
     def page(name: str) -> Any:
@@ -147,14 +154,17 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         Route("/", page("index.html")),
         Route("/m/{match_id}", page("game.html")),
         Route("/replay/{match_id}", page("replay.html")),
+        *pwa_routes(STATIC),
         Route("/games/{game_id}/board.js", board_js),
         Route("/i18n/{lang}.json", catalogue_json),
         WebSocketRoute("/ws/matches/{match_id}", websocket),
-        *build_routes(hub),
+        *build_routes(hub, served),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only)
-    middleware = [Middleware(Failsafe), guard, Middleware(RateLimitMiddleware, limits=limits)]
+    guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only,
+                       served=served)
+    middleware = [Middleware(Failsafe), Middleware(Compression), guard,
+                  Middleware(RateLimitMiddleware, limits=limits)]
     app = Starlette(routes=routes, lifespan=lifespan, middleware=middleware,
                     exception_handlers={ApiError: _api_error, DiceGamesError: _domain_error,
                                         HTTPException: _http_error,

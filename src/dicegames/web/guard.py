@@ -12,8 +12,9 @@ a cross-site form cannot send without a CORS preflight this server never grants.
 
 A server listening on loopback only (the default) also refuses requests whose ``Host`` is
 not a loopback name or an allowed origin's host (403 ``foreign_host``): a rebinding
-attacker's domain that resolves to 127.0.0.1 can then read nothing either.
-See docs/security.md.
+attacker's domain that resolves to 127.0.0.1 can then read nothing either. A server started
+with ``--lan`` (:mod:`.lan`) answers to those and to the network address it serves, nothing
+more. See docs/security.md.
 """
 
 from __future__ import annotations
@@ -65,14 +66,21 @@ class OriginGuard:
         app: the application behind the guard.
         allowed: origins allowed besides the server's own (``http://host:port``).
         loopback_only: the server listens on loopback only; refuse other ``Host`` names.
+        served: the origin the server is served at on the network (``--lan``), or None;
+            its host is then the one ``Host`` accepted besides the loopback names and the
+            allowed origins' hosts.
     """
 
     def __init__(self, app: ASGIApp, allowed: Iterable[str] = (),
-                 loopback_only: bool = False) -> None:
+                 loopback_only: bool = False, served: str | None = None) -> None:
         self.app = app
         self.allowed = frozenset(normalize_origin(origin) for origin in allowed)
         self.hosts = LOOPBACK_NAMES | {_host_name(urlsplit(o).netloc) for o in self.allowed}
-        self.loopback_only = loopback_only
+        if served is not None:
+            self.hosts |= {_host_name(urlsplit(normalize_origin(served)).netloc)}
+        self.loopback_only = loopback_only or served is not None
+        self.answers_to = ("localhost only" if served is None
+                           else f"localhost and {_host_name(urlsplit(served).netloc)}")
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -96,7 +104,7 @@ class OriginGuard:
         host = headers.get("host", "")
         if self.loopback_only and _host_name(host) not in self.hosts:
             return {"error": "foreign_host",
-                    "message": f"this server answers to localhost only, not to host "
+                    "message": f"this server answers to {self.answers_to}, not to host "
                                f"{host[:80]!r} (see dicegames serve --allow-origin)"}
         origin = headers.get("origin")
         changes = scope["type"] == "websocket" or scope["method"] in UNSAFE_METHODS

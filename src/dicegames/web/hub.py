@@ -72,6 +72,7 @@ from dicegames.web.domain import (
     StoreBusy,
     UnplayableMatch,
 )
+from dicegames.web.grace import closes_turn
 from dicegames.web.live import LiveMatch
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
@@ -105,13 +106,16 @@ class Hub:
             automatic roll), so people can follow; 0 in tests and benchmarks.
         board_module: maps a game id to the URL of its board module, or None.
         idle_evict, matches_in_memory: when idle matches leave memory (:mod:`.resident`).
+        undo_grace: seconds the next automatic step waits after a person's last decision
+            of a turn, so they can still take it back (:mod:`.grace`); 0: no wait.
     """
 
     def __init__(self, store: Store, bot_delay: float,
                  board_module: Callable[[str], str | None], idle_evict: float = IDLE_EVICT,
-                 matches_in_memory: int = MATCHES_IN_MEMORY) -> None:
+                 matches_in_memory: int = MATCHES_IN_MEMORY, *, undo_grace: float = 0.0) -> None:
         self.store = store
         self.bot_delay = bot_delay
+        self.undo_grace = undo_grace
         self.board_module = board_module
         self.resident = Resident(idle_evict, matches_in_memory)
         """The matches in memory."""
@@ -299,6 +303,8 @@ class Hub:
             self._check_open(match, request.expect)
             self._check_deciding(match, seat)
             await self._apply(match, request.move, seat)
+            if closes_turn(match.session) and self._next_step(match) is not None:
+                match.grace.open(self.undo_grace)
         self.changed(match)
         return match.version
 
@@ -461,8 +467,13 @@ class Hub:
                 step = self._next_step(match)
                 version = match.version
                 state = match.state
+                grace = match.grace.left()
+                match.grace.arm()
             if step is None:
                 return
+            if grace > 0:  # a person may still take their turn's last decision back
+                await match.grace.wait(grace)
+                continue
             kind, seat = step
             pause = self.bot_delay / 2 if kind == "roll" else self.bot_delay
             if pause > 0:

@@ -40,7 +40,8 @@ from dicegames.core.game import Game, State
 from dicegames.core.model import PASS, Agent, NodeKind, Seat
 from dicegames.core.registry import presenter_of
 from dicegames.core.session import Event, PlayerInfo, Session
-from dicegames.i18n import DEFAULT, _, use
+from dicegames.i18n import DEFAULT, _, title, use
+from dicegames.web.grace import Grace
 
 LOG_TAIL = 150
 """How many of the latest log events a state carries (the record has them all)."""
@@ -192,6 +193,9 @@ class LiveMatch:
         from the session when asked: :meth:`_move_log`)."""
         self._translated: dict[str, dict[int, list[dict[str, Any]]]] = {}
         self.driver: asyncio.Task[None] | None = None
+        self.grace = Grace()
+        """The undo grace period after a person's last decision of a turn
+        (:mod:`.grace`)."""
         self.bots: dict[Seat, Agent] = {}
         fair = session.fair or FairDice.legacy(session.seed)
         for seat, player in enumerate(session.players):
@@ -235,6 +239,7 @@ class LiveMatch:
         """Keep the events of the move just played, for the log."""
         self.move_events.append([event_json(event) for event in events])
         self.revision += 1
+        self.grace.close()
 
     def forget_last(self) -> None:
         """Drop the log entries of the move just taken back."""
@@ -242,6 +247,7 @@ class LiveMatch:
         for moves in self._translated.values():
             moves.pop(len(self.move_events), None)
         self.revision += 1
+        self.grace.close()
 
     def rename(self, seat: Seat, name: str) -> None:
         """The person who took ``seat`` (from the lobby) is called ``name`` from now on
@@ -332,7 +338,7 @@ class LiveMatch:
         log, log_size = self._log(step, lang)
         data: dict[str, Any] = {
             "id": self.id,
-            "game": {"id": game.spec.id, "name": game.spec.name,
+            "game": {"id": game.spec.id, "name": title(game.spec.name, lang),
                      "board_module": self.board_module},
             "players": [{"seat": seat, "name": player.name, "kind": player.kind}
                         for seat, player in enumerate(session.players)],
@@ -350,9 +356,11 @@ class LiveMatch:
             "log_size": log_size,
             "result": self._result(state),
             "outcomes": None,
+            "dice_note": None,
             "fair": self._fair(),
         }
         if node.kind is NodeKind.CHANCE and self.dice == "manual":
+            data["dice_note"] = session.presenter.dice_note(state) or None
             outcomes = state.chance_outcomes()
             if len(outcomes) <= FEW_OUTCOMES:
                 data["outcomes"] = [str(outcome) for outcome, _ in outcomes]
@@ -365,12 +373,19 @@ class LiveMatch:
         return None if fair is None else fair.public(self.session.state.is_terminal)
 
     def _result(self, state: State[Any, Any, Any]) -> dict[str, Any] | None:
-        """The result of a finished game as JSON, its summary in the language in use."""
+        """The result of a finished game as JSON, for the end screen, in the language in
+        use: its summary, each seat's score in words (``score_words``) and why the winners
+        won (``explanation``, possibly empty)."""
         if not state.is_terminal:
             return None
         result = state.result
+        presenter = self.session.presenter
+        names = [player.name for player in self.session.players]
         return {**result.to_json(),
-                "summary": self.session.presenter.describe_summary(state, result)}
+                "summary": presenter.describe_summary(state, result),
+                "score_words": [presenter.describe_score(state, result, seat)
+                                for seat in range(len(names))],
+                "explanation": presenter.explain_result(state, result, names)}
 
     def _view(self, step: int) -> dict[str, Any]:
         """The game's view after ``step`` moves without the board's static part
@@ -492,6 +507,7 @@ class LiveMatch:
         undo_seat = self.undo_seat(seats) if playing else None
         data["can_undo"] = undo_seat is not None
         data["undo_seat"] = undo_seat
+        data.update(self.grace.to_json(undo_seat is not None))
         data["can_enter_dice"] = (playing and bool(seats) and self.dice == "manual"
                                   and self.state.is_chance)
         return data

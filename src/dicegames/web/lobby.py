@@ -25,7 +25,7 @@ from starlette.routing import Route
 from dicegames.core.errors import DiceGamesError, GameOver
 from dicegames.core.names import safe_name
 from dicegames.core.registry import game_class
-from dicegames.i18n import translate
+from dicegames.i18n import title, translate
 from dicegames.web.commands import Join
 from dicegames.web.domain import TableFull, TableNotFound
 from dicegames.web.language import request_language
@@ -66,7 +66,7 @@ def table_json(table: Table, lang: str, now: float) -> dict[str, Any]:
              if seat not in table.invited and p["kind"] == "human"]
     return {
         "id": table.id,
-        "game": {"id": spec.id, "name": spec.name},
+        "game": {"id": spec.id, "name": title(spec.name, lang)},
         "options": changed,
         "seats": [{"seat": seat, "name": names[seat],
                    "kind": "bot" if p["kind"].startswith("bot:") else "human",

@@ -77,6 +77,13 @@ OPENAPI: dict[str, Any] = {
                             "schema": {"type": "string"}}],
             "responses": {"200": _json(_ref("State"), "the sample position"),
                           **_errors(404)}}},
+        "/api/games/{game_id}/howto": {"get": {
+            "summary": "The game's family summary (How to play) in the asked language: "
+                       "paragraphs as HTML and pictures as board states to draw",
+            "parameters": [{"name": "game_id", "in": "path", "required": True,
+                            "schema": {"type": "string"}}],
+            "responses": {"200": _json({"type": "object"}, "the summary"),
+                          **_errors(404)}}},
         "/api/matches": {"post": {
             "summary": "Create a match; the answer holds each person's secret seat link",
             "requestBody": _body(_ref("NewMatch")),
@@ -172,6 +179,19 @@ OPENAPI: dict[str, Any] = {
                                                        "link": {"type": "string"}}},
                                        "the seat taken"),
                           **_errors(*_POSTED, 404, 409, 422, 429)}}},
+        "/api/lan": {"get": {
+            "summary": "The home page's address on the network, which phones open "
+                       "(dicegames serve --lan), or null when the server listens on this "
+                       "computer only",
+            "responses": {"200": _json({"type": "object", "required": ["url"],
+                                        "properties": {"url": {"type": ["string", "null"]}}},
+                                       "the address phones open")}}},
+        "/api/lan/qr": {"get": {
+            "summary": "The QR code of the home page's address on the network, as SVG "
+                       "(no token in it)",
+            "responses": {"200": {"description": "the QR code",
+                                  "content": {"image/svg+xml": {"schema": {"type": "string"}}}},
+                          **_errors(404)}}},
         "/api/replays": {"post": {
             "summary": "Upload a record to replay it (checked move by move, within the "
                        "limits of docs/security.md)",

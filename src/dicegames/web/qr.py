@@ -2,8 +2,9 @@
 
 A phone at the same table scans the code instead of typing a link. The code is built from
 the match's id and a seat token the asker already holds (the endpoint refuses any other
-token), so it never tells anyone a token they did not have; the link's origin is the one
-the request was sent to (the address the creator's page uses).
+token), so it never tells anyone a token they did not have; the link's origin is the
+address the server is served at on the network (``dicegames serve --lan``, :mod:`.lan`),
+else the one the request was sent to (the address the creator's page uses).
 """
 
 from __future__ import annotations
@@ -50,8 +51,10 @@ MAX_LINK = 600
 request with an absurd ``Host`` gets a 400 rather than a code too big to scan."""
 
 
-def qr_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
-    """``GET /api/matches/{id}/qr?token=TOKEN``: the QR code of that seat's link, as SVG.
+def qr_endpoint(hub: Hub, served: str | None = None
+                ) -> Callable[[Request], Awaitable[Response]]:
+    """``GET /api/matches/{id}/qr?token=TOKEN``: the QR code of that seat's link, as SVG,
+    at ``served`` (the origin phones open, ``--lan``) or else at the request's own origin.
 
     Only for one seat token of this match (403 otherwise, 404 for an unknown match): the
     asker already holds the token the code shows. The answer is never cached or sent on as a
@@ -64,7 +67,7 @@ def qr_endpoint(hub: Hub) -> Callable[[Request], Awaitable[Response]]:
         if "," in token:
             raise BadToken("one seat token at a time: a QR code shows one seat's link")
         await hub.seat_of(match, token)
-        base = str(request.base_url).rstrip("/")
+        base = served if served is not None else str(request.base_url).rstrip("/")
         url = f"{base}/m/{quote(match.id, safe='')}?seat={quote(token, safe='')}"
         if len(url) > MAX_LINK:
             raise BadRequest(f"the link would be {len(url)} characters long (the host name "

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from dicegames.analysis.anytime import ReviewPart, ReviewSlice, review_part
-from dicegames.analysis.review import MoveReview
+from dicegames.analysis.review import MoveReview, curve_points
 from dicegames.core.session import Session
 from dicegames.i18n import use
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
@@ -72,6 +72,7 @@ class ReviewJob:
 
     players: tuple[str, ...]
     total: int
+    end: tuple[float, ...] = ()
     kind: str = ""
     description: str = ""
     start: tuple[float, ...] = ()
@@ -102,8 +103,9 @@ class ReviewJob:
     def to_json(self) -> dict[str, Any]:
         """What is known so far: the estimate, the judged moves, the curve, the mistakes."""
         moves = list(self.moves)
-        curve = ([{"index": 0, "chances": list(self.start)}] if self.start else []) + [
-            {"index": move.index + 1, "chances": list(move.chances)} for move in moves]
+        end = self.end if self.status == "done" else ()
+        curve = [{"index": index, "chances": list(chances)}
+                 for index, chances in curve_points(self.start, moves, self.total, end)]
         return {"status": self.status, "error": self.error, "done": self.looked_at,
                 "total": self.total, "players": list(self.players),
                 "estimate": {"kind": self.kind, "description": self.description},
@@ -160,7 +162,8 @@ class Reviews:
             return job
         moves = tuple((entry.seat, entry.text) for entry in session.moves)
         game = session.game
-        job = ReviewJob(tuple(p.name for p in session.players), len(moves))
+        job = ReviewJob(tuple(p.name for p in session.players), len(moves),
+                        session.state.result.returns() if session.state.is_terminal else ())
         self._games[key] = ReviewSlice(f"{match_id}/{revision}", game.spec.id,
                                        dict(game.options), job.players, session.position,
                                        moves, rollouts=ROLLOUTS)

@@ -21,6 +21,8 @@ import platformdirs
 import uvicorn
 
 from dicegames.web.app import SEND_TIMEOUT, create_app
+from dicegames.web.grace import UNDO_GRACE
+from dicegames.web.lan import origin_of, terminal_qr
 from dicegames.web.limits import ClientLimits
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
@@ -44,7 +46,8 @@ ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
           ) -> tuple[subprocess.Popen[str], str]:
     """Start ``dicegames serve`` on a free loopback port in a child process (``extra``:
-    more command-line arguments, e.g. ``--allow-origin URL``).
+    more command-line arguments, e.g. ``--allow-origin URL``; the undo grace period is 0
+    unless ``extra`` says ``--undo-grace``).
 
     Returns the process and its base URL (no trailing slash), read from the line it prints;
     the server accepts connections from then on. Used by the tests and ``make bench``.
@@ -54,7 +57,7 @@ def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
     """
     process = subprocess.Popen(
         [sys.executable, "-m", "dicegames", "serve", "--port", "0", "--db", str(db),
-         "--bot-delay", str(bot_delay), *extra],
+         "--bot-delay", str(bot_delay), "--undo-grace", "0", *extra],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     assert process.stdout is not None
     line = process.stdout.readline()
@@ -120,39 +123,70 @@ def settle_heap() -> None:
     gc.set_threshold(*GC_THRESHOLDS)
 
 
+def lan_sockets(host: str, port: int) -> list[socket.socket]:
+    """The listening sockets of ``--lan``: ``host`` (the network address) on ``port``, and
+    127.0.0.1 on the same port when it is free there (so the computer itself may also use
+    ``localhost``)."""
+    sock = listening_socket(socket.AF_INET)
+    sock.bind((host, port))
+    sockets = [sock]
+    local = listening_socket(socket.AF_INET)
+    try:
+        local.bind(("127.0.0.1", sock.getsockname()[1]))
+        sockets.append(local)
+    except OSError:
+        local.close()
+    return sockets
+
+
 def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
           matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
-          ping_timeout: float = PING_TIMEOUT) -> None:
+          ping_timeout: float = PING_TIMEOUT, lan: bool = False,
+          undo_grace: float = UNDO_GRACE) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
+
+    ``lan``: serve ``host`` (an IPv4 network address of this machine, see
+    :func:`dicegames.web.lan.network_address`) to the other devices of the network, and
+    127.0.0.1 as well; the address printed, its QR code (printed under it), the seat links'
+    QR codes and the ``Host`` check all use ``host`` (:mod:`dicegames.web.lan`).
 
     ``allow_origins``: web origins (``http://host:port``) whose pages may change games
     besides the server's own; see :mod:`dicegames.web.guard`. ``send_timeout``: seconds a
     live viewer may leave a push unread before it is dropped. ``client_limits``: the
     per-client limits (:mod:`dicegames.web.limits`). ``idle_evict``, ``matches_in_memory``:
     when idle matches leave memory. ``ping_interval``, ``ping_timeout``: the websockets'
-    keepalive (:mod:`dicegames.web.sockets`).
+    keepalive (:mod:`dicegames.web.sockets`). ``undo_grace``: seconds a person has to take
+    back their turn's last decision before the game goes on (:mod:`dicegames.web.grace`).
     """
     db_path = db if db is not None else default_db()
+    if lan:
+        sockets = lan_sockets(host, port)
+        served: str | None = origin_of(host, sockets[0].getsockname()[1])
+    else:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        sockets = [listening_socket(family)]
+        sockets[0].bind((host, port))
+        served = None
     # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
     # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
                      loopback_only=is_loopback(host), send_timeout=send_timeout,
                      client_limits=client_limits, idle_evict=idle_evict,
-                     matches_in_memory=matches_in_memory)
+                     matches_in_memory=matches_in_memory, served=served,
+                     undo_grace=undo_grace)
     settle_heap()
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = listening_socket(family)
-    sock.bind((host, port))
-    sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
-    bound_port = sock.getsockname()[1]
-    shown = f"[{host}]" if family == socket.AF_INET6 else host
-    address = f"http://{shown}:{bound_port}/"
+    for sock in sockets:
+        sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
+    address = f"{origin_of(host, sockets[0].getsockname()[1])}/"
     print(f"dicegames web app: {address}  (games stored in {db_path}; Ctrl-C stops)",
           flush=True)
+    if lan:
+        print(f"\nOpen it on a phone on the same network: scan this code, or type {address}"
+              f"\n\n{terminal_qr(address)}", flush=True)
     if open_browser:
         webbrowser.open(address)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
@@ -160,4 +194,4 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                             ws_ping_timeout=ping_timeout,
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)
     server = uvicorn.Server(config)
-    asyncio.run(server.serve(sockets=[sock]))
+    asyncio.run(server.serve(sockets=sockets))

@@ -4,7 +4,8 @@
 // cards below it (a tap on one shows it large). On the viewer's sheet the cells that the
 // legal choices would write in glow and can be picked: first the rows (one or two taps),
 // then the EXTRA column, and as soon as only one choice is left it is played. Nobody has to
-// read the 27 buttons of a first roll; the page's choice buttons stay as they are.
+// read the 27 buttons of a first roll; the page's choice buttons stay, narrowed to the
+// choices the tapped cells leave (ctx.narrow).
 // No library, no build step; colours come from the page's CSS variables (dark mode works).
 import {reducedMotion, safely} from "/static/motion.js";
 import {adoptStyle, svg, t} from "/static/shell.js";
@@ -30,7 +31,8 @@ const STYLE = `
 .xb-minis { display: grid; grid-template-columns: repeat(auto-fill, minmax(9.5rem, 1fr)); gap: .5rem; }
 .xb-mini { background: var(--card); border: 1px solid var(--line); border-radius: .6rem; cursor: pointer;
   clip-path: inset(-4px round .6rem); }
-.xb-mini:focus-visible { outline: 3px solid var(--accent); outline-offset: 2px; }
+.xb-mini:has(.xb-cover:focus-visible) { outline: 3px solid var(--accent); outline-offset: 2px; }
+.xb-cover { outline: none; }
 .xb text { fill: var(--fg); }
 .xb .muted { fill: var(--muted); }
 .xb .neg { fill: color-mix(in srgb, var(--bad) 13%, var(--card)); }
@@ -55,6 +57,9 @@ const STYLE = `
 .xb .head { fill: color-mix(in srgb, var(--fg) 5%, var(--card)); }
 @keyframes xb-pulse { 0%, 100% { opacity: 1; } 50% { opacity: .45; } }
 @media (prefers-reduced-motion: reduce) { .xb .target { animation: none; } }
+/* On a laptop the sheet and the small cards under it fit above the fold (the page's rule
+   keeps the board below the seats, the status and the dice row). */
+@media (min-width: 761px) { .board svg.xb-main { max-height: calc(100vh - 24rem); } }
 `;
 
 function label(x, y, text, attrs = {}) {
@@ -234,8 +239,10 @@ function drawSheet(state, sheet, isMine) {
 
   // Column headings.
   const hy = geo.gridTop - 8;
-  root.append(label(x.sum, hy, t("sum"), {"font-size": 11, class: "muted"}));
-  root.append(label(x.value, hy, t("value"), {"font-size": 11, class: "muted"}));
+  // "sum" from the sheet's left edge, "value" up to the zone: room for longer words
+  // (somme, valeur) than centring them over their narrow columns gives.
+  root.append(label(3, hy, t("sum"), {"font-size": 10, class: "muted", "text-anchor": "start"}));
+  root.append(label(x.zone - 2, hy, t("value"), {"font-size": 10, class: "muted", "text-anchor": "end"}));
   root.append(label(x.zone + (x.zero - x.zone) / 2, hy, t("−200 zone"), {"font-size": 11, class: "muted"}));
   root.append(label(x.zero + BOX / 2, hy, "0", {"font-size": 12, "font-weight": 700}));
   L.factors.forEach((f, i) => root.append(label(x.mult + i * STEP + BOX / 2, hy, `×${f}`, {"font-size": 12, "font-weight": 700})));
@@ -331,8 +338,9 @@ function drawSheet(state, sheet, isMine) {
     if (glowing.has(column.id)) {
       const fifth = extraNumber(left, column.id);
       const letter = column.name.toUpperCase();
-      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number: column.number})
-        : t("EXTRA column {letter}: write {number} at its head", {letter, number: fifth ?? t("the fifth die")});
+      const number = column.number || fifth || t("the fifth die");  // extracted on its own
+      const text = column.number ? t("EXTRA column {letter}: cross {number}", {letter, number})
+        : t("EXTRA column {letter}: write {number} at its head", {letter, number});
       acts.push(actionable(svg("rect", {x: g.area.x, y: g.area.y, width: g.area.w, height: g.area.h, rx: 8, class: "hit"}),
         text, (keyboard) => choose(column.id, state, keyboard), column.id));
     }
@@ -436,13 +444,18 @@ function drawMini(state, sheet) {
   });
   const summary = status ? t("{name}: {score} points, {status}. Show this sheet large.", {name, score: sheet.score, status})
     : t("{name}: {score} points. Show this sheet large.", {name, score: sheet.score});
-  const item = document.createElement("div");
-  item.setAttribute("role", "listitem");
-  item.append(actionable(root, summary, (keyboard) => {
+  // The card's button is a cover over the whole card, named by the summary: the writing on
+  // the card (its numbers, the columns' letters) would contradict that name inside it.
+  for (const writing of root.querySelectorAll("text")) writing.setAttribute("aria-hidden", "true");
+  const cover = svg("rect", {x: 0, y: 0, width: 170, height: 128, fill: "transparent", class: "xb-cover"});
+  root.append(actionable(cover, summary, (keyboard) => {
     shownSeat = sheet.seat;
     refocus = keyboard;
     render(state.container, state.view, state.ctx);
   }));
+  const item = document.createElement("div");
+  item.setAttribute("role", "listitem");
+  item.append(root);
   return item;
 }
 
@@ -484,6 +497,9 @@ export function render(container, view, ctx) {
     wrap.append(minis);
   }
   container.replaceChildren(wrap);
+  // The page's choice buttons narrow to the choices the tapped cells leave (all of them
+  // before any tap), so a first row tapped turns 45 buttons into a few.
+  if (ctx.narrow) ctx.narrow(picked.ids.length ? candidates(hints, picked.ids).map((h) => h.move) : null);
   safely(() => {
     for (const {line, delay} of strokes) {
       line.animate([{strokeDashoffset: 1}, {strokeDashoffset: 0}],
@@ -492,7 +508,7 @@ export function render(container, view, ctx) {
   });
   if (refocus) {
     refocus = false;
-    const first = wrap.querySelector(".xb-main .hit, .xb-main .btn, .xb-mini");
+    const first = wrap.querySelector(".xb-main .hit, .xb-main .btn, .xb-cover");
     if (first) first.focus();
   }
   return {ownsChoices: false};

@@ -11,11 +11,12 @@ from collections.abc import Hashable, Sequence
 from dicegames.core.game import State
 from dicegames.core.model import JsonObject, Result, Seat
 from dicegames.core.presenter import Presenter
+from dicegames.core.text import counted
 from dicegames.games.extra import render as text
 from dicegames.games.extra import view as web
 from dicegames.games.extra.data import Decision, ExtraData
 from dicegames.games.extra.rules import ExtraRules, Roll
-from dicegames.i18n import _
+from dicegames.i18n import N_, _
 
 
 class ExtraPresenter(Presenter[ExtraRules]):
@@ -45,6 +46,20 @@ class ExtraPresenter(Presenter[ExtraRules]):
             return _("{best} points", best=best)
         return _("{best} points (totals {scores})", best=best,
                  scores=", ".join(str(score) for score in scores))
+
+    def describe_score(self, state: State[ExtraData, Decision, Roll], result: Result,
+                       seat: Seat) -> str:
+        """ "45 points": the sheet's total."""
+        return counted(int(result.scores[seat]), N_("1 point"), N_("{count} points"))
+
+    def explain_result(self, state: State[ExtraData, Decision, Roll], result: Result,
+                       names: Sequence[str]) -> str:
+        """The highest total wins; the numbers are the sheets' totals."""
+        if self.game.players == 1:
+            return _("A total of 0 or more wins the solo game. The number is the score "
+                     "sheet's total.")
+        return _("The highest total on the score sheet wins; equal totals share the win. "
+                 "Beside each name: that player's total.")
 
     def view(self, state: State[ExtraData, Decision, Roll]) -> JsonObject:
         """Every score sheet and the shared roll as JSON for the web board (see view.py)."""

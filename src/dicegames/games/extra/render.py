@@ -132,7 +132,7 @@ def describe(data: ExtraData, move: Hashable, seat: int | None, names: Sequence[
                             "{column}"),
                     N_("You record {sums} and the new EXTRA number {extra} in column "
                        "{column}"), sums=sums, extra=move.extra,
-                    column=COLUMN_NAMES[move.column])
+                    column=COLUMN_NAMES[move.column].upper())  # as the sheet heads it
     else:
         text = says(who, N_("{name} records {sums} and EXTRA {extra}"),
                     N_("You record {sums} and EXTRA {extra}"), sums=sums, extra=move.extra)

@@ -47,7 +47,9 @@ const STYLE = `
   border: 2px solid transparent; border-radius: .9rem; padding: .3rem .5rem; background: none;
   color: var(--fg); font-weight: 700; font-size: .95rem; }
 .em-roll svg { width: 4.2rem; height: 4.2rem; }
-.em-roll.em-idle { opacity: .45; }
+/* Idle: the die greyed, its words muted but still readable (4.5:1). */
+.em-roll.em-idle { color: var(--muted); }
+.em-roll.em-idle svg { opacity: .45; }
 .em-roll.em-live { cursor: pointer; border-color: var(--accent);
   box-shadow: 0 0 0 4px color-mix(in srgb, var(--accent) 25%, transparent); }
 .em-roll.em-live svg { animation: em-wiggle 2.4s ease-in-out infinite; }
@@ -57,6 +59,18 @@ const STYLE = `
 /* On a laptop the panel and the track fit the window together (the page's rule leaves room
    for the board alone). */
 @media (min-width: 761px) { .board svg.em-track { max-height: calc(100vh - 24rem); } }
+/* On a phone the panel stays compact (the roll button's words wrap under its die) and the
+   panel, the track and the legend fit one screen together. */
+@media (max-width: 760px) {
+  .em-panel { padding: .5rem .6rem; gap: .5rem; }
+  .em-who svg { width: 2rem; height: 2rem; }
+  .em-head { font-size: 1.05rem; }
+  .em-sum { font-size: 1.25rem; }
+  .em-detail { font-size: .88rem; }
+  .em-roll { max-width: 38%; text-align: center; font-size: .85rem; padding: .2rem .3rem; }
+  .em-roll svg { width: 3.2rem; height: 3.2rem; }
+  .board svg.em-track { max-height: calc(100vh - 19rem); }
+}
 .em-road { fill: none; stroke: #e8dcc0; stroke-linecap: round; stroke-linejoin: round; }
 .em-road-line { fill: none; stroke: #fff8; stroke-dasharray: 10 12; stroke-width: 3; }
 .em-tile { fill: var(--card); stroke: var(--line); stroke-width: 2; }
@@ -75,6 +89,7 @@ const STYLE = `
 .em-target:focus-visible .em-focus, .em-target:hover .em-focus { stroke: var(--fg); stroke-width: 4; stroke-dasharray: 8 5; }
 .em-focus { fill: none; stroke: none; }
 .em-flag rect, .em-flag path { fill: var(--accent); }
+.em-flag-words { pointer-events: none; }
 .em-flag text { fill: var(--accent-fg); font-weight: 700; font-size: 20px; text-anchor: middle; dominant-baseline: central; }
 .em-label { font-weight: 800; font-size: 13px; text-anchor: middle; dominant-baseline: central; letter-spacing: .05em; }
 .em-legend { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .35rem .5rem; }
@@ -293,14 +308,16 @@ function track(board, ctx, targets, narrow) {
   for (let i = 0; i < cells; i++) {
     const c = cell(i, cols);
     if (i === 0) {
+      const start = tr("START");  // a message of its own: Babel skips calls nested in t(x, y, ...)
       root.append(s("rect", {x: c.x, y: c.y, width: TILE, height: TILE, rx: 10, fill: "#2e9d4f", stroke: "#1d6b35", "stroke-width": 2}));
-      root.append(t(c.x + TILE / 2, c.y + 10, "START", {class: "em-label", fill: "#fff", "font-size": 11.5}));
+      root.append(t(c.x + TILE / 2, c.y + 10, start, {class: "em-label", fill: "#fff", "font-size": 11.5}));
       continue;
     }
     if (i === n + 1) {
       root.append(s("rect", {x: c.x, y: c.y, width: TILE, height: TILE, rx: 10, fill: "url(#em-check)", stroke: "#222", "stroke-width": 2}));
       root.append(s("rect", {x: c.x + 3, y: c.y + 2, width: TILE - 6, height: 16, rx: 5, fill: "#fff", "fill-opacity": 0.95}));
-      root.append(t(c.x + TILE / 2, c.y + 10.5, "FINISH", {class: "em-label", fill: "#222", "font-size": 11.5}));
+      const finish = tr("FINISH");
+      root.append(t(c.x + TILE / 2, c.y + 10.5, finish, {class: "em-label", fill: "#222", "font-size": 11.5}));
       continue;
     }
     const tens = i % 10 === 0;
@@ -391,13 +408,18 @@ function track(board, ctx, targets, narrow) {
       const fx = Math.max(2, Math.min(width - w - 2, c.x + TILE / 2 - w / 2));
       group.append(s("g", {class: "em-flag"},
         s("rect", {x: fx, y: c.y - 36, width: w, height: 30, rx: 15}),
-        s("path", {d: `M${c.x + TILE / 2 - 7},${c.y - 7} l7,7 l7,-7 z`}),
-        t(fx + w / 2, c.y - 21, label)));
+        s("path", {d: `M${c.x + TILE / 2 - 7},${c.y - 7} l7,7 l7,-7 z`})));
       group.append(s("rect", {class: "em-focus", x: c.x - 8, y: c.y - 8, width: TILE + 16, height: TILE + 16, rx: 15}));
       group.append(s("rect", {x: c.x - 4, y: c.y - 36, width: TILE + 8, height: TILE + 40, fill: "transparent"}));
       actionable(group, hint, ctx);
+      // The flag's words lie over it but outside the button, which is named by its whole
+      // move; a click on them reaches the flag below.
+      root.append(group);
+      const words = s("g", {class: "em-flag em-flag-words", "aria-hidden": "true"}, t(fx + w / 2, c.y - 21, label));
+      root.append(words);
+    } else {
+      root.append(group);
     }
-    root.append(group);
   }
   return root;
 }

@@ -1,5 +1,11 @@
-"""Two-player For a Few Extra Meters is solved: its exact win chances (the ``estimator`` part
-of its definition, read by reviews, hints and the design report)."""
+"""Exact win chances of For a Few Extra Meters (the ``estimator`` part of its definition,
+read by hints, reviews and the design report through :mod:`dicegames.analysis.estimate`).
+
+Two runners: the solved race (:mod:`.solver`), optimal play from here on. Three runners
+under ``finish=first`` on tracks up to :data:`.race3.LARGEST_TRACK` squares: the exact
+three-runner solution (:mod:`.race3`), each runner maximising its own chance, which is
+exactly how the ``hard`` bot plays there. Other configurations have no exact estimate.
+"""
 
 from __future__ import annotations
 
@@ -37,35 +43,78 @@ class ExactExtraMeters:
             a, b = data.positions[seat], data.positions[1 - seat]
             return math.fsum(self._solution.turn_table(seat, a, b)[1][1:6]) / 5
         return math.fsum(float(p) * self.position(state.apply_unchecked(outcome)).chances[seat]
-                   for outcome, p in state.chance_outcomes())
+                         for outcome, p in state.chance_outcomes())
 
     def position(self, state: State[Any, Any, Any]) -> Estimate:
         """Both seats' exact chances (they sum to 1: a shared win counts half to each)."""
         if state.is_terminal:
             return terminal_estimate(state)
         seat = state.data.player
-        mine = self._mover(state)
-        chances = [0.0, 0.0]
-        chances[seat], chances[1 - seat] = mine, 1.0 - mine
-        return Estimate(tuple(chances), 0.0)
+        return Estimate(_pair(seat, self._mover(state)), 0.0)
 
     def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
-        """Roll and stop, each with the mover's exact chance after it (the game's
-        ``estimates.win_chances``, which ``dicegames hint`` shows too)."""
-        from dicegames.games.extra_meters.estimates import win_chances
+        """Roll and stop, each with both seats' exact chances after it."""
+        values = self._solution.decision_values(state.data)
+        return {action: Estimate(_pair(seat, float(values[action])), 0.0)
+                for action in state.legal_actions(seat)}
 
-        values = win_chances(state, seat)
-        assert values is not None  # two players: checked by estimator()
-        result: dict[Hashable, Estimate] = {}
-        for action in state.legal_actions(seat):
-            mine = values[action]
-            chances = [0.0, 0.0]
-            chances[seat], chances[1 - seat] = mine, 1.0 - mine
-            result[action] = Estimate(tuple(chances), 0.0)
-        return result
+
+def _pair(seat: Seat, mine: float) -> tuple[float, float]:
+    """Two seats' chances from the chance of ``seat``."""
+    return (mine, 1.0 - mine) if seat == 0 else (1.0 - mine, mine)
+
+
+class ExactThreeRunners:
+    """Three-runner For a Few Extra Meters (``finish=first``) by the exact solution of
+    :mod:`.race3`: the chances when every runner plays to maximise its own, as ``hard``
+    does; the values its roll/stop decisions are read from."""
+
+    kind = "exact"
+    description = ("exact win chance when every runner plays to maximise its own from here "
+                   "on (the solved three-runner race)")
+
+    def __init__(self, game: Game[Any, Any, Any]) -> None:
+        from dicegames.games.extra_meters.race3 import solve_three
+
+        length = game.options["track_length"]
+        assert isinstance(length, int)
+        self._solution = solve_three(length)
+
+    def position(self, state: State[Any, Any, Any]) -> Estimate:
+        """The three seats' exact chances (they sum to 1: nobody shares a win)."""
+        from dicegames.games.extra_meters.data import Decision, Phase
+
+        if state.is_terminal:
+            return terminal_estimate(state)
+        data = state.data
+        if data.phase is Phase.OPENING:
+            return Estimate(self._solution.start_chances(data), 0.0)
+        if data.phase is Phase.DECIDE:
+            values = self._solution.decision_chances(data)
+            chosen = Decision.ROLL if self._solution.rolls(data) else Decision.STOP
+            return Estimate(values[chosen], 0.0)
+        total = [0.0, 0.0, 0.0]
+        for outcome, p in state.chance_outcomes():
+            after = self.position(state.apply_unchecked(outcome)).chances
+            for seat in range(3):
+                total[seat] += float(p) * after[seat]
+        return Estimate(tuple(total), 0.0)
+
+    def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
+        """Roll and stop, each with the three seats' exact chances after it."""
+        values = self._solution.decision_chances(state.data)
+        return {action: Estimate(values[action], 0.0) for action in state.legal_actions(seat)}
 
 
 def estimator(game: Game[Any, Any, Any]) -> Estimator | None:
-    """The exact estimate of a two-player game; None with more players (the solution is
-    then a duel's, not exact)."""
-    return ExactExtraMeters(game) if game.players == 2 else None
+    """The exact estimate where the game is solved: two runners, or three under
+    ``finish=first`` on a track the three-runner solution covers; None elsewhere."""
+    if game.players == 2:
+        return ExactExtraMeters(game)
+    from dicegames.games.extra_meters.race3 import three_runner_solution
+
+    length, finish = game.options["track_length"], game.options["finish"]
+    assert isinstance(length, int) and isinstance(finish, str)
+    if three_runner_solution(length, finish, game.players) is not None:
+        return ExactThreeRunners(game)
+    return None

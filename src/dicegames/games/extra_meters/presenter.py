@@ -13,7 +13,7 @@ from dicegames.core.model import JsonObject, Result, Seat
 from dicegames.core.presenter import Presenter
 from dicegames.games.extra_meters import render as text
 from dicegames.games.extra_meters import view as web
-from dicegames.games.extra_meters.data import Decision, ExtraMetersData
+from dicegames.games.extra_meters.data import Decision, ExtraMetersData, Phase
 from dicegames.games.extra_meters.rules import ExtraMetersRules
 from dicegames.i18n import _
 
@@ -38,6 +38,30 @@ class ExtraMetersPresenter(Presenter[ExtraMetersRules]):
         rounds = (state.data.turn + self.game.players - 1) // self.game.players
         return _("past square {square} in round {round}", square=self.game.track_length,
                  round=rounds)
+
+    def describe_score(self, state: State[ExtraMetersData, Decision, int], result: Result,
+                       seat: Seat) -> str:
+        """ "square 37", "past the end (52)": where the seat's runner stands."""
+        position = state.data.positions[seat]
+        if position > self.game.track_length:
+            return _("past the end ({number})", number=position)
+        return _("start") if position == 0 else _("square {number}", number=position)
+
+    def explain_result(self, state: State[ExtraMetersData, Decision, int], result: Result,
+                       names: Sequence[str]) -> str:
+        """The finish rule, and that the numbers are the squares the runners reached."""
+        if self.game.options["finish"] == "same_round":
+            return _("Every runner past square {last} by the end of that round wins. Beside "
+                     "each name: the square the runner reached.", last=self.game.track_length)
+        return _("The first runner past square {last} wins. Beside each name: the square the "
+                 "runner reached.", last=self.game.track_length)
+
+    def dice_note(self, state: State[ExtraMetersData, Decision, int]) -> str:
+        """On a turn's first roll, where only 1 to 5 can be entered: a 6 is rolled again."""
+        if state.data.phase is Phase.OPENING:
+            return _("First roll of the turn: a 6 does not count. Roll again until the die "
+                     "shows 1 to 5.")
+        return ""
 
     def roll_dice(self, state: State[ExtraMetersData, Decision, int],
                   outcome: int) -> list[JsonObject]:

@@ -75,6 +75,65 @@ class ThreeRunnerSolution:
         bust = a + len(data.dice) + 1
         return bool(self._decisions[b, c, bust, square >> 3] >> (square & 7) & 1)
 
+    def start_chances(self, data: ExtraMetersData) -> tuple[float, ...]:
+        """Each seat's exact chance at the start of the mover's turn (before its opening
+        roll), in seat order."""
+        mover = data.player
+        a, b, c = (data.positions[(mover + k) % 3] for k in range(3))
+        return _by_seat(mover, self.chances(a, b, c))
+
+    def decision_chances(self, data: ExtraMetersData) -> dict[Decision, tuple[float, ...]]:
+        """Each seat's exact chance after ``roll`` and after ``stop`` at a decision, in seat
+        order: the values :meth:`rolls` chooses by (rolling when it raises the mover's own
+        chance by more than :data:`MARGIN`), so a hint or review shows what ``hard`` plays.
+        """
+        n = self.track_length
+        mover = data.player
+        a, b, c = (data.positions[(mover + k) % 3] for k in range(3))
+        win = (1.0, 0.0, 0.0)
+        table = self._chances
+
+        def after(x: int) -> tuple[float, float, float]:
+            """h(x): the runners' chances (mover, next, last) once the turn ends on x."""
+            if x > n:
+                return win
+            following, last, mine = table[b, c, x].tolist()
+            return (mine, following, last)
+
+        memo: dict[tuple[int, int], tuple[float, float, float]] = {}
+
+        def roll(x: int, j: int) -> tuple[float, float, float]:
+            """Rolling on with the stop square x and the bust square j (a 6 ends on j)."""
+            total = list(after(j))
+            for face in range(1, 6):
+                value = best(x + face, j + 1)
+                for k in range(3):
+                    total[k] += value[k]
+            return (total[0] / 6, total[1] / 6, total[2] / 6)
+
+        def best(x: int, j: int) -> tuple[float, float, float]:
+            """U(x, j): the stored decision's value (stopping past the end wins)."""
+            if x > n:
+                return win
+            key = (x, j)
+            if key not in memo:
+                rolls = bool(self._decisions[b, c, j, x >> 3] >> (x & 7) & 1)
+                memo[key] = roll(x, j) if rolls else after(x)
+            return memo[key]
+
+        square = a + sum(data.dice)
+        bust = a + len(data.dice) + 1
+        return {Decision.ROLL: _by_seat(mover, roll(square, bust)),
+                Decision.STOP: _by_seat(mover, after(square))}
+
+
+def _by_seat(mover: Seat, chances: tuple[float, float, float]) -> tuple[float, ...]:
+    """(mover, next, last) in seat order."""
+    ordered = [0.0, 0.0, 0.0]
+    for k, chance in enumerate(chances):
+        ordered[(mover + k) % 3] = chance
+    return tuple(ordered)
+
 
 def _fill(n: int) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.uint8]]:
     """The chances W[a, b, c, 3] and the packed decisions D[b, c, j, x // 8] (bit x % 8)."""

@@ -65,4 +65,7 @@ def strategy_chart(game: Game[Any, Any, Any]) -> dict[str, Any] | None:
     assert isinstance(length, int) and isinstance(finish, str)
     return {"track_length": length, "finish": finish,
             "thresholds": {str(k): grid
-                           for k, grid in stop_thresholds(length, finish).items()}}
+                           for k, grid in stop_thresholds(length, finish).items()},
+            "note": f"The chart starts at {DICE_COUNTS[0]} dice: with fewer dice rolled, "
+                    f"the optimal player stops only when the sum reaches the finish, so "
+                    f"those panels would show nothing else."}

@@ -1,13 +1,15 @@
 // Monza's board: the three-lane circuit as inline SVG, drawn from the view's data alone
 // (a user's own circuit file is drawn like the shipped one). The track is cut into rows
 // that fit the container's width and read like lines of a book; the wide start zone opens
-// the first row. Every square shows its colour and its colour's letter (R Y G B W P), tyres
+// the first row. Every square shows its colour, its colour's letter (R Y G B W P, the dice's
+// too, in every language) and shape (view.py's SHAPES, drawn by /static/marks.js), tyres
 // are grey with tyres drawn on them, targets carry a chequered finish line, and each car
 // has its colour and its player's number, so the board reads without colour too.
 // The legal moves of ctx.hints glow on the board and are clicked (or focused with Tab and
 // chosen with Enter or Space); the page's choice buttons stay (render returns ownsChoices
 // false). Fully redrawn on every call; no libraries, no build step.
 import {Motion, fewestSteps, safely} from "/static/motion.js";
+import {shapeMark} from "/static/marks.js";
 import {adoptStyle, el, svg, t} from "/static/shell.js";
 
 /** The colours' names in the page's language. */
@@ -47,9 +49,13 @@ const CSS = `
 .monza-board > svg.mz-track { width: 100%; height: auto; display: block; background: var(--card);
   border: 1px solid var(--line); border-radius: .8rem; }
 .monza-key { margin: 0; font-size: .8rem; color: var(--muted); }
+.monza-key .mz-swatch { display: inline-flex; align-items: center; gap: .2rem; margin-right: .5rem;
+  white-space: nowrap; color: var(--fg); }
+.monza-key .mz-swatch svg { width: 1.6rem; height: 1.1rem; flex: none; }
 .mz-track text { font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
   pointer-events: none; }
 .mz-track .mz-pick { cursor: pointer; }
+.mz-track .mz-marks { pointer-events: none; }
 .mz-track .mz-car { pointer-events: none; }
 .mz-track .mz-car.mz-pick { pointer-events: auto; }
 .mz-track .mz-pick:focus { outline: none; }
@@ -67,8 +73,10 @@ const CSS = `
   .mz-track .mz-ants, .mz-track .mz-turn-ring { animation: none; } }
 `;
 
+/** An SVG text, hidden from assistive technology: every square, car and zone carries its
+ * whole description in its own label, which a letter or a number inside would contradict. */
 function text(x, y, content, attrs = {}) {
-  const node = svg("text", {x: r2(x), y: r2(y), ...attrs});
+  const node = svg("text", {x: r2(x), y: r2(y), "aria-hidden": "true", ...attrs});
   node.textContent = content;
   return node;
 }
@@ -253,13 +261,14 @@ function drawTrack(board, ctx, width) {
   zone.append(svg("rect", {x: 0.25, y: r2(row0.y - 0.25), width: r2(START_W - 0.85), height: r2(lanesH + 0.5),
     rx: 0.6, fill: "var(--bg)", stroke: "var(--line)", "stroke-width": 0.12}));
   zone.append(chequer(START_W - 1.2, row0.y - 0.2, row0.y + lanesH + 0.2, 0.35));
-  zone.append(text((START_W - 1.0) / 2 + 0.05, row0.y + 0.85, "START", {"text-anchor": "middle",
+  zone.append(text((START_W - 1.0) / 2 + 0.05, row0.y + 0.85, t("START"), {"text-anchor": "middle",
     "font-size": 0.78, "font-weight": 800, fill: "var(--fg)", "letter-spacing": 0.05}));
   root.append(zone);
 
   // The squares, each whole in the row that holds its lane's stretch of track.
   const centres = new Map();
   const squares = svg("g");
+  const marks = svg("g", {class: "mz-marks", "aria-hidden": "true"});
   for (const lane of board.lanes) {
     for (const sq of lane.squares) {
       const group = svg("g", {"data-id": sq.id, "data-colour": sq.colour});
@@ -283,12 +292,23 @@ function drawTrack(board, ctx, width) {
         body.append(chequer(p.x1 - 0.75, p.y0 + 0.02, p.y1 - 0.02, 0.32));
       }
       const ink = INK[sq.colour] || "#fff";
+      // The square's writing (letter, shape, name) lies on a layer of its own above the
+      // squares: a marked square is a button named by its move, which a letter and a name
+      // inside it would contradict.
+      const mark = svg("g", {class: choosing && !hints ? "mz-mark mz-dim" : "mz-mark",
+        "data-square": sq.id, "data-hue": sq.colour});
       if (sq.letter) {
-        body.append(text(p.x0 + 0.5, p.y0 + 1.42, sq.letter, {"font-size": 1.15,
+        mark.append(text(p.x0 + 0.5, p.y0 + 1.42, sq.letter, {"font-size": 1.15,
           "font-weight": 800, fill: ink}));
       }
-      body.append(text(sq.target ? p.x1 - 0.9 : p.x1 - 0.4, p.y1 - 0.4, sq.id,
+      // The colour's shape beside its letter (below it on a narrow square of a user's circuit).
+      const wide = p.x1 - p.x0 >= 2.6;
+      const shape = shapeMark(sq.shape, wide ? p.x0 + 1.95 : p.x0 + 0.9, wide ? p.y0 + 1.0 : p.y0 + 2.05,
+        0.9, ink);
+      if (shape) mark.append(shape);
+      mark.append(text(sq.target ? p.x1 - 0.9 : p.x1 - 0.4, p.y1 - 0.4, sq.id,
         {"font-size": 0.62, "text-anchor": "end", fill: ink, "fill-opacity": 0.85}));
+      marks.append(mark);
       if (sq.entry) {
         body.append(svg("path", {d: `M${r2(p.x0 + 0.12)} ${r2(p.y0 + 1.75)} l0.5 0.4 l-0.5 0.4 Z`,
           fill: ink, "fill-opacity": 0.8, "aria-hidden": "true"}));
@@ -308,7 +328,7 @@ function drawTrack(board, ctx, width) {
       centres.set(sq.id, {x: (p.x0 + p.x1) / 2, y: (p.y0 + p.y1) / 2 + 0.15, w: p.x1 - p.x0});
     }
   }
-  root.append(squares);
+  root.append(squares, marks);
 
   // The cars: on their squares (side by side when several share one), or in the start zone.
   const names = ctx.names || [];
@@ -448,6 +468,33 @@ function legend(board, ctx) {
       el("span", {class: "mz-where", text: `${colourWord(c.colour)} · ${where(c, board)}`}))));
 }
 
+/** The key under the track: each colour's square as drawn (colour, letter, shape) with its
+ * name, then what tyres, chequers and ▶ mean. The colours are those of the board's squares,
+ * in their first appearance's order. */
+function key(board) {
+  const seen = new Map();
+  for (const lane of board.lanes) {
+    for (const sq of lane.squares) if (sq.letter && !seen.has(sq.colour)) seen.set(sq.colour, sq);
+  }
+  const order = ["red", "yellow", "green", "blue", "white", "purple"];
+  const colours = [...seen.values()].sort((a, b) => order.indexOf(a.colour) - order.indexOf(b.colour));
+  return el("p", {class: "monza-key"},
+    el("span", {text: t("Squares:")}), " ",
+    ...colours.map((sq) => el("span", {class: "mz-swatch"}, swatchIcon(sq), colourWord(sq.colour))),
+    " ", el("span", {text: t("Grey tyres: no entry. Chequered squares are the finish. "
+      + "▶ marks the squares you enter from the start.")}));
+}
+
+/** A colour's square in small, as on the track: its colour, letter and shape. */
+function swatchIcon(sq) {
+  const ink = INK[sq.colour] || "#fff";
+  return svg("svg", {viewBox: "0 0 3 2", "aria-hidden": "true"},
+    svg("rect", {x: 0.05, y: 0.05, width: 2.9, height: 1.9, rx: 0.35, fill: FILL[sq.colour] || "#999",
+      stroke: sq.colour === "white" ? "#a9a49a" : "#0003", "stroke-width": 0.1}),
+    text(0.32, 1.42, sq.letter, {"font-size": 1.15, "font-weight": 800, fill: ink}),
+    shapeMark(sq.shape, 2.05, 1.0, 0.9, ink));
+}
+
 /** Draw the board; returns {ownsChoices: false}: the page's choice buttons stay. */
 export function render(container, view, ctx) {
   const board = view && view.board;
@@ -462,8 +509,7 @@ export function render(container, view, ctx) {
   adoptStyle(CSS);
   wrap.append(turnLine(board, safe), track.root,
     legend(board, safe),
-    el("p", {class: "monza-key", text: t("Squares: R red · Y yellow · G green · B blue · W white · P purple. "
-      + "Grey tyres: no entry. Chequered squares are the finish. ▶ marks the squares you enter from the start.")}));
+    key(board));
   container.replaceChildren(wrap);
   safely(() => {
     let arrived = 0;

@@ -34,10 +34,11 @@ class MonzaPresenter(Presenter[MonzaRules]):
         return text.describe(self.game, state.data, move, seat, names)
 
     def describe_summary(self, state: State[MonzaData, Move, Roll], result: Result) -> str:
-        """ "the red car on m5, 2 dice in the last round", in the current language."""
+        """ "the red car on square 5 of the middle lane, 2 dice in the last round", in the
+        current language."""
         data = state.data
         squares = listing(list(dict.fromkeys(
-            self.game.circuit.square_name(data.cars[s]) for s in data.winners)))
+            text.square_words(self.game.circuit, data.cars[s]) for s in data.winners)))
         colours = listing([colour_word(COLOURS[s]) for s in data.winners])
         used = data.round_used[data.winners[0]] if data.winners else 0
         dice = counted(used, N_("1 die"), N_("{count} dice"))
@@ -46,6 +47,37 @@ class MonzaPresenter(Presenter[MonzaRules]):
                      colours=colours, squares=squares, dice=dice)
         return _("the {colours} car on {squares}, {dice} in the last round",
                  colours=colours, squares=squares, dice=dice)
+
+    def describe_score(self, state: State[MonzaData, Move, Roll], result: Result,
+                       seat: Seat) -> str:
+        """ "at the finish, 2 dice in the last round" for a car that reached a target (the
+        tie-break counts those dice), else "5 squares from the finish"."""
+        data = state.data
+        car = data.cars[seat]
+        if car in self.game.circuit.targets:
+            return _("at the finish, {dice} in the last round", dice=counted(
+                data.round_used[seat], N_("1 die"), N_("{count} dice")))
+        return counted(self.game.circuit.steps_to_finish(car), N_("1 square from the finish"),
+                       N_("{count} squares from the finish"))
+
+    def explain_result(self, state: State[MonzaData, Move, Roll], result: Result,
+                       names: Sequence[str]) -> str:
+        """Who reached the finish, and how a tie was broken (fewer dice in the last
+        round) or shared."""
+        data = state.data
+        arrived = [s for s, car in enumerate(data.cars) if car in self.game.circuit.targets]
+        winners = listing([names[s] for s in data.winners])
+        if len(arrived) <= 1:
+            return _("{name} reached the finish first; the round was played to its end. "
+                     "Beside each name: how far each car got.", name=winners)
+        if len(data.winners) == 1:
+            return _("Several cars reached the finish in the last round: {name} wins by using "
+                     "the fewest dice in that round. Beside each name: where each car got, "
+                     "and for those at the finish the dice used in the last round.",
+                     name=winners)
+        return _("Several cars reached the finish in the last round with as few dice each: "
+                 "{names} share the win. Beside each name: where each car got, and for those "
+                 "at the finish the dice used in the last round.", names=winners)
 
     def view(self, state: State[MonzaData, Move, Roll]) -> JsonObject:
         """The circuit, cars and dice as JSON for the web board (see :mod:`.view`)."""

@@ -27,6 +27,7 @@ from dicegames.games.monza.data import (
 from dicegames.i18n import N_, _
 
 if TYPE_CHECKING:
+    from dicegames.games.monza.circuit import Circuit
     from dicegames.games.monza.rules import MonzaRules
 
 SCALE = 2
@@ -135,6 +136,24 @@ def render(game: MonzaRules, data: MonzaData, names: Sequence[str] | None = None
     return "\n".join(lines)
 
 
+_LANES = {"i": N_("square {number} of the inner lane"),
+          "m": N_("square {number} of the middle lane"),
+          "o": N_("square {number} of the outer lane")}
+"""How families read the default circuit's lanes (``i``, ``m``, ``o``, as its rules page
+names them); another circuit's lane is named by its own name."""
+
+
+def square_words(circuit: Circuit, square: int) -> str:
+    """A square as a family reads the board, in the current language: "square 22 of the
+    outer lane" (``o22`` in notation, which stays in the moves' details and records)."""
+    found = circuit.squares[square]
+    lane = circuit.lane_names[found.lane]
+    message = _LANES.get(lane)
+    if message is not None:
+        return _(message, number=found.index + 1)
+    return _("square {number} of lane {lane}", number=found.index + 1, lane=lane)
+
+
 def describe(game: MonzaRules, data: MonzaData, move: Hashable, seat: int | None,
              names: Sequence[str]) -> str:
     """One plain-text sentence about ``move`` played from ``data``, in the current
@@ -150,22 +169,28 @@ def describe(game: MonzaRules, data: MonzaData, move: Hashable, seat: int | None
     actor = names[seat]
     if isinstance(move, Step):
         text = says(actor, N_("{name} steps to {square} with a {colour} die"),
-                    N_("You step to {square} with a {colour} die"), square=move.name,
-                    colour=colour_word(move.colour))
+                    N_("You step to {square} with a {colour} die"),
+                    square=square_words(circuit, move.square), colour=colour_word(move.colour))
         after = game._apply_action(data, seat, move)
         pushed = [s for s in range(len(data.cars))
                   if s != seat and after.cars[s] != data.cars[s]]
         for other in pushed:
+            back = after.cars[other]
+            if back == START:
+                text = says(names[other],
+                            N_("{said}; {name}'s car is pushed back to the start zone"),
+                            N_("{said}; your car is pushed back to the start zone"), said=text)
+                continue
             text = says(names[other], N_("{said}; {name}'s car is pushed back to {square}"),
                         N_("{said}; your car is pushed back to {square}"), said=text,
-                        square=circuit.square_name(after.cars[other]))
+                        square=square_words(circuit, back))
         if move.square in circuit.targets:
             text = _("{said}; the car is on a target", said=text)
         return text
     if isinstance(move, Advance):
         return says(actor, N_("{name} advances one free square to {square} (last colour)"),
                     N_("You advance one free square to {square} (last colour)"),
-                    square=move.name)
+                    square=square_words(circuit, move.square))
     if move == PASS:
         if data.roll:
             return says(actor, N_("{name} cannot use any die"), N_("You cannot use any die"))

@@ -31,6 +31,13 @@ SEAT_COLOURS: dict[str, str] = {
 }
 """The CSS colour of each car and square colour (the page's seat markers use them too)."""
 
+SHAPES: dict[str, str] = {
+    "red": "circle", "yellow": "triangle", "green": "square",
+    "blue": "diamond", "white": "star", "purple": "cross",
+}
+"""The shape drawn beside each colour on its squares, dice and in the legend (the page's
+``/static/marks.js`` draws them), so the board reads without telling colours apart."""
+
 PHASES: dict[Phase, str] = {
     Phase.ROLL: "roll", Phase.STEP: "step", Phase.STUCK: "stuck",
     Phase.VARIANT: "variant", Phase.OVER: "over",
@@ -50,6 +57,12 @@ def colour_label(index: int) -> str:
     """A colour's name for people, in the current language: ``Red``."""
     word = colour_word(COLOURS[index])
     return word[:1].upper() + word[1:]
+
+
+def mark(index: int) -> JsonObject:
+    """The marks of colour ``index`` that read without colour, the same on squares, dice and
+    the legend in every language: its notation letter (``R``) and its shape (``circle``)."""
+    return {"mark": LETTERS[index].upper(), "shape": SHAPES[COLOURS[index].value]}
 
 
 def board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) -> JsonObject:
@@ -79,10 +92,12 @@ def static_board(game: MonzaRules) -> JsonObject:
         for j in lane:
             square = circuit.squares[j]
             colour = "tyre" if square.colour is None else square.colour.value
+            shape = "" if square.colour is None else SHAPES[colour]
             squares.append({
                 "id": square.name, "lane": lane_no, "start": square.start, "end": square.end,
                 "colour": colour,
                 "letter": "" if square.colour is None else LETTERS[circuit.colour_of[j]].upper(),
+                "shape": shape,
                 "target": j in circuit.targets, "entry": j in entries,
             })
         lanes.append({"name": circuit.lane_names[lane_no], "squares": squares})
@@ -120,7 +135,9 @@ def moving_board(game: MonzaRules, data: MonzaData, deciding: Sequence[Seat]) ->
 
 def dice(data: MonzaData) -> list[JsonObject]:
     """This turn's six dice in colour order, ``"used": true`` on those already spent, each
-    with its ``colour`` in the board's palette (the squares' and cars' colours).
+    with its ``colour`` in the board's palette (the squares' and cars' colours) and the
+    squares' ``mark`` and ``shape`` (:func:`mark`: a die never shows the translated colour
+    word's initial, which would contradict the squares' letters).
 
     Which die of a colour was spent does not matter, so the first ones of each colour are
     marked. Empty before the roll (and when a car on a target waits without rolling).
@@ -131,7 +148,7 @@ def dice(data: MonzaData) -> list[JsonObject]:
     for index, (rolled, left) in enumerate(zip(data.roll, data.dice, strict=True)):
         for k in range(rolled):
             die: JsonObject = {"value": COLOURS[index].value, "label": colour_label(index),
-                               "colour": SEAT_COLOURS[COLOURS[index].value]}
+                               "colour": SEAT_COLOURS[COLOURS[index].value], **mark(index)}
             if k < rolled - left:
                 die["used"] = True
             shown.append(die)
@@ -139,12 +156,14 @@ def dice(data: MonzaData) -> list[JsonObject]:
 
 
 def dice_entry(data: MonzaData) -> JsonObject | None:
-    """At a roll: six dice, each one of the six colours; the letters joined (``rryyyg``)
-    are the roll's notation, in any order. None when no dice are to be rolled."""
+    """At a roll: six dice, each one of the six colours (with the squares' ``mark`` and
+    ``shape``); the letters joined (``rryyyg``) are the roll's notation, in any order. None
+    when no dice are to be rolled."""
     if data.phase is not Phase.ROLL:
         return None
     faces = [{"value": letter, "label": colour_label(i),
-              "colour": SEAT_COLOURS[COLOURS[i].value]} for i, letter in enumerate(LETTERS)]
+              "colour": SEAT_COLOURS[COLOURS[i].value], **mark(i)}
+             for i, letter in enumerate(LETTERS)]
     return {"count": len(COLOURS), "faces": faces, "join": ""}
 
 

@@ -20,6 +20,7 @@ const STYLE = `
 .pc-board text { pointer-events: none; }
 .pc-sq { fill: var(--card); stroke: var(--fg); stroke-opacity: .28; stroke-width: 1.5; }
 .pc-num { font-weight: 700; fill: var(--fg); opacity: .55; }
+.pc-words { pointer-events: none; }
 .pc-name { font-weight: 700; fill: var(--fg); }
 .pc-sub { fill: var(--fg); opacity: .8; }
 .pc-slot { fill: var(--card); stroke: var(--fg); stroke-opacity: .35; stroke-width: 2;
@@ -112,19 +113,22 @@ function drawStable(layer, stable, board, ctx) {
     g.append(svg("rect", {x: x + 12, y: y + 12, width: size - 24, height: size - 24, rx: 17,
       fill: "none", stroke: stable.css, "stroke-width": 9}));
   }
+  // The stable's writing lies beside it, not in it: a stable a horse leaves from is a
+  // button named by that move, which the name and numbers inside would contradict.
+  const words = svg("g", {class: "pc-words", "aria-hidden": "true"});
   if (!playing) {
-    g.append(svg("text", {x: x + size / 2, y: y + size / 2 + 38, "text-anchor": "middle",
+    words.append(svg("text", {x: x + size / 2, y: y + size / 2 + 38, "text-anchor": "middle",
       "font-size": 110, fill: stable.css, opacity: 0.2}, "♞"));
   }
   const name = playing ? (ctx.names && ctx.names[stable.seat]) || t("Player {number}", {number: stable.seat + 1}) : "";
   const short = name.length > 14 ? name.slice(0, 13) + "…" : name;
-  g.append(svg("text", {x: x + size / 2, y: y + 48, "text-anchor": "middle",
+  words.append(svg("text", {x: x + size / 2, y: y + 48, "text-anchor": "middle",
     "font-size": 25, class: "pc-name", opacity: playing ? 1 : 0.45},
     playing ? short : cap(colourWord(stable.colour))));
   let sub = playing ? `${cap(colourWord(stable.colour))} (${stable.letter})` : t("not playing");
   if (won) sub = t("★ wins! ★");
   else if (turn) sub = ctx.seat === stable.seat ? t("▶ your turn") : t("▶ playing now");
-  g.append(svg("text", {x: x + size / 2, y: y + size - 22, "text-anchor": "middle",
+  words.append(svg("text", {x: x + size / 2, y: y + size - 22, "text-anchor": "middle",
     "font-size": 20, class: "pc-sub", "font-weight": turn || won ? 700 : 400,
     opacity: playing ? 0.9 : 0.45}, sub));
   if (playing) {
@@ -132,11 +136,11 @@ function drawStable(layer, stable, board, ctx) {
       if (stable.waiting.includes(i + 1)) continue;  // the horse itself stands there
       const [cx, cy] = slotCentre(stable, i + 1);
       g.append(svg("circle", {cx, cy, r: 28, class: "pc-slot"}));
-      g.append(svg("text", {x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20,
+      words.append(svg("text", {x: cx, y: cy + 7, "text-anchor": "middle", "font-size": 20,
         class: "pc-num"}, stable.letter + (i + 1)));
     }
   }
-  layer.append(g);
+  layer.append(g, words);
 }
 
 /** Where each horse in a corner stable sits (the slot of its number). */

@@ -11,12 +11,12 @@ from collections.abc import Hashable, Sequence
 from dicegames.core.game import State
 from dicegames.core.model import JsonObject, Result, Seat
 from dicegames.core.presenter import Presenter
-from dicegames.core.text import colour_word
+from dicegames.core.text import colour_word, counted
 from dicegames.games.petits_chevaux import render as text
 from dicegames.games.petits_chevaux import view as web
 from dicegames.games.petits_chevaux.data import ChevauxData
 from dicegames.games.petits_chevaux.rules import Move, Outcome, PetitsChevauxRules
-from dicegames.i18n import _
+from dicegames.i18n import N_, _
 
 
 class PetitsChevauxPresenter(Presenter[PetitsChevauxRules]):
@@ -39,6 +39,19 @@ class PetitsChevauxPresenter(Presenter[PetitsChevauxRules]):
         data = state.data
         return _("{colour} fills its stable in turn {turn}",
                  colour=colour_word(self.game.colours[data.winner].label), turn=data.turn)
+
+    def describe_score(self, state: State[ChevauxData, Move, Outcome], result: Result,
+                       seat: Seat) -> str:
+        """ "3 horses in the stable": the score counts them."""
+        return counted(int(result.scores[seat]), N_("1 horse in the stable"),
+                       N_("{count} horses in the stable"))
+
+    def explain_result(self, state: State[ChevauxData, Move, Outcome], result: Result,
+                       names: Sequence[str]) -> str:
+        """Who filled their stable first, and what the numbers count."""
+        return _("{name} was the first to bring all four horses into the stable. Beside each "
+                 "name: the horses that player has in the stable.",
+                 name=names[state.data.winner])
 
     def view(self, state: State[ChevauxData, Move, Outcome]) -> JsonObject:
         """The cross board, the die and the colours for the web app (see :mod:`.view`)."""

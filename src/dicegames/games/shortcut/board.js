@@ -36,7 +36,7 @@ const STYLE = `
 .sc .sign.suggested rect.pill { fill: var(--ok); }
 .sc .target:focus-visible .focus { stroke: var(--fg); stroke-width: 3; stroke-dasharray: 6 4; fill: none; }
 .sc .sign rect.pill { fill: var(--accent); stroke: var(--card); stroke-width: 2.5; }
-.sc .sign text { fill: var(--accent-fg); font-weight: 700; }
+.sc .sign-word { fill: var(--accent-fg); font-weight: 700; pointer-events: none; }
 .sc .sign:hover rect.pill, .sc .sign:focus-visible rect.pill { stroke: var(--fg); stroke-width: 3.5; }
 .sc .maybe { fill: none; stroke: var(--accent); stroke-width: 3; stroke-dasharray: 7 5; }
 .sc .preview { display: none; pointer-events: none; }
@@ -48,6 +48,9 @@ const STYLE = `
 @keyframes sc-glow { 50% { stroke-opacity: .35; } }
 @keyframes sc-spin { to { transform: rotate(360deg); } }
 @media (prefers-reduced-motion: reduce) { .sc .target .ring, .sc .mover { animation: none; } }
+/* A phone's screen holds the whole board; on a laptop the page's own rule (style.css) keeps
+   it above the fold, below the seats, the status and the dice row. */
+.sc { max-height: 80vh; }
 `;
 
 function text(x, y, content, attrs = {}) {
@@ -56,15 +59,24 @@ function text(x, y, content, attrs = {}) {
   return node;
 }
 
-/** Split text into lines of at most ``width`` characters, on spaces. */
+const WIDE = /[\u2E80-\uFFEF]/u;
+const TOKENS = /[\u2E80-\uFFEF]|[^\s\u2E80-\uFFEF]+|\s+/gu;
+const CLOSING = /^[、。，．）」』！？：]$/u;
+
+/** Split text into lines of at most ``width`` characters, on spaces; a wide character
+ *  (Japanese) counts two and a line may break after any, but not before closing punctuation. */
 function wrap(content, width) {
+  const size = (part) => [...part].reduce((n, c) => n + (WIDE.test(c) ? 2 : 1), 0);
   const lines = [];
   let line = "";
-  for (const word of content.split(" ")) {
-    if (line && (line + " " + word).length > width) { lines.push(line); line = word; }
-    else line = line ? line + " " + word : word;
+  for (const token of content.match(TOKENS) || []) {
+    if (/^\s+$/.test(token)) { if (line) line += " "; continue; }
+    if (line.trim() && size(line + token) > width && !CLOSING.test(token)) {
+      lines.push(line.trimEnd());
+      line = token;
+    } else line += token;
   }
-  if (line) lines.push(line);
+  if (line.trim()) lines.push(line.trimEnd());
   return lines;
 }
 
@@ -73,6 +85,15 @@ function shorten(name, width) {
 }
 
 /** Make ``node`` act like a button: click, Enter and Space call pick(move). */
+/** A sign's word, drawn over its pill but outside the button: the button is named by its
+ * whole move (its label), which the word alone inside it would contradict in some
+ * languages; clicks go through the word to the pill. */
+function word(node) {
+  node.setAttribute("class", "sign-word");
+  node.setAttribute("aria-hidden", "true");
+  return node;
+}
+
 function actionable(node, label, move, ctx) {
   node.setAttribute("tabindex", "0");
   node.setAttribute("role", "button");
@@ -142,7 +163,8 @@ function message(board, ctx, interactive) {
   const turn = board.turn;
   const who = ctx.names[turn.seat] || t("Player {number}", {number: turn.seat + 1});
   if (board.winner !== null && board.winner !== undefined) {
-    return t("{name} reached the finish and wins!", {name: ctx.names[board.winner] || t("A car")});
+    const name = ctx.names[board.winner] || t("A car");  // its own call: Babel skips nested ones
+    return t("{name} reached the finish and wins!", {name});
   }
   const dice = turn.rolls.length > 1 ? `${turn.rolls.join(" + ")} = ${turn.total}` : `${turn.total}`;
   const squares = turn.total === 1 ? t("1 square") : t("{count} squares", {count: turn.total});
@@ -234,7 +256,7 @@ export function render(container, view, ctx) {
 
   const root = svg("svg", {viewBox: `0 0 ${width} 100`, class: "sc", role: "group",
     "aria-label": t("Shortcut board, {width} by {height} squares", {width: board.width, height: board.height}),
-    style: "width: 100%; height: auto; max-height: 80vh; display: block; margin: 0 auto;"});
+    style: "width: 100%; height: auto; display: block; margin: 0 auto;"});
   adoptStyle(STYLE);
   root.append(defs());
 
@@ -280,7 +302,7 @@ export function render(container, view, ctx) {
       group.append(busy ? text(x - C / 2 + 12, y - C / 2 + 12, cell.text, {class: "num", "font-size": 13})
         : text(x, y, cell.text, {class: "num", "font-size": 22}));
     } else if (cell.kind === "start" || cell.kind === "finish") {
-      const label = cell.kind === "start" ? "START" : "FINISH";
+      const label = cell.kind === "start" ? t("START") : t("FINISH");
       const size = cell.kind === "start" ? 12 : 10.5;
       const ly = busy ? y - C / 2 + 12 : y;
       group.append(svg("rect", {x: x - 26, y: ly - 8, width: 52, height: 16, rx: 5,
@@ -372,7 +394,6 @@ export function render(container, view, ctx) {
     const bw = Math.min(pw, sign.text.length * 10.5 * big + 40);
     const group = svg("g", {id: `sc-${sign.id}`, class: "sign"},
       svg("rect", {class: "pill", x: px, y, width: bw, height: 38, rx: 19}),
-      text(px + bw / 2, y + 20, sign.text, {"font-size": 17 * big}),
       svg("rect", {class: "focus", x: px - 4, y: y - 4, width: bw + 8, height: 46, rx: 23}));
     const preview = previewOf(sign);
     const show = (on) => preview.classList.toggle("show", on);
@@ -381,7 +402,7 @@ export function render(container, view, ctx) {
     group.addEventListener("focus", () => show(true));
     group.addEventListener("blur", () => show(false));
     actionable(group, hint.label, hint.move, ctx);
-    panel.append(group);
+    panel.append(group, word(text(px + bw / 2, y + 20, sign.text, {"font-size": 17 * big})));
     y += 48;
   }
   const press = board.signs.find((sign) => !sign.cell && byTarget.has(sign.id));
@@ -392,10 +413,9 @@ export function render(container, view, ctx) {
     const group = svg("g", {id: `sc-${press.id}`, class: "sign"},
       svg("rect", {class: "pill", x: px, y, width: bw, height: 44, rx: 22}),
       dieIcon(px + 24, y + 22),
-      text(px + 24 + (bw - 24) / 2, y + 23, press.text, {"font-size": 19 * big}),
       svg("rect", {class: "focus", x: px - 4, y: y - 4, width: bw + 8, height: 52, rx: 26}));
     actionable(group, hint.label, hint.move, ctx);
-    panel.append(group);
+    panel.append(group, word(text(px + 24 + (bw - 24) / 2, y + 23, press.text, {"font-size": 19 * big})));
     y += 56;
   }
   // Below a wide board, the cars and the key make a second column.

@@ -11,11 +11,12 @@ from collections.abc import Hashable, Sequence
 from dicegames.core.game import State
 from dicegames.core.model import JsonObject, Result, Seat
 from dicegames.core.presenter import Presenter
+from dicegames.core.text import counted
 from dicegames.games.shortcut import render as text
 from dicegames.games.shortcut import view as web
 from dicegames.games.shortcut.data import Phase, ShortcutData
 from dicegames.games.shortcut.rules import Action, ShortcutRules
-from dicegames.i18n import _
+from dicegames.i18n import N_, _
 
 
 class ShortcutPresenter(Presenter[ShortcutRules]):
@@ -40,6 +41,20 @@ class ShortcutPresenter(Presenter[ShortcutRules]):
         """ "first on the finish in round 5", in the current language."""
         rounds = (state.data.turn + self.game.players - 1) // self.game.players
         return _("first on the finish in round {round}", round=rounds)
+
+    def describe_score(self, state: State[ShortcutData, Action, int], result: Result,
+                       seat: Seat) -> str:
+        """ "on the finish", "4 steps from the finish" (the score is minus those steps)."""
+        steps = -int(result.scores[seat])
+        if steps <= 0:
+            return _("on the finish")
+        return counted(steps, N_("1 step from the finish"), N_("{count} steps from the finish"))
+
+    def explain_result(self, state: State[ShortcutData, Action, int], result: Result,
+                       names: Sequence[str]) -> str:
+        """The finish rule, and that the numbers are the steps left."""
+        return _("The first car on the finish wins. Beside each name: how many steps that car "
+                 "still had to go.")
 
     def view(self, state: State[ShortcutData, Action, int]) -> JsonObject:
         """The grid, cars, turn, signs and dice for the web board (see :mod:`.view`)."""

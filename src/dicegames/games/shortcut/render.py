@@ -31,17 +31,62 @@ def letter(seat: int) -> str:
 
 
 def where(board: Board, cell: int) -> str:
-    """A cell for people, in the current language: ``c4 (road 12)``, ``b7 (grey)``,
-    ``the start (a13)``."""
-    name = board.names[cell]
+    """A cell as the board names it, for people, in the current language: ``road square
+    12``, ``the start``, ``the finish``, and a grey cell by the road square nearest to it
+    (``the grey square beside road square 7``, ``the grey square 2 steps from road square
+    6``); the grid's notation (``c4``) stays in the moves' details and records."""
     kind = board.kinds[cell]
     if kind is Kind.START:
-        return _("the start ({cell})", cell=name)
+        return _("the start")
     if kind is Kind.FINISH:
-        return _("the finish ({cell})", cell=name)
-    if kind is Kind.GREY:
-        return _("{cell} (grey)", cell=name)
-    return _("{cell} (road {number})", cell=name, number=board.road_pos[cell])
+        return _("the finish")
+    if kind is Kind.ROAD:
+        return _("road square {number}", number=board.road_pos[cell])
+    steps, number = nearest_road(board)[cell]
+    if steps == 1:
+        return _("the grey square beside road square {number}", number=number)
+    return _("the grey square {steps} steps from road square {number}", steps=steps,
+             number=number)
+
+
+_NEAREST: dict[int, tuple[Board, tuple[tuple[int, int], ...]]] = {}
+"""The latest boards' nearest road squares, by the board's identity (it is kept, so the
+identity is not reused meanwhile)."""
+
+
+def nearest_road(board: Board) -> tuple[tuple[int, int], ...]:
+    """Each cell's ``(steps, road number)``: the fewest side-by-side steps to a road square
+    and that square's number (the lowest of the nearest ones); road cells are at 0 steps
+    from themselves, the start and the finish count as roads 0 and N + 1."""
+    kept = _NEAREST.get(id(board))
+    if kept is not None and kept[0] is board:
+        return kept[1]
+    places = {cell: (line, column) for line, row in enumerate(board.grid)
+              for column, cell in enumerate(row) if cell >= 0}
+    found: dict[int, tuple[int, int]] = {
+        cell: (0, board.road_pos[cell]) for cell in places if board.kinds[cell] is Kind.ROAD}
+    frontier = sorted(found, key=lambda cell: found[cell][1])
+    while frontier:
+        following = []
+        for cell in frontier:
+            steps, number = found[cell]
+            line, column = places[cell]
+            for next_line, next_column in ((line - 1, column), (line, column + 1),
+                                           (line + 1, column), (line, column - 1)):
+                if not (0 <= next_line < board.height and 0 <= next_column < board.width):
+                    continue
+                other = board.grid[next_line][next_column]
+                if other >= 0 and (other not in found or (
+                        found[other][0] == steps + 1 and number < found[other][1])):
+                    if other not in found:
+                        following.append(other)
+                    found[other] = (steps + 1, number)
+        frontier = following
+    nearest = tuple(found.get(cell, (0, 0)) for cell in range(len(board.kinds)))
+    if len(_NEAREST) >= 8:
+        _NEAREST.clear()
+    _NEAREST[id(board)] = (board, nearest)
+    return nearest
 
 
 def road_steps(number: int) -> str:
@@ -127,9 +172,8 @@ def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[s
                            "does not move"),
                         value=move, steps=road_steps(board.road_distance(here)))
         if target == board.finish:
-            return says(who, N_("{name} rolls {value} and drives to the finish ({cell})"),
-                        N_("You roll {value} and drive to the finish ({cell})"), value=move,
-                        cell=board.names[target])
+            return says(who, N_("{name} rolls {value} and drives to the finish"),
+                        N_("You roll {value} and drive to the finish"), value=move)
         return says(who, N_("{name} rolls {value} and drives to {cell}"),
                     N_("You roll {value} and drive to {cell}"), value=move,
                     cell=where(board, target))
@@ -169,7 +213,6 @@ def describe(board: Board, data: ShortcutData, move: Hashable, names: Sequence[s
         return says(who, N_("{name} stays on {cell}"), N_("You stay on {cell}"),
                     cell=where(board, here))
     if move.index == board.finish:
-        return says(who, N_("{name} moves to the finish ({cell})"),
-                    N_("You move to the finish ({cell})"), cell=board.names[move.index])
+        return says(who, N_("{name} moves to the finish"), N_("You move to the finish"))
     return says(who, N_("{name} moves to {cell}"), N_("You move to {cell}"),
                 cell=where(board, move.index))

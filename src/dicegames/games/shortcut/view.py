@@ -231,7 +231,7 @@ def _destination_label(board: Board, data: ShortcutData, cell: Cell) -> str:
     if target == here:
         return _("Stay on {cell}", cell=where(board, target))
     if target == board.finish:
-        return _("Drive to the finish ({cell})!", cell=board.names[target])
+        return _("Drive to the finish!")
     return _("Move to {cell}", cell=where(board, target))
 
 

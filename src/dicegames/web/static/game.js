@@ -1,6 +1,8 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {LANG, api, drawBoard, drawDice, drawLog, drawSeats, el, statusLine, t} from "/static/shell.js";
+import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, t} from "/static/shell.js";
+import {localOnly, servedOrigin} from "/static/lan.js";
+import {drawEnd, drawUndo, turnLine} from "/static/turns.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -61,6 +63,17 @@ function drawChoices(hints, owned) {
     "data-move": hint.move, title: hint.move,
     "aria-keyshortcuts": i < 9 ? String(i + 1) : null, onclick: () => pick(hint.move)},
     i < 9 ? el("kbd", {text: String(i + 1)}) : null, hint.label)));
+  narrowChoices(narrowed);
+}
+
+/** The moves a board left on offer after a first tap on it (EXTRA!'s rows: ctx.narrow), or
+ * null for all: the other choice buttons hide until the board widens them again. */
+let narrowed = null;
+function narrowChoices(moves) {
+  narrowed = moves ? new Set(moves) : null;
+  $("choices").querySelectorAll("button.choice").forEach((button) => {
+    button.hidden = narrowed !== null && !narrowed.has(button.dataset.move);
+  });
 }
 
 /** Ask the server what the game's hint bot would play for the deciding seat. */
@@ -128,10 +141,20 @@ function drawEntry() {
       input, el("button", {type: "submit", class: "primary", text: t("Enter")}));
     box.replaceChildren(title, form);
   }
+  if (state.dice_note) title.after(el("p", {class: "entry-note", text: state.dice_note}));
 }
 
-/** A colour die's face (Monza) gets a swatch of its colour before its name. */
+/** A colour die's face (Monza) gets a swatch of its colour before its name: the die itself,
+ * with its mark and shape, when the view gives them. */
 function swatch(face) {
+  if (face.mark) {
+    const die = drawDie(face);
+    die.setAttribute("class", "swatch-die");
+    die.removeAttribute("role");
+    die.removeAttribute("aria-label");
+    die.setAttribute("aria-hidden", "true");
+    return die;
+  }
   return face.colour ? el("span", {class: "swatch", "aria-hidden": "true",
     style: `background: ${face.colour}`}) : null;
 }
@@ -187,17 +210,18 @@ function inviteName(invite) {
 }
 
 let linkNames = null;  // the invited seats' names the links were drawn with
+let origin = location.origin;  // the links' origin: the one phones open (serve --lan)
 
 function drawLinks() {
   const links = [];
   if (saved && saved.invites) {
     for (const invite of saved.invites) {
       const name = inviteName(invite);
-      links.push(linkItem(t("{name}'s seat (secret)", {name}), location.origin + invite.link, name));
+      links.push(linkItem(t("{name}'s seat (secret)", {name}), origin + invite.link, name));
     }
     linkNames = saved.invites.map(inviteName).join("\n");
   }
-  links.push(linkItem(t("Watch (read-only)"), `${location.origin}/m/${matchId}`));
+  links.push(linkItem(t("Watch (read-only)"), `${origin}/m/${matchId}`));
   $("links").replaceChildren(...links);
   $("invites").hidden = false;
   if (saved && saved.invites && saved.invites.length && state
@@ -228,8 +252,8 @@ function linkItem(label, url, seatName = null) {
       const src = `/api/matches/${encodeURIComponent(matchId)}/qr?token=${encodeURIComponent(token)}`;
       figure.append(el("img", {src, width: 240, height: 240,
         alt: t("QR code of {name}'s seat link: scan it with the phone of {name}", {name: seatName})}));
-      if (["localhost", "127.0.0.1", "[::1]", "0.0.0.0"].includes(location.hostname)) {
-        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: location.hostname})}));
+      if (localOnly(origin)) {
+        figure.append(el("figcaption", {text: t("A phone cannot open “{host}”: open this page at this computer's network address to share the code.", {host: new URL(origin).hostname})}));
       }
     }
   });
@@ -271,11 +295,7 @@ function showEnd() {
   if (!state.result || endShown) return;
   endShown = true;
   const dialog = $("end");
-  $("end-text").textContent = state.log.at(-1)?.description || "";
-  const order = state.players.map((p) => p.seat).sort((a, b) => state.result.ranks[a] - state.result.ranks[b]);
-  // Ranks as the rules give them: a shared place shows the same number.
-  $("end-scores").replaceChildren(...order.map((seat) => el("li", {
-    text: `${state.result.ranks[seat]}. ${state.players[seat].name}: ${state.result.scores[seat]}`})));
+  drawEnd(state, $("end-text"), $("end-scores"));
   $("again").hidden = !(saved && saved.setup);
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
 }
@@ -301,7 +321,7 @@ async function render() {
   document.title = `${state.game.name} — dicegames`;
   $("title").textContent = state.game.name;
   drawSeats($("seats"), state);
-  $("status").textContent = statusLine(state, seat);
+  $("status").textContent = turnLine(state, seat);
   const fresh = logSeen === null ? [] : state.log.slice(Math.max(0, state.log.length - (state.log_size - logSeen)));
   logSeen = state.log_size;
   drawDice($("dice"), state.view.dice, fresh.some((event) => event.kind === "roll"));
@@ -309,12 +329,13 @@ async function render() {
   // The viewer's seat: the one deciding now on a shared device, else the first held one.
   const viewer = seat !== null ? seat : (state.you.length ? state.you[0] : null);
   const ctx = {hints, pick, names: state.players.map((p) => p.name), seat: viewer,
-    deciding: state.node.deciding};
+    deciding: state.node.deciding, narrow: narrowChoices};
+  narrowed = null;
   const owned = await drawBoard($("board"), state, ctx);
   drawChoices(hints, owned);
   drawHint(seat);
   drawEntry();
-  $("undo").hidden = !state.can_undo;
+  drawUndo($("undo"), state);
   drawLog($("log"), state);
   drawFair();
   if (linkNames !== null && saved.invites.map(inviteName).join("\n") !== linkNames) drawLinks();
@@ -371,16 +392,32 @@ function connect() {
     }
   };
   socket.onclose = () => {
-    $("conn").textContent = t("Reconnecting…");
-    setTimeout(connect, retry);
+    $("conn").textContent = navigator.onLine === false ? OFFLINE : t("Reconnecting…");
+    reconnecting = setTimeout(connect, retry);
     retry = Math.min(retry * 2, 5000);
   };
 }
 
+// A phone that leaves the network says so at once, and reconnects as soon as it is back
+// (not at the end of the back-off: the next person may be waiting).
+const OFFLINE = t("Offline: the game goes on when the network is back.");
+let reconnecting = null;
+addEventListener("offline", () => { $("conn").textContent = OFFLINE; });
+addEventListener("online", () => {
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    if ($("conn").textContent === OFFLINE) $("conn").textContent = "";
+    return;
+  }
+  clearTimeout(reconnecting);
+  retry = 500;
+  $("conn").textContent = t("Reconnecting…");
+  if (!socket || socket.readyState === WebSocket.CLOSED) connect();
+});
+
 document.addEventListener("keydown", (event) => {
   if (event.target.closest("input, textarea, select") || event.ctrlKey || event.metaKey || event.altKey) return;
   const index = Number(event.key) - 1;
-  const buttons = $("choices").querySelectorAll("button.choice");
+  const buttons = $("choices").querySelectorAll("button.choice:not([hidden])");
   if (index >= 0 && index < buttons.length && index < 9) { buttons[index].click(); event.preventDefault(); }
   if (event.key === "u" && state && state.can_undo) $("undo").click();
   if (event.key === "h" && !$("hint").hidden) askHint();
@@ -395,3 +432,4 @@ $("again").addEventListener("click", playAgain);
 $("end-close").addEventListener("click", () => $("end").close());
 drawLinks();
 connect();
+servedOrigin().then((served) => { if (served !== origin) { origin = served; drawLinks(); } });

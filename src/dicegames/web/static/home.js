@@ -1,7 +1,10 @@
 // Home page: every game as a card with a picture of its own board in a sample position,
 // one tap to play against the computer, or a set-up to choose players, options and dice.
 import {api, drawBoard, el, t} from "/static/shell.js";
+import {showPhoneAccess} from "/static/lan.js";
+import {askName, nameLine} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
+import {drawHowto} from "/static/howto.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -88,7 +91,18 @@ async function choose(game) {
   $("position").placeholder = t("e.g. {example}", {example: "48/46 1 decide 4 7"});
   $("setup").scrollIntoView({behavior: "smooth", block: "start"});
   const full = await api(`/api/games/${game.id}`);
-  $("rules-html").innerHTML = full.rules_html;  // rendered server-side with raw HTML disabled
+  // The rules lead with the family summary, its pictures drawn by the game's own board.
+  const short = el("section", {class: "howto-summary", "aria-labelledby": "howto-short"});
+  const details = el("div");
+  details.innerHTML = full.rules_details_html;  // rendered server-side with raw HTML disabled
+  details.insertBefore(short, details.querySelector("h2"));  // after the title and lead
+  $("rules-html").replaceChildren(details);
+  const body = el("div");
+  if (await drawHowto(body, game.id).catch(() => "")) {
+    short.replaceChildren(el("h2", {id: "howto-short", text: t("The game in short")}), body);
+  } else {
+    short.remove();
+  }
 }
 
 /** Create the match and open it; `local` says which seats play on this device. */
@@ -143,7 +157,9 @@ async function start(event) {
  * the default options and the dice rolled by the app. */
 async function playNow(game, button, error) {
   const bot = game.bots.find((b) => b.name === "medium") || game.bots.find((b) => b.listed);
-  const players = [{name: t("You"), kind: "human"}];
+  const name = await askName();  // asked once on this device, then remembered
+  if (name === null) return;
+  const players = [{name, kind: "human"}];
   for (let i = 1; i < Math.max(2, game.min_players); i++) {
     players.push({name: i > 1 ? t("Computer {number}", {number: i}) : t("Computer"),
       kind: `bot:${bot.name}`});
@@ -178,11 +194,27 @@ function card(game) {
       el("button", {type: "button", class: "choose", "aria-pressed": "false",
         text: t("Choose players and options"), onclick: () => choose(game)})),
     error);
-  // The picture: the game's own board module drawing a sample position.
-  api(`/api/games/${game.id}/sample`).then((sample) => drawBoard(picture, sample, {
+  // The picture: the game's own board module drawing a sample position, once the card
+  // comes near the screen (a phone shows a card or two: the others wait until scrolled to).
+  whenNear(picture, () => api(`/api/games/${game.id}/sample`).then((sample) => drawBoard(picture, sample, {
     hints: [], pick: () => {}, seat: null, deciding: [], picture: true,
-    names: sample.players.map((p) => p.name)})).catch(() => picture.remove());
+    names: sample.players.map((p) => p.name)})).catch(() => picture.remove()));
   return node;
+}
+
+const drawings = new Map();
+const near = new IntersectionObserver((entries) => {
+  for (const entry of entries.filter((e) => e.isIntersecting)) {
+    near.unobserve(entry.target);
+    drawings.get(entry.target)();
+    drawings.delete(entry.target);
+  }
+}, {rootMargin: "0px 0px 50% 0px"});
+
+/** Call `draw` once `element` is on the screen or half a screen below it. */
+function whenNear(element, draw) {
+  drawings.set(element, draw);
+  near.observe(element);
 }
 
 async function uploadRecord() {
@@ -203,6 +235,7 @@ async function main() {
   $("open-record").addEventListener("click", () => $("record-file").click());
   games = (await api("/api/games")).games;
   $("games").replaceChildren(...games.map(card));
+  $("games").before(nameLine());  // the quick start's remembered name, and how to change it
   $("add-player").addEventListener("click", () => {
     const bot = current.bots.find((b) => b.name === "medium") || current.bots[0];
     $("players").append(playerRow(current, $("players").children.length, `bot:${bot.name}`));
@@ -210,6 +243,7 @@ async function main() {
   });
   $("setup-form").addEventListener("submit", start);
   startLobby();
+  showPhoneAccess($("phone-access"));
   const wanted = new URLSearchParams(location.search).get("game");
   const game = games.find((g) => g.id === wanted);
   if (game) choose(game);

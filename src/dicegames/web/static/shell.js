@@ -1,6 +1,8 @@
 // Shared page shell: dice, board (the game's board module or plain text), seats, log.
 // Used by the game page and the replay page. No build step: plain ES modules.
 
+import {shapeMark} from "/static/marks.js";
+
 const boardModules = new Map();
 
 // Languages. The page's language is, in order: ?lang= in the address, the one chosen before
@@ -8,7 +10,7 @@ const boardModules = new Map();
 // English. Its catalogue (/i18n/<lang>.json: the server's own translations, the shared
 // catalogue merged with every game's) is loaded before any page module runs (top-level
 // await), so t() is ready.
-export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano"};
+export const LANGUAGES = {en: "English", fr: "Français", de: "Deutsch", it: "Italiano", ja: "日本語"};
 const LANG_KEY = "dicegames:lang";
 
 function pickLanguage() {
@@ -35,6 +37,20 @@ const catalogue = LANG === "en" ? {} : await fetch(`/i18n/${LANG}.json`)
 export function t(message, params = {}) {
   const text = catalogue[message] || message;
   return text.replace(/\{(\w+)\}/g, (whole, key) => (key in params ? String(params[key]) : whole));
+}
+
+/** `share` (0 to 1) as a percentage written the page language's way ("55,6 %" in French),
+ *  with `digits` decimals: the CLDR formats the server writes with Babel
+ *  (dicegames.i18n.percent). */
+export function percent(share, digits = 1) {
+  return new Intl.NumberFormat(LANG, {style: "percent", minimumFractionDigits: digits,
+    maximumFractionDigits: digits}).format(share);
+}
+
+/** `value` with `digits` decimals, written the page language's way ("1.234,5" in German). */
+export function decimal(value, digits = 1) {
+  return new Intl.NumberFormat(LANG, {minimumFractionDigits: digits,
+    maximumFractionDigits: digits}).format(value);
 }
 
 /** Translate the page's own HTML (elements marked data-i18n, the attributes named by
@@ -114,7 +130,8 @@ export const PIPS = {1: [[2, 2]], 2: [[1, 1], [3, 3]], 3: [[1, 1], [2, 2], [3, 3
   4: [[1, 1], [3, 1], [1, 3], [3, 3]], 5: [[1, 1], [3, 1], [2, 2], [1, 3], [3, 3]],
   6: [[1, 1], [3, 1], [1, 2], [3, 2], [1, 3], [3, 3]]};
 
-/** One die as SVG: pips for faces 1-6, else a coloured die with the label's first letter. */
+/** One die as SVG: pips for faces 1-6, else a coloured die with its `mark` and `shape`
+ * (or the label's first letter). */
 export function drawDie(die) {
   const face = Number(die.value);
   const box = svg("svg", {viewBox: "0 0 40 40", class: "die" + (die.used ? " used" : ""),
@@ -133,12 +150,15 @@ export function drawDie(die) {
   if (isFace) {
     box.append(pips(face, ink));
   } else {
-    const text = svg("text", {x: 20, y: 27, "text-anchor": "middle", "font-size": 20,
+    // A die with a mark shows the board's own (Monza's R Y G B W P, the same in every
+    // language) and its colour's shape beside it; otherwise the label's first letter.
+    const shape = shapeMark(die.shape, 28.5, 20, 14, ink, ink === "#fff" ? "#0008" : "none", 0.8);
+    const text = svg("text", {x: shape ? 14 : 20, y: 27, "text-anchor": "middle", "font-size": 20,
       "font-weight": "bold", fill: ink, stroke: ink === "#fff" ? "#0008" : "none",
       "stroke-width": 0.6});
-    // One capital letter reads best on a small die (R, Y, G, B, W, P for Monza's colours).
-    text.textContent = String(die.label || die.value).slice(0, 1).toUpperCase();
+    text.textContent = die.mark || String(die.label || die.value).slice(0, 1).toUpperCase();
     box.append(text);
+    if (shape) box.append(shape);
   }
   return box;
 }
