@@ -26,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -82,9 +83,9 @@ def measure(seconds: float, rounds: int, envs: int) -> list[dict[str, Any]]:
         vector_rate(game_id, players, envs, 0.2, "medium")
         runs: dict[str, list[float]] = {"pettingzoo": [], "vector": [], "medium": []}
         timed: dict[str, Callable[[], float]] = {
-            "pettingzoo": lambda: pettingzoo_rate(game_id, players, seconds),
-            "vector": lambda: vector_rate(game_id, players, envs, seconds, SELF),
-            "medium": lambda: vector_rate(game_id, players, envs, seconds, "medium"),
+            "pettingzoo": partial(pettingzoo_rate, game_id, players, seconds),
+            "vector": partial(vector_rate, game_id, players, envs, seconds, SELF),
+            "medium": partial(vector_rate, game_id, players, envs, seconds, "medium"),
         }
         for _ in range(rounds):
             for name, run in timed.items():
