@@ -35,8 +35,8 @@ docs/performance.md).
   replays exactly, with or without numba.
 
 A game offers this environment by declaring the ``vector`` part of its definition: a
-:class:`VectorGame` subclass (``games/<game>/vector_kernel.py``) naming its compiled
-``step`` function.
+:class:`VectorGame` subclass (``games/<game>/vector.py``) naming its compiled ``step``
+function (``games/<game>/vector_kernel.py``, over the game's kernel).
 """
 
 from __future__ import annotations
@@ -51,12 +51,11 @@ import numpy.typing as npt
 from dicegames.core.kernel import GameKernel, kernel_for, seed_words
 from dicegames.core.registry import definition_of, definitions, make
 from dicegames.envs.encoding import AnyGame, Encoder, encoder_for, reward_range
+from dicegames.envs.vector_kernel import LEARNER
 
 SELF = "self"
 """The opponent name of a seat the learner's own batched policy plays."""
 
-LEARNER = -1
-"""The policy code of a learning seat in the compiled functions."""
 
 Observations = npt.NDArray[np.float32]
 Masks = npt.NDArray[np.int8]

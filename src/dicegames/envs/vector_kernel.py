@@ -11,17 +11,21 @@ from typing import Any
 
 from dicegames.core.kernel import njit_inline
 
+LEARNER = -1
+"""The policy code of a learning seat in the compiled steps (re-exported by
+:mod:`dicegames.envs.vector`)."""
+
 
 @njit_inline
-def write_returns(flags: Any, players: int, out: Any) -> None:
-    """Each seat's zero-sum return into ``out`` from its winner flag in ``flags`` (1 for
-    each winning seat): :func:`~dicegames.envs.encoding.returns`."""
+def write_returns(flags: Any, at: int, players: int, out: Any) -> None:
+    """Each seat's zero-sum return into ``out`` from its winner flag ``flags[at + seat]`` (1
+    for each winning seat): :func:`~dicegames.envs.encoding.returns`."""
     winners = 0
     for seat in range(players):
-        winners += flags[seat]
+        winners += flags[at + seat]
     for seat in range(players):
         share = 0.0
-        if flags[seat] and winners > 0:
+        if flags[at + seat] and winners > 0:
             share = 1.0 / winners
         if players == 1:
             out[seat] = 2.0 * share - 1.0
@@ -46,4 +50,4 @@ def scaled(value: float, scale: float) -> float:
     return x
 
 
-__all__ = ["relative", "scaled", "write_returns"]
+__all__ = ["LEARNER", "relative", "scaled", "write_returns"]

@@ -9,12 +9,10 @@ actions are always legal at a decision).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from dicegames.core.kernel import FloatArray, IntArray, below, njit, njit_uncounted
-from dicegames.envs.vector import LEARNER, VectorGame
-from dicegames.envs.vector_kernel import relative, scaled, write_returns
+from dicegames.core.kernel import FloatArray, IntArray, below, njit_uncounted
+from dicegames.envs.vector_kernel import LEARNER, relative, scaled, write_returns
 from dicegames.games.extra_meters.kernel import (
     COUNT,
     DECIDE,
@@ -68,11 +66,13 @@ def _observe(v: IntArray, t: Tables, seat: int, out: FloatArray) -> None:
     out[at + 2] = 1.0 if v[POS + v[PLAYER]] + v[SUM] > t.track else 0.0
 
 
-@njit
+@njit_uncounted
 def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: Any,
          whims: Any, work: Any, start: IntArray, observations: Any, masks: Any,
          rewards: FloatArray, terminations: Any, to_play: IntArray, final: Any) -> None:
-    """Step every row (see :class:`dicegames.envs.vector.VectorGame`)."""
+    """Step every row (see :class:`dicegames.envs.vector.VectorGame`). Compiled without
+    reference counting, as the kernels' loops (:func:`~dicegames.core.kernel.njit_uncounted`):
+    the counts on the rows' views and on every helper's arrays were most of the time."""
     players = t.players
     for i in range(states.shape[0]):
         v = states[i]
@@ -86,7 +86,7 @@ def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: An
             if v[PHASE] != OVER:
                 break
             if actions[i] >= 0 and terminations[i] == 0:
-                write_returns(v[POS + players:POS + 2 * players], players, final[i])
+                write_returns(v, POS + players, players, final[i])
                 rewards[i] = final[i, acted]
                 terminations[i] = 1
             for j in range(len(start)):
@@ -97,13 +97,3 @@ def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: An
         masks[i, 0] = 1
         masks[i, 1] = 1
 
-
-class ExtraMetersVector(VectorGame):
-    """Extra Meters' part of the vectorised environment (the ``vector`` definition part)."""
-
-    compiled_step = staticmethod(step)
-
-    def tables(self, policies: Sequence[int]) -> Any:
-        """The kernel's tables, with the exact policy's when an opponent plays it."""
-        tables_for = getattr(self.kernel, "tables_for")  # noqa: B009 (an ArrayKernel method)
-        return tables_for([code for code in policies if code != LEARNER])

@@ -10,7 +10,7 @@ DEFINITION = GameDefinition(
     presenter="dicegames.games.petits_chevaux.presenter:PetitsChevauxPresenter",
     bots="dicegames.games.petits_chevaux.bots:levels",
     kernel="dicegames.games.petits_chevaux.kernel:PetitsChevauxKernel",
-    vector="dicegames.games.petits_chevaux.vector_kernel:PetitsChevauxVector",
+    vector="dicegames.games.petits_chevaux.vector:PetitsChevauxVector",
     encoder="dicegames.games.petits_chevaux.encoder:PetitsChevauxEncoder",
     estimator="dicegames.games.petits_chevaux.estimator:estimator",
 )

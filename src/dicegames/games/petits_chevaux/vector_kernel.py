@@ -9,14 +9,12 @@ observation (:class:`.encoder.PetitsChevauxEncoder`'s fields over the kernel arr
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from dicegames.core.kernel import FloatArray, IntArray, below, njit, njit_uncounted
-from dicegames.envs.vector import LEARNER, VectorGame
-from dicegames.envs.vector_kernel import relative, scaled, write_returns
+from dicegames.core.kernel import FloatArray, IntArray, below, njit_uncounted
+from dicegames.envs.vector_kernel import LEARNER, relative, scaled
 from dicegames.games.petits_chevaux.kernel_bots import choose
-from dicegames.games.petits_chevaux.kernel_play import MAX_MOVES, Tables, Work, work
+from dicegames.games.petits_chevaux.kernel_play import MAX_MOVES, Tables, Work
 from dicegames.games.petits_chevaux.kernel_rules import (
     DRAW,
     FINAL,
@@ -97,14 +95,15 @@ def _observe(v: IntArray, t: Tables, seat: int, out: FloatArray) -> None:
     out[at + 6] = scaled(float(v[SIXES]), 3.0)
 
 
-@njit
+@njit_uncounted
 def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: Any,
          whims: Any, scratch: Work, start: IntArray, observations: Any, masks: Any,
          rewards: FloatArray, terminations: Any, to_play: IntArray, final: Any) -> None:
-    """Step every row (see :class:`dicegames.envs.vector.VectorGame`)."""
+    """Step every row (see :class:`dicegames.envs.vector.VectorGame`). Compiled without
+    reference counting, as the kernels' loops (:func:`~dicegames.core.kernel.njit_uncounted`):
+    the counts on the rows' views and on every helper's arrays were most of the time."""
     cfg, paths = t.cfg, t.paths
     players = cfg.players
-    flags = [0] * players
     for i in range(states.shape[0]):
         v = states[i]
         rewards[i] = 0.0
@@ -118,9 +117,8 @@ def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: An
             if v[PHASE] != OVER:
                 break
             if action >= 0 and terminations[i] == 0:
-                for seat in range(players):
-                    flags[seat] = 1 if v[WINNER] == seat else 0
-                write_returns(flags, players, final[i])
+                for seat in range(players):  # one winner: +1, every other -1/(n-1)
+                    final[i, seat] = 1.0 if v[WINNER] == seat else -1.0 / (players - 1)
                 rewards[i] = final[i, acted]
                 terminations[i] = 1
             for j in range(len(start)):
@@ -136,16 +134,3 @@ def step(states: Any, t: Tables, policies: IntArray, actions: IntArray, dice: An
                 code = scratch.codes[k]
                 masks[i, 0 if code == PASS else code + 1] = 1
 
-
-class PetitsChevauxVector(VectorGame):
-    """Petits Chevaux's part of the vectorised environment (the ``vector`` definition part)."""
-
-    compiled_step = staticmethod(step)
-
-    def tables(self, policies: Sequence[int]) -> Any:
-        """The kernel's tables (every policy uses the same)."""
-        return getattr(self.kernel, "tabs")  # noqa: B009 (the ArrayKernel's tables)
-
-    def work(self) -> Any:
-        """The kernel's scratch arrays (legal moves, the bots' scores)."""
-        return work(getattr(self.kernel, "tabs"))  # noqa: B009
