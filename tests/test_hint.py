@@ -9,7 +9,7 @@ import random
 import pytest
 
 import dicegames
-from dicegames.analysis.estimate import ROUND, Rollouts, estimator_for
+from dicegames.analysis.estimate import FIRST_DECIDED, Rollouts, estimator_for
 from dicegames.analysis.hint import hint
 from dicegames.bots import bot_spec
 from dicegames.core.errors import PositionError
@@ -111,7 +111,7 @@ def test_rollouts_stop_sampling_a_decision_once_it_is_decided() -> None:
         {action: state.apply_unchecked(action, 0) for action in state.legal_actions(0)}, 0)
     assert tallies[Decision.STOP].mean(0) == 1.0
     assert max(tally.count for tally in tallies.values()) < 64
-    assert min(tally.count for tally in tallies.values()) >= 2 * ROUND
+    assert min(tally.count for tally in tallies.values()) >= FIRST_DECIDED
     close = game.from_position("10/12/10/10 1 decide 4 9")  # too close to call in 64
     tallies = Rollouts(game, rollouts=64).race(
         {action: close.apply_unchecked(action, 0) for action in close.legal_actions(0)}, 0)

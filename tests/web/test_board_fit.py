@@ -15,14 +15,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from dicegames.i18n import LANGUAGES
 from web.browser import READY
 from web.games import game_ids, skip_unless
 from web.server import Server
 
-SIZES = {"laptop": {"width": 1366, "height": 800}, "phone": {"width": 390, "height": 844}}
+SIZES: dict[str, ViewportSize] = {"laptop": {"width": 1366, "height": 800},
+                                  "phone": {"width": 390, "height": 844}}
 CLICKS = 40
 """Moves played looking for the dice to appear or go (a game whose dice stay shown from
 the first decision on, greyed once spent, has no such moment)."""

@@ -69,8 +69,9 @@ def test_the_real_dice_buttons_and_the_key_show_the_same_marks(
         server: Server, page: Page, lang: str) -> None:
     open_match(server, page, lang, dice="manual")
     squares = square_marks(page)
-    buttons = page.locator("#entry .counter .add").evaluate_all(
-        """nodes => nodes.map(n => [n.dataset.value, n.querySelector('svg text').textContent,
+    buttons = page.locator("#entry .counter .counter-face").evaluate_all(
+        """nodes => nodes.map(n => [n.querySelector('.add').dataset.value,
+             n.querySelector('svg text').textContent,
              n.querySelector('svg path.mark-shape')?.getAttribute('d') || ''])""")
     assert [[letter, shape] for _, letter, shape in buttons] == [squares[c] for c in COLOURS]
     key = page.locator(".monza-key .mz-swatch svg").evaluate_all(

@@ -7,13 +7,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from dicegames.i18n import LANGUAGES
 from web.server import Server
 
-SIZES = {"phone": {"width": 390, "height": 844}, "small phone": {"width": 360, "height": 740},
-         "laptop": {"width": 1366, "height": 800}}
+SIZES: dict[str, ViewportSize] = {
+    "phone": {"width": 390, "height": 844}, "small phone": {"width": 360, "height": 740},
+    "laptop": {"width": 1366, "height": 800}}
 
 GEOMETRY = """() => {
   const box = (n) => n.getBoundingClientRect();

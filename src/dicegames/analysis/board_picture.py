@@ -2,18 +2,20 @@
 
 A report on a custom board (a ``file`` option holding a board's text rather than a built-in
 name) should show the board it measured. The web app draws every board with the game's
-``board.js`` (an ES module over ``/static/shell.js`` and ``/static/motion.js``); the report
-is one file with no server behind it, so :func:`board_picture` embeds those three modules'
-sources and the start position's view (the presenter's ``view``, as the game page gets it),
-and a small script loads them as ``blob:`` modules (the imports of ``/static/...`` rewritten
-to the blobs) and calls ``render`` with ``picture: true``, as the home page's cards do. The
-board is therefore the same SVG as the game page, drawn by the same code. A game without a
-board module gets its terminal board as text instead.
+``board.js`` (an ES module over ``/static/shell.js``, ``/static/motion.js`` and what they
+import); the report is one file with no server behind it, so :func:`board_picture` embeds
+the board module's source, every static module it imports (followed through their own
+imports) and the start position's view (the presenter's ``view``, as the game page gets
+it), and a small script loads them as ``blob:`` modules, dependencies first (each import of
+``/static/...`` rewritten to its blob) and calls ``render`` with ``picture: true``, as the
+home page's cards do. The board is therefore the same SVG as the game page, drawn by the
+same code. A game without a board module gets its terminal board as text instead.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -25,17 +27,42 @@ from dicegames.core.registry import definition_of, presenter_of
 STATIC = Path(dicegames.__file__).parent / "web" / "static"
 """The web app's static files (read as text, never imported)."""
 
+IMPORT = re.compile(r"""(?:from|import)\s*["'](/static/[\w.-]+\.js)["']""")
+"""An import of one of the web app's static modules."""
+
 SCRIPT = """(async () => {
   const data = JSON.parse(document.getElementById("%(id)s-data").textContent);
-  const blob = (text) => URL.createObjectURL(new Blob([text], {type: "text/javascript"}));
-  const shell = blob(data.shell);
-  const motion = blob(data.motion.replaceAll('"/static/shell.js"', JSON.stringify(shell)));
-  const board = blob(data.board.replaceAll('"/static/shell.js"', JSON.stringify(shell))
-    .replaceAll('"/static/motion.js"', JSON.stringify(motion)));
-  const module = await import(board);
+  const urls = {};
+  for (const [name, text] of data.modules) {  // dependencies first
+    let source = text;
+    for (const [known, url] of Object.entries(urls)) {
+      source = source.replaceAll(JSON.stringify(known), JSON.stringify(url))
+        .replaceAll(`'${known}'`, JSON.stringify(url));
+    }
+    urls[name] = URL.createObjectURL(new Blob([source], {type: "text/javascript"}));
+  }
+  const module = await import(urls.board);
   module.render(document.getElementById("%(id)s"), data.view, {hints: [], pick: () => {},
     seat: null, deciding: [], picture: true, names: data.names});
 })();"""
+
+
+def modules_for(board: Path) -> list[tuple[str, str]]:
+    """``board``'s source and every ``/static/`` module it imports, directly or not, as
+    (name, source) pairs, each after the modules it imports; the board is named ``board``."""
+    ordered: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def visit(name: str, path: Path) -> None:
+        if name in seen:
+            return
+        seen.add(name)
+        source = path.read_text(encoding="utf-8")
+        for imported in IMPORT.findall(source):
+            visit(imported, STATIC / imported.removeprefix("/static/"))
+        ordered.append((name, source))
+    visit("board", board)
+    return ordered
 
 
 def custom_options(game: Game[Any, Any, Any]) -> list[str]:
@@ -64,10 +91,7 @@ def board_picture(game: Game[Any, Any, Any], element_id: str = "board") -> str |
     module = definition_of(game).path / "board.js"
     if not module.is_file():
         return caption + f"<pre>{escape(presenter.render(state))}</pre>"
-    data = {"shell": (STATIC / "shell.js").read_text(encoding="utf-8"),
-            "motion": (STATIC / "motion.js").read_text(encoding="utf-8"),
-            "board": module.read_text(encoding="utf-8"),
-            "view": presenter.view(state),
+    data = {"modules": modules_for(module), "view": presenter.view(state),
             "names": [f"seat {seat + 1}" for seat in range(game.players)]}
     return (caption + f"<div id={element_id} class=board></div>"
             f"<script type=application/json id={element_id}-data>{_json_for_html(data)}"

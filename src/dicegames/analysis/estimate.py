@@ -51,8 +51,11 @@ ROUND = 8
 
 DECIDED = 2.0
 """A choice is decided against the leader once their paired difference is this many
-standard errors from zero (or, after :data:`ROUND` * 2 continuations, exactly zero in every
-one of them: the two lead to the same games)."""
+standard errors from zero (or exactly zero in every continuation: the two lead to the same
+games), after at least :data:`FIRST_DECIDED` continuations."""
+
+FIRST_DECIDED = ROUND
+"""Continuations of both before a choice may be decided against the leader."""
 
 # --------------------------------------------------------------------------- tallies
 
@@ -207,7 +210,7 @@ def _decided(leader: list[float], other: list[float], played: int) -> bool:
     """Whether the paired differences of two candidates' first ``played`` continuations
     settle which is better (see :data:`DECIDED`)."""
     n = min(played, len(leader), len(other))
-    if n < 2 * ROUND:
+    if n < FIRST_DECIDED:
         return False
     differences = [a - b for a, b in zip(leader[:n], other[:n], strict=True)]
     mean = math.fsum(differences) / n

@@ -60,6 +60,9 @@ const STYLE = `
 /* On a laptop the sheet and the small cards under it fit above the fold (the page's rule
    keeps the board below the seats, the status and the dice row). */
 @media (min-width: 761px) { .board svg.xb-main { max-height: calc(100vh - 24rem); } }
+/* On a phone the small cards are smaller, so the sheet's finger-sized rows and the cards fit
+   one screen. */
+@media (max-width: 760px) { .xb-minis { grid-template-columns: repeat(auto-fill, minmax(7.5rem, 8rem)); } }
 `;
 
 function label(x, y, text, attrs = {}) {
@@ -157,6 +160,9 @@ function startAgain(state, keyboard) {
 // ------------------------------------------------------------------------- the big sheet
 
 const ROW_H = 27;
+/** A row's (and an EXTRA strip's) height on a phone's narrow sheet: 44 px or more at the
+ * width a 390 px phone gives the sheet, so each glowing row is a finger-sized target. */
+const ROW_H_NARROW = 57;
 const BOX = 24;
 const STEP = 25;
 
@@ -169,10 +175,11 @@ function layoutFor(board, narrow, prompt) {
   x.extra = x.score + 18;
   const top = prompt ? 84 : 62;
   const gridTop = top + 26;
-  const gridBottom = gridTop + board.layout.sums.length * ROW_H;
+  const rowH = narrow ? ROW_H_NARROW : ROW_H;
+  const gridBottom = gridTop + board.layout.sums.length * rowH;
   const width = narrow ? x.score + 10 : x.extra + 3 * 30 + 4;
-  const height = narrow ? gridBottom + 14 + 3 * 34 + 8 : gridBottom + 12;
-  return {x, top, gridTop, gridBottom, width, height, narrow};
+  const height = narrow ? gridBottom + 14 + 3 * rowH + 8 : gridBottom + 12;
+  return {x, top, gridTop, gridBottom, width, height, narrow, rowH};
 }
 
 /** Where each EXTRA column's head and boxes are: vertical beside the rows, or strips below. */
@@ -190,7 +197,7 @@ function extraGeometry(geo, column, j) {
     return {head, boxes, area: {x: x0 - 2, y: head.y - 17, w: 30, h: last.y + last.h - head.y + 19},
       letter: {x: x0 + 13, y: head.y - 6}};
   }
-  const y0 = geo.gridBottom + 14 + j * 34;
+  const y0 = geo.gridBottom + 14 + j * geo.rowH + (geo.rowH - 34) / 2;
   const head = {x: 44, y: y0, w: 28, h: 28};
   const room = geo.width - 10 - (head.x + head.w + 6);
   const w = Math.min(BOX, room / column.size - 2);
@@ -198,7 +205,7 @@ function extraGeometry(geo, column, j) {
     boxes.push({x: head.x + head.w + 6 + i * (w + 2), y: y0 + 2, w, h: 24});
   }
   const last = boxes.at(-1);
-  return {head, boxes, area: {x: 4, y: y0 - 3, w: last.x + last.w + 4 - 4, h: 34},
+  return {head, boxes, area: {x: 4, y: y0 - 3 - (geo.rowH - 34) / 2, w: last.x + last.w + 4 - 4, h: geo.rowH},
     letter: {x: 22, y: y0 + 19}};
 }
 
@@ -258,10 +265,12 @@ function drawSheet(state, sheet, isMine) {
     return drawn;
   };
   sheet.rows.forEach((row, i) => {
-    const y = geo.gridTop + i * ROW_H;
+    const rowH = geo.rowH;
+    const top = geo.gridTop + i * rowH;
+    const y = top + (rowH - ROW_H) / 2;  // the boxes and words, centred in a taller row
     const k = L.negative[i];
     const boxes = L.boxes[i];
-    if (i % 2 === 0) root.append(svg("rect", {x: 4, y: y - 1, width: x.score + 4 - 4, height: ROW_H, class: "head", opacity: 0.6}));
+    if (i % 2 === 0) root.append(svg("rect", {x: 4, y: top - 1, width: x.score + 4 - 4, height: rowH, class: "head", opacity: 0.6}));
     root.append(svg("circle", {cx: x.sum, cy: y + ROW_H / 2 - 1, r: 12, fill: "var(--card)", stroke: "var(--fg)", "stroke-width": 1.5}));
     root.append(label(x.sum, y + ROW_H / 2 + 4, row.sum, {"font-size": 14, "font-weight": 700}));
     root.append(label(x.value, y + ROW_H / 2 + 4, L.values[i], {"font-size": 12, class: "muted"}));
@@ -290,13 +299,13 @@ function drawSheet(state, sheet, isMine) {
       if (chosen.has(cell.id)) root.append(cross(bx, y + 1, BOX, "chosen"));
     }
     if (glowing.has(row.id)) {
-      root.append(svg("rect", {x: x.zone - 4, y: y - 1, width: x.score - x.zone + 6, height: ROW_H, rx: 6, class: "target", "fill-opacity": 0.25}));
+      root.append(svg("rect", {x: x.zone - 4, y: top - 1, width: x.score - x.zone + 6, height: rowH, rx: 6, class: "target", "fill-opacity": 0.25}));
     }
     if (chosen.has(row.id)) root.append(label(x.score - 40, y + ROW_H / 2 + 4, "✓", {class: "prompt"}));
     if (ids.length) {
       const what = ids[0] === row.id ? (row.full ? t("the row is full, the cross is lost") : t("noted, no cross yet"))
         : t("cross box {number}", {number: Number(ids[0].split("-").at(-1)) + 1});
-      acts.push(actionable(svg("rect", {x: 4, y: y - 1, width: x.score, height: ROW_H, rx: 6, class: "hit"}),
+      acts.push(actionable(svg("rect", {x: 4, y: top - 1, width: x.score, height: rowH, rx: 6, class: "hit"}),
         t("Row {sum}: {what}", {sum: row.sum, what}), (keyboard) => choose(ids[0], state, keyboard), ids[0]));
     }
   });

@@ -176,11 +176,15 @@ function countingEntry(spec, enter) {
     const count = el("span", {class: "count", "aria-hidden": "true"});
     const add = el("button", {type: "button", class: "face add", "data-value": face.value,
       onclick: () => { if (total() < spec.count) { counts.set(face.value, counts.get(face.value) + 1); update(); } }},
-    swatch(face), el("span", {class: "name", text: face.label}), count);
+    el("span", {class: "name", text: face.label}), count);
+    // The face's die stands before its button, not in it: its mark (Monza's R) would
+    // contradict the button's name ("Red: 0 so far. Add one"); a tap on it adds one too.
+    const mark = swatch(face);
+    if (mark) mark.addEventListener("click", () => add.click());
     const less = el("button", {type: "button", class: "less", "data-value": face.value,
       "aria-label": t("One {face} less", {face: face.label}), text: "−",
       onclick: () => { counts.set(face.value, Math.max(0, counts.get(face.value) - 1)); update(); }});
-    return {face, add, less, count};
+    return {face, add, less, count, mark};
   });
   function update() {
     const n = total();
@@ -200,7 +204,7 @@ function countingEntry(spec, enter) {
   }
   update();
   const grid = el("div", {class: "counter", role: "group", "aria-label": t("The {count} dice", {count: spec.count})},
-    ...cells.map(({add, less}) => el("div", {class: "counter-face"}, add, less)));
+    ...cells.map(({add, less, mark}) => el("div", {class: "counter-face"}, mark, add, less)));
   return [grid, status, el("div", {class: "entry-actions"}, ok, clear)];
 }
 
