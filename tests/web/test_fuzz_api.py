@@ -88,18 +88,26 @@ def test_every_operation_of_the_openapi_schema(server: Server) -> None:
     # Every operation described (a test keeps the description in step with api.py's routes).
     assert len(operations) == sum(len(methods) for methods in OPENAPI["paths"].values())
     session = requests.Session()
-    strategy = st.one_of(*(s for operation in operations for s in _strategies(operation, ids)))
     seen: set[str] = set()
 
-    @settings(max_examples=EXAMPLES * len(operations) * 4, deadline=None, database=None,
-              suppress_health_check=list(HealthCheck), derandomize=LONG is None)
-    @given(case=strategy)
-    def run(case: Case[Any]) -> None:
-        seen.add(case.operation.label)
-        response = case.call(base_url=server.url, session=session, timeout=30)
-        check_answer(case, response)
+    def fuzz(chosen: list[Any]) -> None:
+        strategy = st.one_of(*(s for operation in chosen for s in _strategies(operation, ids)))
 
-    run()
+        @settings(max_examples=EXAMPLES * len(chosen) * 4, deadline=None, database=None,
+                  suppress_health_check=list(HealthCheck), derandomize=LONG is None)
+        @given(case=strategy)
+        def run(case: Case[Any]) -> None:
+            seen.add(case.operation.label)
+            response = case.call(base_url=server.url, session=session, timeout=30)
+            check_answer(case, response)
+
+        run()
+
+    fuzz(operations)
+    # The fixed draw may pass an operation by when one is added: those get a draw of their own.
+    missed = [operation for operation in operations if operation.label not in seen]
+    if missed:
+        fuzz(missed)
     assert seen == {operation.label for operation in operations}
     assert server.get("/api/games")["games"]  # still answering
 

@@ -25,7 +25,7 @@ from dicegames.core.record import to_record
 from dicegames.core.registry import game_class, games, make
 from dicegames.docs import rules_page
 from dicegames.i18n import title, translate
-from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
+from dicegames.web.commands import Act, Again, AskHint, CreateMatch, EnterDice, Undo, Upload
 from dicegames.web.domain import GameNotFound, StepNotFound
 from dicegames.web.errors import ApiError
 from dicegames.web.howto import howto_endpoint
@@ -37,6 +37,7 @@ from dicegames.web.live import LiveMatch, join_objects
 from dicegames.web.lobby import build_lobby_routes
 from dicegames.web.openapi import OPENAPI
 from dicegames.web.qr import qr_endpoint
+from dicegames.web.rematch import play_again
 from dicegames.web.responses import JSONResponse
 from dicegames.web.samples import sample_state
 from dicegames.web.work import unless_gone
@@ -203,6 +204,17 @@ def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
         version = await hub.undo(match, Undo.from_json(await read_json(request)))
         return JSONResponse({"ok": True, "version": version})
 
+    async def again(request: Request) -> Response:
+        match = await hub.get(request.path_params["match_id"])
+        rematch = await play_again(hub, match, Again.from_json(await read_json(request)))
+        new = rematch.match
+        return JSONResponse({
+            "id": new.id, "spectator": f"/m/{new.id}", "replay": f"/replay/{new.id}",
+            "seats": [{"seat": seat, "name": new.session.players[seat].name, "token": token,
+                       "link": f"/m/{new.id}?seat={token}"}
+                      for seat, token in sorted(rematch.seats.items())],
+        }, status_code=201 if rematch.created else 200)
+
     async def record(request: Request) -> Response:
         match = await hub.get(request.path_params["match_id"])
         return JSONResponse(to_record(match.session), headers={
@@ -237,6 +249,7 @@ def build_routes(hub: Hub, served: str | None = None) -> list[Route]:
         Route("/api/matches/{match_id}/actions", act, methods=["POST"]),
         Route("/api/matches/{match_id}/dice", dice, methods=["POST"]),
         Route("/api/matches/{match_id}/undo", undo, methods=["POST"]),
+        Route("/api/matches/{match_id}/again", again, methods=["POST"]),
         Route("/api/matches/{match_id}/hint", hint_endpoint(hub)),
         Route("/api/matches/{match_id}/record", record),
         Route("/api/matches/{match_id}/review", review_endpoint(hub),

@@ -29,6 +29,9 @@ JsonObject = Mapping[str, Any]
 MAX_MOVE = 200
 """The longest move or roll text a request may carry (characters)."""
 
+MAX_TOKENS = 16
+"""The most seat tokens one request may carry (more than any game has seats)."""
+
 MAX_SEED = 2**63
 """A creator's seed is a whole number below this."""
 
@@ -165,6 +168,34 @@ class Undo:
             BadToken: no seat token; BadRequest: a version of the wrong shape.
         """
         return cls(seat_token(body.get("token")), _expect(body.get("expect")))
+
+
+@dataclass(frozen=True, slots=True)
+class Again:
+    """``POST /api/matches/{id}/again``: play again, the same seats in a new match.
+
+    Attributes:
+        tokens: the seat tokens the asking device holds in the finished match (one for a
+            phone that joined by its seat link, every local seat for the device that set
+            the game up); the answer gives each of those seats' token in the new match, and
+            no other.
+    """
+
+    tokens: tuple[str, ...]
+
+    @classmethod
+    def from_json(cls, body: JsonObject) -> Again:
+        """The seats a body asks for: ``token`` (one) or ``tokens`` (a list).
+
+        Raises:
+            BadToken: no seat token; BadRequest: tokens of the wrong shape.
+        """
+        raw = body.get("tokens")
+        if raw is None:
+            return cls((seat_token(body.get("token")),))
+        if not isinstance(raw, list) or not raw or len(raw) > MAX_TOKENS:
+            raise BadRequest(f"'tokens' must be a list of 1 to {MAX_TOKENS} seat tokens")
+        return cls(tuple(seat_token(token) for token in raw))
 
 
 @dataclass(frozen=True, slots=True)

@@ -119,6 +119,10 @@ class NotFinished(MatchError):
     """A review asked of a match still being played."""
 
 
+class NotOver(MatchError):
+    """A rematch ("play again") asked of a match still being played."""
+
+
 class TableFull(MatchError):
     """An open table whose invited seats are all taken."""
 

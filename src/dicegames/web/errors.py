@@ -61,6 +61,7 @@ PLAYER_MESSAGES: dict[str, str] = {
     "unknown_table": N_("There is no such open table on this server."),
     "table_full": N_("Someone was quicker: this table has no free seat left."),
     "not_finished": N_("Only a finished game can be reviewed."),
+    "not_over": N_("This game is not over yet: play it to the end before playing again."),
     "too_large": N_("That is too much at once for this server."),
     "seeded_table": N_("An open table cannot use dice chosen by its creator: leave the seed "
                        "out."),
@@ -135,6 +136,7 @@ REFUSALS: dict[type[DiceGamesError], tuple[int, str]] = {
     domain.NotDiceTime: (409, "not_dice_time"),
     domain.CannotUndo: (409, "cannot_undo"),
     domain.NotFinished: (409, "not_finished"),
+    domain.NotOver: (409, "not_over"),
     domain.TableFull: (409, "table_full"),
     domain.TooBusy: (429, "too_busy"),
     domain.AnalysisBusy: (503, "busy"),

@@ -260,6 +260,7 @@ class Hub:
                                f"be rebuilt: {error!r}") from None
         for happened in log:
             match.note(happened)
+        match.rematch = stored.rematch
         return match
 
     async def seats_of(self, match: LiveMatch, tokens: str | None) -> tuple[Seat, ...]:

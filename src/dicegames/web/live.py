@@ -196,6 +196,9 @@ class LiveMatch:
         self.grace = Grace()
         """The undo grace period after a person's last decision of a turn
         (:mod:`.grace`)."""
+        self.rematch: str | None = None
+        """The id of the match its players play again in, once one of them asked
+        (:mod:`.rematch`): every viewer is told, so watchers can follow."""
         self.bots: dict[Seat, Agent] = {}
         fair = session.fair or FairDice.legacy(session.seed)
         for seat, player in enumerate(session.players):
@@ -510,6 +513,7 @@ class LiveMatch:
         data.update(self.grace.to_json(undo_seat is not None))
         data["can_enter_dice"] = (playing and bool(seats) and self.dice == "manual"
                                   and self.state.is_chance)
+        data["rematch"] = self.rematch
         return data
 
     def undo_seat(self, seats: tuple[Seat, ...]) -> Seat | None:

@@ -113,6 +113,22 @@ OPENAPI: dict[str, Any] = {
             "summary": "Take back the token holder's own last decision",
             "parameters": [_MATCH_ID], "requestBody": _body(_TOKENED),
             "responses": {"200": _ACK, **_errors(*_POSTED, 404, 409)}}},
+        "/api/matches/{match_id}/again": {"post": {
+            "summary": "Play again: the same seats in a new match, created by the first "
+                       "person to ask (any device) and found by every later one; the answer "
+                       "holds the new tokens of the asker's own seats only",
+            "parameters": [_MATCH_ID],
+            "requestBody": _body({"type": "object", "properties": {
+                "token": {"type": "string", "description": "one seat token"},
+                "tokens": {"type": "array", "items": {"type": "string"}, "minItems": 1,
+                           "maxItems": 16,
+                           "description": "every seat token the device holds"}}}),
+            "responses": {"201": _json({"type": "object"}, "the rematch, just created: its "
+                                       "id and the asker's seats with their tokens and "
+                                       "links"),
+                          "200": _json({"type": "object"}, "the rematch someone created "
+                                       "before"),
+                          **_errors(*_POSTED, 404, 409)}}},
         "/api/matches/{match_id}/hint": {"get": {
             "summary": "What to play for the token's seat, which must be deciding now, found "
                        "within 2 s, with its estimated win chance (asking changes nothing)",
@@ -298,6 +314,9 @@ OPENAPI: dict[str, Any] = {
                          "additionalProperties": {"enum": ["connected", "invited", "away"]}},
             "hints": {"type": "object"}, "can_undo": {"type": "boolean"},
             "undo_seat": {"type": ["integer", "null"]},
-            "can_enter_dice": {"type": "boolean"}}},
+            "can_enter_dice": {"type": "boolean"},
+            "rematch": {"type": ["string", "null"],
+                        "description": "the id of the match its players play again in, "
+                                       "once one of them asked (POST .../again)"}}},
     }},
 }

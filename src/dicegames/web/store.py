@@ -52,7 +52,8 @@ CREATE TABLE IF NOT EXISTS matches (
     position TEXT,
     open INTEGER NOT NULL DEFAULT 0,
     finished INTEGER NOT NULL DEFAULT 0,
-    fair TEXT
+    fair TEXT,
+    rematch TEXT
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id),
@@ -100,6 +101,8 @@ class StoredMatch:
     """The match's dice commitment with its secret (:meth:`dicegames.core.fair.FairDice.
     stored`); None for a match stored before commitments (its seed rolls on). Never leaves
     the server before the game is over."""
+    rematch: str | None = None
+    """The id of the match its players started to play again (None: none yet)."""
 
 
 MIGRATIONS = (("matches", "position", "TEXT"),
@@ -107,7 +110,8 @@ MIGRATIONS = (("matches", "position", "TEXT"),
               ("matches", "finished", "INTEGER NOT NULL DEFAULT 0"),
               ("seats", "invited", "INTEGER NOT NULL DEFAULT 0"),
               ("seats", "claimed", "INTEGER NOT NULL DEFAULT 0"),
-              ("matches", "fair", "TEXT"))
+              ("matches", "fair", "TEXT"),
+              ("matches", "rematch", "TEXT"))
 """Columns added since the first schema: a database from before gets them on opening (its
 matches stay private and unlisted)."""
 
@@ -223,6 +227,22 @@ class Store:
                 raise _damaged(match_id, str(error)) from None
 
         return await self._reader.run(read)
+
+    async def set_rematch(self, match_id: str, rematch_id: str) -> str:
+        """Record ``rematch_id`` as the match its players play again after ``match_id``,
+        unless one is recorded already (one transaction: whoever comes first sets it).
+
+        Returns the rematch recorded: ``rematch_id``, or the one that came first.
+        """
+        def write(db: sqlite3.Connection) -> str:
+            with _Transaction(db):
+                db.execute("UPDATE matches SET rematch = ? WHERE id = ? AND rematch IS NULL",
+                           (rematch_id, match_id))
+                row = db.execute("SELECT rematch FROM matches WHERE id = ?",
+                                 (match_id,)).fetchone()
+            return rematch_id if row is None or not isinstance(row[0], str) else row[0]
+
+        return await self._writer.run(write)
 
     # ------------------------------------------------------------------ open tables
 
@@ -343,8 +363,8 @@ def _rows(db: sqlite3.Connection, match_id: str, *, with_moves: bool = True
     """A match's row, its seat rows ``(seat, token, invited, claimed)`` and its move rows
     ``(idx, seat, text, several)`` in order (none unless ``with_moves``), as stored (None:
     no such match)."""
-    row = db.execute("SELECT id, game, options, players, seed, dice, position, open, fair "
-                     "FROM matches WHERE id = ?", (match_id,)).fetchone()
+    row = db.execute("SELECT id, game, options, players, seed, dice, position, open, fair, "
+                     "rematch FROM matches WHERE id = ?", (match_id,)).fetchone()
     if row is None:
         return None
     seats = db.execute("SELECT seat, token, invited, claimed FROM seats WHERE match_id = ?",
@@ -371,7 +391,7 @@ def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMat
     Raises:
         DamagedRow: saying which field is wrong.
     """
-    match_id, game, options, players, seed, dice, position, is_open, fair = row
+    match_id, game, options, players, seed, dice, position, is_open, fair, rematch = row
     if not isinstance(game, str):
         raise DamagedRow(f"its game is {game!r}, not a game id")
     decoded_players = _players(players)
@@ -400,7 +420,8 @@ def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMat
                              "0 or 1)")
         played.append((seat, text, bool(several)))
     return StoredMatch(match_id, game, _object(options), decoded_players, seed, dice, tokens,
-                       played, position, is_open == 1, frozenset(invited), _fair(fair))
+                       played, position, is_open == 1, frozenset(invited), _fair(fair),
+                       rematch if isinstance(rematch, str) else None)
 
 
 def _fair(text: object) -> dict[str, Any] | None:

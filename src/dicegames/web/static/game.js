@@ -1,8 +1,9 @@
 // Game page: live state over a websocket, the board, dice, choices, dice entry, hints, undo,
 // log.
-import {LANG, api, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, t} from "/static/shell.js";
+import {LANG, drawBoard, drawDice, drawDie, drawLog, drawSeats, el, t} from "/static/shell.js";
 import {localOnly, servedOrigin} from "/static/lan.js";
 import {drawEnd, drawUndo, turnLine} from "/static/turns.js";
+import {drawAgain, playAgain} from "/static/again.js";
 
 const $ = (id) => document.getElementById(id);
 const matchId = decodeURIComponent(location.pathname.split("/").pop());
@@ -296,25 +297,19 @@ function drawFair() {
 }
 
 function showEnd() {
-  if (!state.result || endShown) return;
+  if (!state.result) return;
+  // The link to the next game comes when someone starts it, maybe after the dialog opened.
+  drawAgain(state, tokens, $("again"), $("next-game"));
+  if (endShown) return;
   endShown = true;
   const dialog = $("end");
   drawEnd(state, $("end-text"), $("end-scores"));
-  $("again").hidden = !(saved && saved.setup);
   if (typeof dialog.showModal === "function") dialog.showModal(); else dialog.setAttribute("open", "");
 }
 
-async function playAgain() {
-  const setup = saved.setup;
-  const body = {game: setup.game, players: setup.players, options: setup.options, dice: setup.dice,
-    open: Boolean(setup.open)};
+async function again() {
   try {
-    const match = await api("/api/matches", body);
-    const local = match.seats.filter((s) => s.token && setup.local[s.seat]).map((s) => s.token);
-    const invites = match.seats.filter((s) => s.token && !setup.local[s.seat])
-      .map((s) => ({seat: s.seat, name: s.name, link: s.link}));
-    localStorage.setItem(`dicegames:${match.id}`, JSON.stringify({tokens: local, invites, setup}));
-    location.href = `/m/${match.id}`;
+    await playAgain(matchId, tokens, Boolean(params.get("seat")));
   } catch (error) {
     $("end-text").textContent = error.message;
   }
@@ -432,7 +427,7 @@ $("record").href = `/api/matches/${encodeURIComponent(matchId)}/record`;
 $("replay-link").href = `/replay/${encodeURIComponent(matchId)}`;
 $("end-replay").href = `/replay/${encodeURIComponent(matchId)}`;
 $("end-review").href = `/replay/${encodeURIComponent(matchId)}?review=1`;
-$("again").addEventListener("click", playAgain);
+$("again").addEventListener("click", again);
 $("end-close").addEventListener("click", () => $("end").close());
 drawLinks();
 connect();
