@@ -9,7 +9,9 @@ seat maximising its own chance to win, a shared win counting half.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
+import math
 import random
 from pathlib import Path
 from typing import Any
@@ -45,6 +47,8 @@ TYRED = {"name": "a tyre", "lanes": [
     "entries": ["a1", "b1"], "targets": ["a4", "b4"]}
 """A push that skips a tyre, and a square whose only way on is a lane change."""
 
+CIRCUITS = {"simple": SIMPLE, "tyre": TYRED}
+
 
 def make(circuit: dict[str, Any], **options: Any) -> Any:
     """A two-player game on ``circuit`` (the rules take a circuit option as its JSON text)."""
@@ -55,59 +59,64 @@ def make(circuit: dict[str, Any], **options: Any) -> Any:
 
 
 def normal(state: State[Any, Any, Any]) -> State[Any, Any, Any]:
-    """The state with its turn counter dropped (it changes nothing in play)."""
-    return state.game.state_from(dataclasses.replace(state.data, turn=1))
+    """The state without its turn counter and the turn's full roll (display only)."""
+    data = dataclasses.replace(state.data, turn=1, roll=())
+    return state.game.state_from(data)
 
 
-def brute_force(game: Any) -> dict[State[Any, Any, Any], float]:
-    """Seat 0's chance at every reachable state, by expectimax iterated to its fixed point."""
+@functools.cache
+def brute_force(name: str, compulsion: str) -> dict[State[Any, Any, Any], float]:
+    """Seat 0's chance at every reachable state of circuit ``name``, by expectimax iterated
+    to its fixed point (Gauss-Seidel, the states deepest in a turn first)."""
+    game = make(CIRCUITS[name], compulsion=compulsion)
     start = normal(game.new_state())
-    edges: dict[State[Any, Any, Any], list[tuple[State[Any, Any, Any], float]]] = {}
-    kind: dict[State[Any, Any, Any], str] = {}
-    frontier = [start]
-    seen = {start}
-    while frontier:
-        state = frontier.pop()
+    number = {start: 0}
+    states = [start]
+    edges: list[list[tuple[int, float]]] = []
+    kinds: list[str] = []
+    for state in states:  # grows while read: breadth first
         if state.is_terminal:
-            kind[state] = "end"
+            kinds.append("end")
+            edges.append([])
             continue
         if state.is_chance:
-            kind[state] = "chance"
+            kinds.append("chance")
             nexts = [(normal(state.apply(o)), float(p)) for o, p in state.chance_outcomes()]
         else:
-            kind[state] = "max" if state.current_players[0] == 0 else "min"
+            kinds.append("max" if state.current_players[0] == 0 else "min")
             nexts = [(normal(state.apply(a)), 1.0) for a in state.legal_actions()]
-        edges[state] = nexts
-        for after, _ in nexts:
-            if after not in seen:
-                seen.add(after)
-                frontier.append(after)
-    value = {s: (s.result.returns()[0] if kind[s] == "end" else 0.5) for s in seen}
-    inner = [s for s in seen if kind[s] != "end"]
-    for _ in range(100_000):
+        row = []
+        for after, p in nexts:
+            if after not in number:
+                number[after] = len(states)
+                states.append(after)
+            row.append((number[after], p))
+        edges.append(row)
+    value = [s.result.returns()[0] if k == "end" else 0.5
+             for s, k in zip(states, kinds, strict=True)]
+    inner = [i for i in reversed(range(len(states))) if kinds[i] != "end"]
+    for _ in range(10_000):
         change = 0.0
-        for state in inner:
-            options = [value[after] for after, _ in edges[state]]
-            if kind[state] == "chance":
-                new = sum(value[after] * p for after, p in edges[state])
-            elif kind[state] == "max":
-                new = max(options)
+        for i in inner:
+            row = edges[i]
+            if kinds[i] == "chance":
+                new = math.fsum(value[j] * p for j, p in row)
+            elif kinds[i] == "max":
+                new = max(value[j] for j, _ in row)
             else:
-                new = min(options)
-            change = max(change, abs(new - value[state]))
-            value[state] = new
+                new = min(value[j] for j, _ in row)
+            change = max(change, abs(new - value[i]))
+            value[i] = new
         if change <= 1e-15:
-            return value
+            return dict(zip(states, value, strict=True))
     raise AssertionError("brute force did not settle")
 
 
-@pytest.mark.skip(reason="the brute force is being made quicker")
-@pytest.mark.parametrize("compulsion", ["longest", "greedy"])
-@pytest.mark.parametrize("circuit", [SIMPLE, TYRED], ids=["simple", "tyre"])
-def test_the_solution_equals_brute_force_expectimax(circuit: dict[str, Any],
-                                                    compulsion: str) -> None:
-    game = make(circuit, compulsion=compulsion)
-    exact = brute_force(game)
+@pytest.mark.parametrize(("name", "compulsion"), [
+    ("simple", "longest"), ("simple", "greedy"), ("tyre", "longest")])
+def test_the_solution_equals_brute_force_expectimax(name: str, compulsion: str) -> None:
+    game = make(CIRCUITS[name], compulsion=compulsion)
+    exact = brute_force(name, compulsion)
     judge = ExactMonza.__new__(ExactMonza)
     judge._solution = compute(game.circuit, game.longest_rule)
     checked = 0
@@ -119,16 +128,15 @@ def test_the_solution_equals_brute_force_expectimax(circuit: dict[str, Any],
     assert checked > 1000
 
 
-@pytest.mark.skip(reason="the brute force is being made quicker")
 def test_the_optimal_bot_takes_a_best_step_everywhere() -> None:
     game = make(SIMPLE)
-    exact = brute_force(game)
+    exact = brute_force("simple", "longest")
     bot = make_bot(game, "optimal", random.Random(1))
     for state, value in exact.items():
         if state.is_terminal or state.is_chance:
             continue
         seat = state.current_players[0]
-        chosen = normal(state.apply(bot.act(state, seat)))
+        chosen = normal(state.apply(bot.choose(state, seat)))
         mine = exact[chosen] if seat == 0 else 1.0 - exact[chosen]
         best = value if seat == 0 else 1.0 - value
         assert mine == pytest.approx(best, abs=1e-12)

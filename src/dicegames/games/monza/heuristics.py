@@ -154,7 +154,7 @@ def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
     players, no last-colour variant, a circuit of a solvable size; see :mod:`.solver`)."""
     from dicegames.games.monza.optimal import covered, optimal_bot
 
-    levels = (
+    levels: tuple[BotLevel, ...] = (
         BotLevel("easy", "steps at random among the legal steps",
                  lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "picks the move ending fewest steps from a target, preferring to "

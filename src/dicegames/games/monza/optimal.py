@@ -39,8 +39,8 @@ def end_values(solution: Solution, data: MonzaData, seat: Seat
     ends = circuit.ends(data.cars[seat], data.dice, solution.longest)
     values: dict[tuple[int, int], float] = {}
     for end, more in ends:
-        red = solution.after_move(data.cars, seat, end, data.used + more, data.finishing,
-                                  _red_used(data))
+        red = solution.after_move(data.cars, seat, end, data.used + more,
+                                  finishing=data.finishing, red_used=_red_used(data))
         values[(end, more)] = red if seat == 0 else 1.0 - red
     return values
 

@@ -132,7 +132,7 @@ class Solution:
         """A car's table index (the start zone is the last one)."""
         return len(self.circuit.squares) if car == START else car
 
-    def after_move(self, cars: tuple[int, ...], mover: int, end: int, used: int,
+    def after_move(self, cars: tuple[int, ...], mover: int, end: int, used: int, *,
                    finishing: bool, red_used: int) -> float:
         """Seat 0's chance once ``mover`` ends its move on ``end`` with ``used`` dice in the
         turn (``end`` = its square and ``used`` = 0 when it cannot move); ``finishing`` and
@@ -191,28 +191,9 @@ def compute(circuit: Circuit, longest: bool) -> Solution:
     import numpy as np
 
     started = time.perf_counter()
-    n = len(circuit.squares)
-    size = n + 1
+    size = len(circuit.squares) + 1
     sets = option_sets(circuit, longest)
-    rows = sorted(sets)
-    stuck = np.zeros(size)
-    group_p: list[float] = []
-    group_start: list[int] = []
-    option_row: list[int] = []
-    position_start: list[int] = []
-    for x in rows:
-        stuck[x] = sets[x][0]
-        position_start.append(len(group_p))
-        for p, to_target, others in sets[x][1]:
-            group_start.append(len(option_row))
-            group_p.append(p)
-            option_row.extend(size + u for u in to_target)  # rows after the n + 1 squares
-            option_row.extend(others)
-    opt = np.array(option_row, dtype=np.intp)
-    starts = np.array(group_start, dtype=np.intp)
-    weights = np.array(group_p)[:, None]
-    pos_starts = np.array(position_start, dtype=np.intp)
-    row_ids = np.array(rows, dtype=np.intp)
+    stuck, opt, starts, weights, pos_starts, row_ids = _layout(sets, size)
     pushed = np.array(push_squares(circuit), dtype=np.intp)
     diag = np.arange(size)
 
@@ -221,7 +202,10 @@ def compute(circuit: Circuit, longest: bool) -> Solution:
     b = np.full((size, size), 0.5)
     zeros = np.zeros((DICE + 1, size))
     sweeps = 0
-    for sweeps in range(1, MAX_SWEEPS + 1):
+    while True:
+        sweeps += 1
+        if sweeps > MAX_SWEEPS:
+            raise RuntimeError(f"the Monza solution did not settle in {MAX_SWEEPS} sweeps")
         # red moves: an end e off the targets reaches B[e, y], y pushed if it stood on e
         moved = b.copy()
         moved[diag, diag] = b[diag, pushed]
@@ -243,9 +227,35 @@ def compute(circuit: Circuit, longest: bool) -> Solution:
         a, b = new_a, np.ascontiguousarray(new_b)
         if change <= TOLERANCE:
             break
-    else:
-        raise RuntimeError(f"the Monza solution did not settle in {MAX_SWEEPS} sweeps")
     return Solution(circuit, longest, a, b, f, sweeps, time.perf_counter() - started)
+
+
+def _layout(sets: dict[int, tuple[float, list[tuple[float, tuple[int, ...], tuple[int, ...]]]]],
+            size: int) -> tuple[Any, ...]:
+    """The option sets as flat arrays for one vectorised sweep: each position's chance of
+    being stuck; each option's row in the table of values after a move (an end square, or
+    ``size + k`` for a target reached with k dice); where each set's options start, each
+    set's chance, where each position's sets start, and the positions in that order."""
+    import numpy as np
+
+    rows = sorted(sets)
+    stuck = np.zeros(size)
+    group_p: list[float] = []
+    group_start: list[int] = []
+    option_row: list[int] = []
+    position_start: list[int] = []
+    for x in rows:
+        stuck[x] = sets[x][0]
+        position_start.append(len(group_p))
+        assert sets[x][1], "every square has a way forward, so some roll moves the car"
+        for p, to_target, others in sets[x][1]:
+            group_start.append(len(option_row))
+            group_p.append(p)
+            option_row.extend(size + u for u in to_target)
+            option_row.extend(others)
+    return (stuck, np.array(option_row, dtype=np.intp), np.array(group_start, dtype=np.intp),
+            np.array(group_p)[:, None], np.array(position_start, dtype=np.intp),
+            np.array(rows, dtype=np.intp))
 
 
 def last_turn(circuit: Circuit, sets: dict[int, tuple[float, list[tuple[float, tuple[int, ...],
