@@ -190,3 +190,16 @@ def test_solutions_are_cached_on_disk_by_circuit_and_code(
     monkeypatch.setattr(solution_cache, "code_version", lambda: "another")
     assert solution_cache.key(game.circuit, True) != files[0].name
     solve.cache_clear()
+
+
+def test_exact_policy_evaluation_agrees_with_the_solution() -> None:
+    from dicegames.games.monza import evaluate
+
+    solution = compute(make(SIMPLE).circuit, True)
+    found = evaluate.policies(solution)
+    start = solution.index(-1)
+    both_optimal = evaluate.red_chance(solution, found["optimal"], found["optimal"])
+    assert both_optimal == pytest.approx(solution.a[start, start], abs=1e-12)
+    for name in ("easy", "medium"):  # a fixed policy never beats the optimal one
+        assert evaluate.red_chance(solution, found[name], found["optimal"]) <= both_optimal
+        assert evaluate.red_chance(solution, found["optimal"], found[name]) >= both_optimal

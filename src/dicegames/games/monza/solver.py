@@ -89,6 +89,7 @@ def playable(circuit: Circuit) -> int:
     return 1 + sum(not s.is_tyre for s in circuit.squares)
 
 
+@lru_cache(maxsize=16)
 def push_squares(circuit: Circuit) -> tuple[int, ...]:
     """Where a car standing on square ``e`` goes when the other car ends its move there:
     the nearest non-tyre square behind ``e`` in its lane (the only other car is on ``e``),
