@@ -11,6 +11,7 @@ DEFINITION = GameDefinition(
     bots="dicegames.games.monza.heuristics:bot_levels",
     kernel="dicegames.games.monza.kernel:MonzaKernel",
     encoder="dicegames.games.monza.encoder:MonzaEncoder",
+    estimator="dicegames.games.monza.optimal:estimator",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 

@@ -142,10 +142,19 @@ def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
     return PolicyBot(hard_policy, rng)
 
 
+OPTIMAL_DOC = ("plays perfectly: the exact solution of the two-player race; it takes the move "
+               "with the highest chance to win against any opponent, and no player does better "
+               "against it on average")
+"""The optimal level's line (two players, without the last-colour variant)."""
+
+
 def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
-    """The three bots Monza offers (the ``bots`` part of its definition), the same for
-    every configuration."""
-    return (
+    """The bots Monza offers (the ``bots`` part of its definition): easy, medium and hard
+    for every configuration, and ``optimal`` where the exact solution covers it (two
+    players, no last-colour variant, a circuit of a solvable size; see :mod:`.solver`)."""
+    from dicegames.games.monza.optimal import covered, optimal_bot
+
+    levels: tuple[BotLevel, ...] = (
         BotLevel("easy", "steps at random among the legal steps",
                  lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "picks the move ending fewest steps from a target, preferring to "
@@ -155,3 +164,6 @@ def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
                  "player's reply (exact over their 462 rolls, replying like medium)",
                  hard_bot),
     )
+    if isinstance(game, MonzaRules) and covered(game):
+        levels += (BotLevel("optimal", OPTIMAL_DOC, optimal_bot),)
+    return levels
