@@ -82,7 +82,7 @@ def test_a_review_slice_short_of_time_compares_fewer_choices_and_says_so() -> No
     moves = tuple((entry.seat, entry.text) for entry in session.moves)
     part = review_part(ReviewSlice("six", "extra", dict(session.game.options),
                                    tuple(p.name for p in session.players), None, moves,
-                                   first=0, stop=30, rollouts=16, budget=0.05),
+                                   first=0, stop=30, rollouts=16, budget=0.005),
                        deadline=time.monotonic() + 60)
     assert part.start is not None and part.kind == "rollouts"
     assert part.moves and all(approximate for _, approximate in part.moves)
