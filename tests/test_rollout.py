@@ -245,7 +245,8 @@ def one_game() -> Callable[[], object]:
 
 
 def a_hint() -> Callable[[], object]:
-    state = decision(dicegames.make("monza"))
+    # Three cars: two-player Monza is solved, and its hints read the exact tables instead.
+    state = decision(dicegames.make("monza", players=3))
     return lambda: hint(state, rollouts=2)
 
 
@@ -256,9 +257,9 @@ def an_estimate() -> Callable[[], object]:
 
 
 def a_quick_hint() -> Callable[[], object]:
-    game = dicegames.make("monza")
+    game = dicegames.make("monza", players=3)  # two-player Monza is solved (exact hints)
     state = decision(game)
-    job = HintJob("monza", 2, {}, game.position(state), state.current_players[0], 1,
+    job = HintJob("monza", 3, {}, game.position(state), state.current_players[0], 1,
                   rollouts=2)
     return lambda: hint_within(job, deadline=math.inf)
 

@@ -208,7 +208,7 @@ def test_a_car_from_the_start_pushes_one_back_into_the_start_zone(
     assert push["delay"] >= drive["duration"] > 0
     # Red drives out of the start zone onto i1; yellow goes back from i1 into the zone.
     assert near(drive["end"], push["first"], 40) and push["end"][0] < push["first"][0]
-    expect(moving.locator("#log")).to_contain_text("i1")
+    expect(moving.locator("#log")).to_contain_text("square 1 of the inner lane")
 
 
 def test_a_cross_is_written_stroke_by_stroke(server: Server, moving: Page) -> None:
