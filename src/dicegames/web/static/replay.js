@@ -65,6 +65,7 @@ async function show(wanted) {
     seatColours = state.view?.seat_colours || null;
     drawCurve();
     drawNote();
+    $("game").dataset.shown = step;  // this move is drawn in full (the tests wait for it)
   } catch (error) {
     $("error").textContent = error.message;
   }
