@@ -110,7 +110,8 @@ def main(folder: Path) -> None:
                                                  timeout=LAUNCH_TIMEOUT_MS)
             laptop = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
             laptop.goto(f"{local}/?game=extra-meters")
-            expect(laptop.locator("#phone-access .address")).to_have_text(f"{url}/")
+            # The section is filled after the game cards and the lobby: give a loaded machine time.
+            expect(laptop.locator("#phone-access .address")).to_have_text(f"{url}/", timeout=30_000)
             expect(laptop.locator("#phone-access img")).to_have_js_property("complete", True)
             assert laptop.locator("#phone-access img").evaluate("img => img.naturalWidth") > 0
             expect(laptop.locator("#setup-title")).not_to_be_empty()

@@ -89,7 +89,7 @@ def versus_bot(server: Server, game: str, dice: str = "auto") -> str:
 def test_the_home_page(server: Server, seen: Page) -> None:
     seen.goto(server.url + "/?game=petits-chevaux")
     expect(seen.locator("#setup-title")).not_to_be_empty()
-    seen.locator("#rules summary").click()
+    seen.locator("#rules > summary").click()
     expect(seen.locator("#rules-html h2").first).to_be_visible()
     check(seen)
 

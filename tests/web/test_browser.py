@@ -30,7 +30,7 @@ def test_every_game_plays_to_the_end_by_clicking(server: Server, page: Page,
     skip_unless(game, "bots")
     SHOTS.mkdir(exist_ok=True)
     page.goto(server.url + f"/?game={game}")
-    page.locator("#rules summary").click()
+    page.locator("#rules > summary").click()
     expect(page.locator("#rules-html h2").first).to_be_visible()
     start_against_bots(page, server.url, game)
     page.wait_for_function(READY, timeout=20_000)

@@ -121,7 +121,7 @@ def test_how_to_play_is_in_the_viewers_language(server: Server, phone: Page, lan
 def test_the_home_pages_rules_lead_with_the_summary(server: Server, page: Page) -> None:
     page.goto(server.url + "/")
     page.locator(".game-card[data-id='extra-meters'] .choose").click()
-    page.locator("#rules summary").click()
+    page.locator("#rules > summary").click()
     rules = page.locator("#rules-html")
     expect(rules.locator(".howto-summary h2")).to_have_text("The game in short")
     expect(rules.locator(".howto-picture")).to_have_count(2)
