@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 import time
@@ -120,6 +121,10 @@ def main(folder: Path) -> None:
             laptop.locator("#players .name").nth(1).fill("Ben")
             laptop.click("#start")
             laptop.wait_for_url("**/m/**")
+            # The links are drawn at once, then again with the network address when the page
+            # has asked the server for it (/api/lan): wait for that second drawing.
+            expect(laptop.locator("#links input").first).to_have_value(
+                re.compile("^" + re.escape(f"{url}/m/")), timeout=30_000)
             link = laptop.locator("#links input").first.input_value()
             assert link.startswith(f"{url}/m/"), f"the seat link {link} is not at {url}"
             token = parse_qs(urlsplit(link).query)["seat"][0]
