@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import random
+from typing import Any
 
 import pytest
 
@@ -79,21 +80,26 @@ def test_garbage_text_gets_an_error_about_the_text() -> None:
         assert "field" in str(caught.value)
 
 
+def wander(state: Any, rng: random.Random, steps: int) -> Any:
+    """``state`` after up to ``steps`` random dice and random legal moves (fewer if it ends)."""
+    for _ in range(steps):
+        if state.is_terminal:
+            break
+        if state.is_chance:
+            state = state.apply_unchecked(rng.choice(state.chance_outcomes())[0])
+        else:
+            seat = state.current_players[0]
+            state = state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+    return state
+
+
 def test_another_games_position_is_a_position_error() -> None:
     rng = random.Random(5)
     positions: dict[str, list[str]] = {}
     for definition in definitions():
         game = make(definition.id)
         for _ in range(12):
-            state = game.new_state()
-            for _ in range(rng.randrange(1, 60)):
-                if state.is_terminal:
-                    break
-                if state.is_chance:
-                    state = state.apply_unchecked(rng.choice(state.chance_outcomes())[0])
-                else:
-                    seat = state.current_players[0]
-                    state = state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+            state = wander(game.new_state(), rng, rng.randrange(1, 60))
             positions.setdefault(definition.id, []).append(game.position(state))
     for game_id in positions:
         for other, texts in positions.items():
@@ -130,15 +136,7 @@ def test_a_continuation_is_the_rollout_primitives_game_of_that_seed(game_id: str
     rng = random.Random(2)
     bots = [bot_spec(game, rollouts.level)] * game.players
     for _ in range(4):
-        state = game.new_state()
-        for _ in range(rng.randrange(0, 40)):
-            if state.is_terminal:
-                break
-            if state.is_chance:
-                state = state.apply_unchecked(rng.choice(state.chance_outcomes())[0])
-            else:
-                seat = state.current_players[0]
-                state = state.apply_unchecked(rng.choice(state.legal_actions(seat)), seat)
+        state = wander(game.new_state(), rng, rng.randrange(0, 40))
         for index in range(5):
             assert rollouts.play_out(state, index) == \
                 rollout(state, bots, game_seed(7, index)).returns()
