@@ -11,13 +11,13 @@ table. Reading or writing problems are not errors: the solution is then computed
 from __future__ import annotations
 
 import hashlib
+import io
 import logging
-import os
-import tempfile
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from dicegames.core.files import write_bytes
 from dicegames.core.kernel_cache import cache_base
 from dicegames.games.monza.circuit import Circuit
 
@@ -89,12 +89,11 @@ def store(solution: Solution) -> Path | None:
     path = where / key(solution.circuit, solution.longest)
     try:
         where.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=where, suffix=".tmp")
-        with os.fdopen(handle, "wb") as out:
-            np.savez(out, a=solution.a, b=solution.b, f=solution.f,
-                     sweeps=np.int64(solution.sweeps))
-        os.replace(temporary, path)
-    except OSError as error:
+        data = io.BytesIO()
+        np.savez(data, a=solution.a, b=solution.b, f=solution.f,
+                 sweeps=np.int64(solution.sweeps))
+        write_bytes(path, data.getvalue())  # atomic, and only ever onto a regular file
+    except OSError as error:  # TargetError (a folder, socket... at that name) included
         log.warning("could not store the Monza solution in %s: %s", where, error)
         return None
     return path
