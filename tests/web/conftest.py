@@ -168,7 +168,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     ``server`` fixture), ``browser`` for a real Chromium; ``make check`` leaves both out.
     Leave out the ``[postgres]`` run of the tests marked ``sqlite_only``, and of the browser
     tests not marked ``both_stores``."""
-    kept, dropped = [], []
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
     for item in items:
         names = getattr(item, "fixturenames", ())
         if "server" in names:
