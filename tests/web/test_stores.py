@@ -94,7 +94,7 @@ def test_the_lobby_hands_each_seat_out_once(fresh_target: Path | str) -> None:
         assert await store.is_open("m1") and not await store.is_open("private")
         assert not await store.is_open("nothing")
         (table,) = await store.tables(10, since=0)
-        assert (table.id, table.free, table.invited) == ("m1", {1, 2}, {1, 2})
+        assert (table.id, table.free, table.invited) == ("m1", frozenset({1, 2}), frozenset({1, 2}))
         assert await store.take_seat("m1", "Cleo") == (1, "m1-t1")
         await store.claim("m1", (2,))  # seat 2's link was used
         assert await store.take_seat("m1", "Dan") is None
@@ -187,12 +187,12 @@ def test_a_lock_held_elsewhere_is_store_busy(fresh_target: Path | str) -> None:
                 holding.set()
                 release.wait(30)
         else:
-            other = sqlite3.connect(fresh_target, isolation_level=None)
-            other.execute("BEGIN IMMEDIATE")
+            writer = sqlite3.connect(fresh_target, isolation_level=None)
+            writer.execute("BEGIN IMMEDIATE")
             holding.set()
             release.wait(30)
-            other.execute("ROLLBACK")
-            other.close()
+            writer.execute("ROLLBACK")
+            writer.close()
 
     holder = threading.Thread(target=hold)
     holder.start()
