@@ -294,3 +294,12 @@ def test_a_db_that_cannot_be_used_says_why(tmp_path: Path, pg_server: PgServer,
         open_store(pg_server.dsn("postgres"))
     assert redact("postgresql://ann:pw@h:5/db") == "postgresql://ann:***@h:5/db"
     assert open_store(f"sqlite:///{tmp_path}/f.sqlite3") is not None
+
+
+def test_the_pools_connections_keep_the_addresss_options() -> None:
+    from dicegames.web.store_pg import session_options
+
+    assert session_options("postgresql://u@h/db") == (
+        "-c lock_timeout=2000 -c statement_timeout=10000")
+    assert session_options("postgresql://u@h/db?options=-c%20search_path%3Dgames") == (
+        "-c search_path=games -c lock_timeout=2000 -c statement_timeout=10000")

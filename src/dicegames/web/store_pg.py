@@ -56,6 +56,10 @@ POOL_MAX = 16
 CONNECT_TIMEOUT = 10
 """Seconds opening the store at start-up waits for the server."""
 
+STATEMENT_TIMEOUT = 10.0
+"""Seconds one statement of the server may run at most (a hung database answers 503 rather
+than holding a request for ever)."""
+
 _T = TypeVar("_T")
 Connection = psycopg.AsyncConnection[tuple[Any, ...]]
 
@@ -94,9 +98,7 @@ class PgStore:
                                  f"{_first_line(error)}") from None
         self._pool = AsyncConnectionPool(
             url, min_size=pool_min, max_size=pool_max, open=False, timeout=WAIT,
-            name="dicegames",
-            kwargs={"autocommit": True,
-                    "options": f"-c lock_timeout={round(WAIT * 1000)}"})
+            name="dicegames", kwargs={"autocommit": True, "options": session_options(url)})
 
     async def open(self) -> None:
         """Open the pool (on the server's event loop)."""
@@ -344,6 +346,17 @@ async def _moves_sound(connection: Connection, match_id: str) -> bool:
     assert row is not None
     count, first, last, bad = row
     return bool(bad == 0 and (count == 0 or (first == 0 and last == count - 1)))
+
+
+def session_options(url: str) -> str:
+    """The ``options`` of the pool's connections: the address's own (if any), then the lock
+    and statement timeouts (:data:`~.database.WAIT`, :data:`STATEMENT_TIMEOUT`)."""
+    from psycopg.conninfo import conninfo_to_dict
+
+    own = str(conninfo_to_dict(url).get("options") or "")
+    ours = (f"-c lock_timeout={round(WAIT * 1000)} "
+            f"-c statement_timeout={round(STATEMENT_TIMEOUT * 1000)}")
+    return f"{own} {ours}".strip()
 
 
 def _first_line(error: Exception) -> str:
