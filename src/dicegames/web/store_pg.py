@@ -60,6 +60,31 @@ STATEMENT_TIMEOUT = 10.0
 """Seconds one statement of the server may run at most (a hung database answers 503 rather
 than holding a request for ever)."""
 
+CREATE = """
+WITH match AS (
+    INSERT INTO matches (id, game, options, players, seed, dice, created, position, open, fair)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)),
+seats AS (
+    INSERT INTO seats (match_id, seat, token, invited)
+    SELECT %s, seat, token, invited
+    FROM unnest(%s::integer[], %s::text[], %s::integer[]) AS s (seat, token, invited)),
+moves AS (
+    INSERT INTO moves (match_id, idx, seat, text, several, at)
+    SELECT %s, idx, seat, text, several, %s::double precision
+    FROM unnest(%s::integer[], %s::integer[], %s::text[], %s::integer[])
+        AS m (idx, seat, text, several))
+SELECT 1"""
+"""A new match, its seats and first moves in one statement."""
+
+LOAD = f"""
+SELECT {MATCH_COLUMNS},
+    (SELECT coalesce(json_agg(json_build_array({SEAT_COLUMNS}) ORDER BY seat), '[]')
+     FROM seats WHERE match_id = %(id)s),
+    (SELECT coalesce(json_agg(json_build_array({MOVE_COLUMNS}) ORDER BY idx), '[]')
+     FROM moves WHERE match_id = %(id)s)
+FROM matches WHERE id = %(id)s""".encode()
+"""A match row with its seat rows and move rows (JSON arrays), in one statement."""
+
 _T = TypeVar("_T")
 Connection = psycopg.AsyncConnection[tuple[Any, ...]]
 
@@ -132,29 +157,22 @@ class PgStore:
         return pending_reason(found)
 
     async def create(self, match: StoredMatch) -> None:
-        """Store a new match with its seats and any moves it starts with (one transaction)."""
+        """Store a new match with its seats and any moves it starts with: one statement
+        (so one transaction and one round trip), the seats and moves as arrays."""
+        now = time.time()
+        seats = sorted(match.tokens.items())
+        moves = match.moves
+        params = (
+            match.id, match.game, json.dumps(match.options), json.dumps(match.players),
+            match.seed, match.dice, now, match.position, int(match.open),
+            None if match.fair is None else json.dumps(match.fair),
+            match.id, [seat for seat, _ in seats], [token for _, token in seats],
+            [int(seat in match.invited) for seat, _ in seats],
+            match.id, now, list(range(len(moves))), [seat for seat, _, _ in moves],
+            [text for _, text, _ in moves], [int(several) for _, _, several in moves])
+
         async def write(connection: Connection) -> None:
-            now = time.time()
-            async with connection.transaction():
-                await connection.execute(
-                    "INSERT INTO matches (id, game, options, players, seed, dice, created, "
-                    "position, open, fair) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (match.id, match.game, json.dumps(match.options),
-                     json.dumps(match.players), match.seed, match.dice, now,
-                     match.position, int(match.open),
-                     None if match.fair is None else json.dumps(match.fair)))
-                cursor = connection.cursor()
-                await cursor.executemany(
-                    "INSERT INTO seats (match_id, seat, token, invited) "
-                    "VALUES (%s, %s, %s, %s)",
-                    [(match.id, seat, token, int(seat in match.invited))
-                     for seat, token in match.tokens.items()])
-                if match.moves:
-                    await cursor.executemany(
-                        "INSERT INTO moves (match_id, idx, seat, text, several, at) "
-                        "VALUES (%s, %s, %s, %s, %s, %s)",
-                        [(match.id, index, seat, text, int(several), now)
-                         for index, (seat, text, several) in enumerate(match.moves)])
+            await connection.execute(CREATE, params)
 
         await self._run(write)
 
@@ -187,21 +205,19 @@ class PgStore:
         await self._run(write)
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        """The stored match, or None when there is no match with that id (one snapshot
-        of the three tables).
+        """The stored match, or None when there is no match with that id (one statement:
+        one snapshot of the three tables, one round trip).
 
         Raises:
             DamagedMatch: its rows are not what the app writes.
         """
         async def read(connection: Connection) -> StoredMatch | None:
-            async with connection.transaction():
-                await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ "
-                                         "READ ONLY")
-                rows = await _rows(connection, match_id)
-            if rows is None:
+            cursor = await connection.execute(LOAD, {"id": match_id})
+            row = await cursor.fetchone()
+            if row is None:
                 return None
             try:
-                return decode(*rows)
+                return decode(row[:-2], row[-2], row[-1])
             except DamagedRow as error:
                 raise damaged(match_id, str(error)) from None
 
