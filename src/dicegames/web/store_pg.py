@@ -85,6 +85,9 @@ SELECT {MATCH_COLUMNS},
 FROM matches WHERE id = %(id)s""".encode()
 """A match row with its seat rows and move rows (JSON arrays), in one statement."""
 
+SETTLED_MOST = 100_000
+"""Claimed seats :meth:`PgStore.claim` remembers at most (then it forgets them all)."""
+
 _T = TypeVar("_T")
 Connection = psycopg.AsyncConnection[tuple[Any, ...]]
 
@@ -121,6 +124,8 @@ class PgStore:
         except psycopg.Error as error:
             raise StoreOpenError(f"cannot use the database {self.shown}: "
                                  f"{_first_line(error)}") from None
+        self._settled: set[tuple[str, int]] = set()
+        """(match, seat) pairs known to be no longer offered by the lobby."""
         self._pool = AsyncConnectionPool(
             url, min_size=pool_min, max_size=pool_max, open=False, timeout=WAIT,
             name="dicegames", kwargs={"autocommit": True, "options": session_options(url)})
@@ -242,16 +247,25 @@ class PgStore:
 
     async def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
         """The tokens of ``seats`` were used: the lobby no longer offers those seats (an
-        update of no row when none is offered: it waits for nobody)."""
-        if not seats:
+        update of no row when none is offered: it waits for nobody).
+
+        A seat is never offered again once claimed (and an uninvited one never was), so
+        the seats this process has claimed are remembered (:data:`SETTLED_MOST` at most)
+        and asked about no more: a token used again costs no round trip.
+        """
+        asked = [seat for seat in seats if (match_id, seat) not in self._settled]
+        if not asked:
             return
 
         async def write(connection: Connection) -> None:
             await connection.execute(
                 "UPDATE seats SET claimed = 1 WHERE match_id = %s AND claimed = 0 AND "
-                "invited = 1 AND seat = ANY(%s)", (match_id, list(seats)))
+                "invited = 1 AND seat = ANY(%s)", (match_id, asked))
 
         await self._run(write)
+        if len(self._settled) >= SETTLED_MOST:
+            self._settled.clear()
+        self._settled.update((match_id, seat) for seat in asked)
 
     async def is_open(self, match_id: str) -> bool:
         """True when the match exists and its creator marked it open."""
