@@ -303,3 +303,31 @@ def test_the_pools_connections_keep_the_addresss_options() -> None:
         "-c lock_timeout=2000 -c statement_timeout=10000")
     assert session_options("postgresql://u@h/db?options=-c%20search_path%3Dgames") == (
         "-c search_path=games -c lock_timeout=2000 -c statement_timeout=10000")
+
+
+def test_connections_the_server_dropped_answer_busy_once_then_work(
+        pg_server: PgServer) -> None:
+    """PostgreSQL restarted, or an administrator ended the sessions: a call on a dropped
+    connection is StoreBusy (503, nothing changed), and the pool replaces the connection."""
+    from web.conftest import schema_template
+
+    dsn = pg_server.create_database(schema_template(pg_server))
+
+    async def work(store: MatchStore) -> None:
+        await store.create(match())
+        name = dsn.rsplit("/", 1)[1]
+        execute(dsn, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                     "WHERE datname = ? AND pid <> pg_backend_pid()", (name,))
+        outcomes = []
+        for _ in range(4):  # each of the pool's dropped connections fails once at most
+            try:
+                outcomes.append(await store.load("m1") == match())
+            except StoreBusy:
+                outcomes.append(False)
+        assert outcomes[-1] is True
+        assert await store.load("m1") == match()
+
+    try:
+        run(dsn, work)
+    finally:
+        pg_server.drop_database(dsn)
