@@ -147,6 +147,21 @@ def test_a_damaged_row_is_refused_and_left_out_of_the_lobby(fresh_target: Path |
     run(fresh_target, work)
 
 
+def test_a_gap_in_the_moves_is_refused_and_left_out_of_the_lobby(
+        fresh_target: Path | str) -> None:
+    run(fresh_target, lambda store: store.create(match()))
+    execute(fresh_target, "DELETE FROM moves WHERE match_id = ? AND idx = 0", ("m1",))
+
+    async def work(store: MatchStore) -> None:
+        with pytest.raises(DamagedMatch, match="not move 0"):
+            await store.load("m1")
+        assert await store.tables(10, since=0) == []
+        await store.create(match("m2"))
+        assert [table.id for table in await store.tables(10, since=0)] == ["m2"]
+
+    run(fresh_target, work)
+
+
 def test_a_schema_newer_than_the_code_is_refused(fresh_target: Path | str) -> None:
     run(fresh_target, lambda store: store.create(match()))
     execute(fresh_target, "INSERT INTO schema_version (version, name, applied) "

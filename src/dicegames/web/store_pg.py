@@ -88,6 +88,19 @@ FROM matches WHERE id = %(id)s""".encode()
 SETTLED_MOST = 100_000
 """Claimed seats :meth:`PgStore.claim` remembers at most (then it forgets them all)."""
 
+TABLES = f"""
+SELECT {MATCH_COLUMNS}, created,
+    (SELECT coalesce(json_agg(json_build_array({SEAT_COLUMNS}) ORDER BY seat), '[]')
+     FROM seats WHERE match_id = m.id),
+    (SELECT count(*) = 0 OR (min(idx) = 0 AND max(idx) = count(*) - 1
+                             AND bool_and(several IN (0, 1)))
+     FROM moves WHERE match_id = m.id)
+FROM matches AS m
+WHERE open = 1 AND finished = 0 AND created >= %s AND EXISTS (
+    SELECT 1 FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND s.claimed = 0)
+ORDER BY created DESC LIMIT %s""".encode()
+"""The lobby's open tables with their seats and whether their moves are sound."""
+
 _T = TypeVar("_T")
 Connection = psycopg.AsyncConnection[tuple[Any, ...]]
 
@@ -317,65 +330,25 @@ class PgStore:
 
     async def tables(self, limit: int, since: float) -> list[Table]:
         """The open, unfinished matches with a free invited seat created at ``since`` or
-        later, newest first, at most ``limit``; a damaged row is left out."""
+        later, newest first, at most ``limit``; a damaged row (or moves that are not
+        numbered from 0 without a gap) is left out. One statement."""
         async def read(connection: Connection) -> list[Table]:
+            cursor = await connection.execute(TABLES, (since, limit))
             tables = []
-            async with connection.transaction():
-                await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ "
-                                         "READ ONLY")
-                cursor = await connection.execute(
-                    "SELECT id, created FROM matches AS m "
-                    "WHERE open = 1 AND finished = 0 AND created >= %s AND EXISTS (SELECT 1 "
-                    "FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND "
-                    "s.claimed = 0) ORDER BY created DESC LIMIT %s", (since, limit))
-                for match_id, created in await cursor.fetchall():
-                    rows = await _rows(connection, match_id, with_moves=False)
-                    if rows is None or not await _moves_sound(connection, match_id):
-                        continue
-                    try:
-                        match = decode(*rows)
-                    except DamagedRow:
-                        continue
-                    taken = {seat for seat, _, _, claimed in rows[1] if claimed}
-                    tables.append(Table(match.id, match.game, match.options, match.players,
-                                        float(created), match.invited - taken, match.invited))
+            for row in await cursor.fetchall():
+                *match_row, created, seats, sound = row
+                if not sound:
+                    continue
+                try:
+                    match = decode(match_row, seats, [])
+                except DamagedRow:
+                    continue
+                taken = {seat for seat, _, _, claimed in seats if claimed}
+                tables.append(Table(match.id, match.game, match.options, match.players,
+                                    float(created), match.invited - taken, match.invited))
             return tables
 
         return await self._run(read)
-
-
-async def _rows(connection: Connection, match_id: str, *, with_moves: bool = True
-                ) -> tuple[tuple[Any, ...], list[Any], list[Any]] | None:
-    """A match's row, its seat rows and its move rows in order (none unless
-    ``with_moves``), as stored (None: no such match)."""
-    cursor = await connection.execute(
-        f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s".encode(), (match_id,))
-    row = await cursor.fetchone()
-    if row is None:
-        return None
-    cursor = await connection.execute(
-        f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = %s ORDER BY seat".encode(),
-        (match_id,))
-    seats = await cursor.fetchall()
-    moves: list[Any] = []
-    if with_moves:
-        cursor = await connection.execute(
-            f"SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = %s ORDER BY idx".encode(),
-            (match_id,))
-        moves = await cursor.fetchall()
-    return row, seats, moves
-
-
-async def _moves_sound(connection: Connection, match_id: str) -> bool:
-    """True when a match's move rows are numbered from 0 without a gap with 0 or 1 flags
-    (PostgreSQL holds the types), checked without reading them out."""
-    cursor = await connection.execute(
-        "SELECT count(*), min(idx), max(idx), count(*) FILTER (WHERE several NOT IN (0, 1)) "
-        "FROM moves WHERE match_id = %s", (match_id,))
-    row = await cursor.fetchone()
-    assert row is not None
-    count, first, last, bad = row
-    return bool(bad == 0 and (count == 0 or (first == 0 and last == count - 1)))
 
 
 def session_options(url: str) -> str:
