@@ -143,6 +143,13 @@ class PgStore:
             url, min_size=pool_min, max_size=pool_max, open=False, timeout=WAIT,
             name="dicegames", kwargs={"autocommit": True, "options": session_options(url)})
 
+    @property
+    def pool(self) -> AsyncConnectionPool[Any]:
+        """The pool of connections (autocommit), for the work of several processes on one
+        database that goes beyond the store's calls (a move under the match row's lock,
+        LISTEN/NOTIFY is better on a connection of its own: :attr:`url`)."""
+        return self._pool
+
     async def open(self) -> None:
         """Open the pool (on the server's event loop)."""
         await self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
