@@ -359,3 +359,22 @@ def test_the_solution_part_exports_the_tables() -> None:
     assert tables["value"] == solve(g.board).value
     assert definition("shortcut").part("solution")(dicegames.make("shortcut",
                                                                    players=3)) is None
+
+
+def test_dicegames_solve_writes_the_tables(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    import numpy as np
+
+    from dicegames.cli import main
+
+    board = tmp_path / "tiny.txt"
+    board.write_text(TINY, encoding="utf-8")
+    out = tmp_path / "sc.npz"
+    assert main(["solve", "shortcut", "--option", f"board={board}", "--out", str(out)]) == 0
+    tables = np.load(out)
+    solution = solve(game(TINY).board)
+    assert float(tables["value"]) == solution.value
+    assert (tables["choose"] == solution.choose).all()
+    assert list(tables["cells"]) == list(solution.board.names)
+    assert main(["solve", "shortcut", "--players", "3", "--out", str(out)]) == 2
+    assert "shortcut with 3 players and these options is not solved" in capsys.readouterr().err

@@ -45,7 +45,7 @@ LARGEST = 200
 """The most cells (start, road, grey and finish) a solved board may have. A sweep reads,
 for every pair of cells, the mover's reach with the other car blocking its cell (about
 ``cells**3`` steps on a board that is mostly grey field), and the reach lists take
-``grey cells x cells**2`` entries: the default board (44 cells) solves in 0.13 s; a board of
+``grey cells x cells**2`` entries: the default board (44 cells) solves in 0.07 s; a board of
 200 cells, 154 of them grey, in about 8 s and 52 MB, where a table the ``optimal`` bot builds
 on demand stops being quick (docs/performance.md)."""
 
