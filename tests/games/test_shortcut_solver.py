@@ -26,7 +26,7 @@ from dicegames.core import solution_cache
 from dicegames.core.game import State
 from dicegames.core.rollout import rollout
 from dicegames.games.shortcut.data import Phase, Press, ShortcutData
-from dicegames.games.shortcut.optimal import optimal_action
+from dicegames.games.shortcut.optimal import ExactShortcut, estimator, optimal_action
 from dicegames.games.shortcut.rules import ShortcutRules
 from dicegames.games.shortcut.solver import (
     LARGEST,
@@ -378,3 +378,27 @@ def test_dicegames_solve_writes_the_tables(tmp_path: Path,
     assert list(tables["cells"]) == list(solution.board.names)
     assert main(["solve", "shortcut", "--players", "3", "--out", str(out)]) == 2
     assert "shortcut with 3 players and these options is not solved" in capsys.readouterr().err
+
+
+def test_the_exact_estimate_agrees_with_the_choices() -> None:
+    """ExactShortcut (ready for the definition's estimator part): at every decision of
+    some optimal games, the mover's chance is the best of its choices' chances."""
+    g = game(FIELD)
+    estimate = ExactShortcut(g)
+    start = g.new_state()
+    assert estimate.position(start).chances[0] == pytest.approx(solve(g.board).value,
+                                                                abs=1e-15)
+    rng = random.Random(3)
+    for _ in range(20):
+        state = start
+        while not state.is_terminal:
+            if state.is_chance:
+                outcomes = state.chance_outcomes()
+                state = state.apply(rng.choice([o for o, _ in outcomes]))
+                continue
+            seat = state.current_players[0]
+            mine = estimate.position(state).chances[seat]
+            best = max(e.chances[seat] for e in estimate.choices(state, seat).values())
+            assert mine == pytest.approx(best, abs=1e-12)
+            state = state.apply(rng.choice(state.legal_actions(seat)))
+    assert estimator(game(FIELD)) is not None and estimator(shortcut(3)) is None

@@ -4,9 +4,10 @@
   or stop and where, the cell of a push) is read from the solution's tables: the choice
   with the highest exact chance to win. Equal chances (within 1e-12) go to the declaration
   listed first and to stopping rather than pressing, so play is deterministic.
-- :func:`estimator`: the ``estimator`` part: exact chances under optimal play from here,
-  for hints, reviews and the design report; None where the solution does not cover the
-  configuration.
+- :func:`estimator`: exact chances under optimal play from here (the shape of a
+  definition's ``estimator`` part, for hints, reviews and the design report; None where the
+  solution does not cover the configuration). Not wired into the definition yet: hints and
+  reviews of Shortcut still use rollouts, as before.
 """
 
 from __future__ import annotations
@@ -87,18 +88,12 @@ class ExactShortcut:
         assert isinstance(data, ShortcutData)
         solution = self._solution
         if data.phase is Phase.DECLARE:
-            mine = solution.chance(data.cars, data.player)
-        elif state.is_chance:
-            mine = 0.0
-            for outcome, weight in state.chance_outcomes():
-                mine += float(weight) * self._mine(state.apply(outcome), data.player)
-        else:
-            mine = self._mine(state.apply(optimal_action(solution, state)), data.player)
-        return mine if data.player == 0 else 1.0 - mine
-
-    def _mine(self, state: State[Any, Any, Any], seat: Seat) -> float:
-        chance = self.position(state).chances[seat]
-        return chance
+            return solution.chance(data.cars, 0) if data.player == 0 else (
+                1.0 - solution.chance(data.cars, 1))
+        if state.is_chance:
+            return sum(float(weight) * self.position(state.apply(outcome)).chances[0]
+                       for outcome, weight in state.chance_outcomes())
+        return self.position(state.apply(optimal_action(solution, state))).chances[0]
 
     def position(self, state: State[Any, Any, Any]) -> Estimate:
         """Both seats' exact chances (they sum to 1)."""
