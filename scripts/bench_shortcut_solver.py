@@ -6,6 +6,9 @@ the top two rows), each ``--runs`` times after one warm-up (numba's compilation)
 the median time, tracemalloc's peak and the first player's chance under optimal play.
 
     python scripts/bench_shortcut_solver.py --runs 5 --sizes 8x10 10x14 13x18
+
+``--losses`` also prints each level's exact chance against ``optimal`` on the default board
+(both seat orders: the rules page's figures; about a minute, mostly ``hard``'s searches).
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import dicegames
 from dicegames.games.shortcut.board import Board, parse_board
 from dicegames.games.shortcut.rules import ShortcutRules
 from dicegames.games.shortcut.solver import compute
+from dicegames.games.shortcut.solver_evaluate import losses
 
 
 def u_board(width: int, height: int) -> str:
@@ -50,6 +54,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--sizes", nargs="*", default=["8x10", "10x14", "13x18"],
                         help="U boards as WIDTHxHEIGHT")
+    parser.add_argument("--losses", action="store_true",
+                        help="also each level's exact chance against optimal (default board)")
     args = parser.parse_args()
     default = dicegames.make("shortcut", players=2)
     assert isinstance(default, ShortcutRules)
@@ -58,6 +64,12 @@ def main() -> None:
     for size in args.sizes:
         width, height = (int(x) for x in size.split("x"))
         measure(f"U {size}", parse_board(u_board(width, height), f"U {size}"), args.runs)
+    if args.losses:
+        value = compute(default.board).value
+        print(f"optimal vs optimal: the first player wins {value:.2%}")
+        for loss in losses(default):
+            print(f"{loss.level} vs optimal: {loss.as_first:.2%} moving first, "
+                  f"{loss.as_second:.2%} second, {loss.both:.2%} over both seat orders")
 
 
 if __name__ == "__main__":

@@ -232,8 +232,8 @@ def test_evaluating_optimal_against_itself_gives_the_solved_value() -> None:
 
 
 @functools.cache
-def policy_value(text: str, level: str) -> float:
-    """Brute force: the level's chance as seat 0 against optimal play, from the start,
+def policy_value(text: str, level: str, seat: int = 0) -> float:
+    """Brute force: the level's chance from ``seat`` against optimal play, from the start,
     by value iteration over the engine's states with the level's own choices."""
     g = game(text)
     bot = make_bot(g, level, random.Random(0))
@@ -249,16 +249,16 @@ def policy_value(text: str, level: str) -> float:
             continue
         state = State(g, data)
         if state.is_terminal:
-            graph[key] = float(data.winner == 0)
+            graph[key] = float(data.winner == seat)
             continue
         pairs: list[tuple[float, Hashable]]
         if state.is_chance:
             pairs = [(float(p), o) for o, p in state.chance_outcomes()]
-        elif level == "easy" and data.player == 0:
-            legal = state.legal_actions(0)
+        elif level == "easy" and data.player == seat:
+            legal = state.legal_actions(seat)
             pairs = [(1.0 / len(legal), a) for a in legal]
         else:
-            player = bot if data.player == 0 else best
+            player = bot if data.player == seat else best
             pairs = [(1.0, player.choose(state, data.player))]
         children = [(p, dataclasses.replace(state.apply(x).data, turn=1))
                     for p, x in pairs]
@@ -288,6 +288,8 @@ def test_exact_losses_match_brute_force(level: str) -> None:
     exact = first_wins(arrays, g.board.start, policy, best)
     assert abs(exact - policy_value(FIELD, level)) < 1e-12
     assert exact < compute(g.board).value  # no level beats the solved share
+    second = 1.0 - first_wins(arrays, g.board.start, best, policy)
+    assert abs(second - policy_value(FIELD, level, 1)) < 1e-12
 
 
 def test_losses_cover_both_seats() -> None:
