@@ -26,7 +26,12 @@ from dicegames.core import solution_cache
 from dicegames.core.game import State
 from dicegames.core.rollout import rollout
 from dicegames.games.shortcut.data import Phase, Press, ShortcutData
-from dicegames.games.shortcut.optimal import ExactShortcut, estimator, optimal_action
+from dicegames.games.shortcut.optimal import (
+    ExactShortcut,
+    OptimalBot,
+    estimator,
+    optimal_action,
+)
 from dicegames.games.shortcut.rules import ShortcutRules
 from dicegames.games.shortcut.solver import (
     LARGEST,
@@ -308,6 +313,14 @@ def test_optimal_is_a_level_for_two_players_only() -> None:
     assert "optimal" not in [level.name for level in bot_levels(three)]
     with pytest.raises(UnsolvedConfiguration, match="two players, not 3"):
         solution_for(three)
+    with pytest.raises(UnsolvedConfiguration, match="two players, not 3"):
+        OptimalBot(three, random.Random(0))
+    tiny = game(TINY)
+    solve.cache_clear()
+    bot = OptimalBot(tiny, random.Random(0))
+    assert solve.cache_info().currsize == 0  # solved at the first choice, not when built
+    bot.choose(tiny.new_state(), 0)
+    assert solve.cache_info().currsize == 1
 
 
 def test_larger_boards_are_refused_with_the_reason() -> None:

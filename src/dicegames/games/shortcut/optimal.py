@@ -21,7 +21,12 @@ from dicegames.core.game import Game, State
 from dicegames.core.model import Seat
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.rules import ShortcutRules
-from dicegames.games.shortcut.solver import Solution, solution_for, supported
+from dicegames.games.shortcut.solver import (
+    Solution,
+    UnsolvedConfiguration,
+    solution_for,
+    supported,
+)
 
 DECLARATIONS = (Declaration.ROAD, Declaration.SHORTCUT, Declaration.PUSH)
 """The declarations by their code in the tables."""
@@ -53,8 +58,10 @@ class OptimalBot:
     """The ``optimal`` level (see the module docstring).
 
     Args:
-        game: the configured game (its solution is built, or read from the disk cache, now,
-            so that no decision pays for it).
+        game: the configured game. Its solution is read from the disk cache or built at the
+            first decision that offers a choice, not here: the web app builds its bots on
+            the event loop and lets them think in its bots' threads, and a first solve on a
+            fresh machine also compiles the solver (seconds).
         rng: not drawn from (play is deterministic); taken so that every bot is built alike.
 
     Raises:
@@ -62,15 +69,21 @@ class OptimalBot:
     """
 
     def __init__(self, game: Any, rng: random.Random) -> None:
+        reason = supported(game.players, game.board)
+        if reason is not None:
+            raise UnsolvedConfiguration(f"Shortcut is not solved here: {reason}")
         self.rng = rng
-        self.solution = solution_for(game)
+        self._game = game
+        self._solution: Solution | None = None
 
     def choose(self, state: State[Any, Any, Any], seat: Seat) -> Hashable:
         """The choice with the highest exact chance to win."""
         legal: tuple[Hashable, ...] = state.legal_actions(seat)
         if len(legal) == 1:
             return legal[0]
-        return optimal_action(self.solution, state)
+        if self._solution is None:
+            self._solution = solution_for(self._game)
+        return optimal_action(self._solution, state)
 
 
 class ExactShortcut:
