@@ -43,6 +43,7 @@ from dicegames.games.shortcut.solver import (
 )
 from dicegames.games.shortcut.solver_evaluate import (
     evaluate,
+    exact_losses,
     first_wins,
     losses,
     optimal_policy,
@@ -305,6 +306,10 @@ def test_losses_cover_both_seats() -> None:
         assert loss.as_first <= value + 1e-12
         assert loss.as_second <= 1.0 - value + 1e-12
     assert found["easy"].both < found["medium"].both
+    table = exact_losses(g)
+    assert table is not None and set(table) == {"easy", "medium", "hard"}
+    assert table["medium"] == (found["medium"].as_first, found["medium"].as_second)
+    assert exact_losses(shortcut(3)) is None
 
 
 def test_optimal_is_a_level_for_two_players_only() -> None:

@@ -177,3 +177,17 @@ def losses(game: Any, levels: tuple[str, ...] = ("easy", "medium", "hard")) -> l
         found.append(Loss(level, first_wins(arrays, start, policy, best),
                           1.0 - first_wins(arrays, start, best, policy)))
     return found
+
+
+def exact_losses(game: Any) -> dict[str, tuple[float, float]] | None:
+    """For a strength table: each of the game's own levels but ``optimal`` (the bots that
+    decide the same way every time, and ``easy``, the uniform policy) mapped to its exact
+    chance to win against ``optimal`` (moving first, moving second); None where the
+    solution does not cover the game."""
+    from dicegames.bots import own_levels
+    from dicegames.games.shortcut.solver import supported
+
+    if supported(game.players, game.board) is not None:
+        return None
+    names = tuple(level.name for level in own_levels(game) if level.name != "optimal")
+    return {loss.level: (loss.as_first, loss.as_second) for loss in losses(game, names)}
