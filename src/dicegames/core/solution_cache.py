@@ -7,13 +7,14 @@ compiled kernels' cache sits beside (see :func:`dicegames.core.kernel_cache.cach
 ``NUMBA_CACHE_DIR`` moves both). The file name is a digest of the game, of whatever the
 solver says its table depends on (options, a circuit or board's text) and of the solver's
 own source files (:func:`code_version`), so a changed option, board or solver never reads a
-stale table. Reading or writing problems are not errors: the caller computes the solution
-again (a warning is logged). Nothing here knows any game: each solver names its parts.
+stale table; storing a solution removes the game's solutions of other code versions.
+Reading or writing problems are not errors: the caller computes the solution again (a
+warning is logged). Nothing here knows any game: each solver names its parts.
 
 Usage::
 
     name = cache_name("monza", code_version("dicegames.games.monza", ("solver.py",)),
-                      "longest", repr(circuit.squares))
+                      "longest", repr(circuit.squares))   # monza-VERSION-DIGEST.npz
     arrays = load_arrays(name)            # dict of numpy arrays, or None
     if arrays is None:
         arrays = compute()
@@ -56,10 +57,11 @@ def code_version(package: str, names: Iterable[str]) -> str:
     return digest.hexdigest()[:16]
 
 
-def cache_name(game: str, *parts: str) -> str:
-    """The file name of a solution: the game's id (readable) and a digest of ``parts``."""
-    digest = hashlib.sha256("\0".join((game, *parts)).encode())
-    return f"{game}-{digest.hexdigest()[:24]}.npz"
+def cache_name(game: str, version: str, *parts: str) -> str:
+    """The file name of a solution: the game's id and the code version (readable, so that
+    :func:`store_arrays` can prune older versions) and a digest of ``parts``."""
+    digest = hashlib.sha256("\0".join((game, version, *parts)).encode())
+    return f"{game}-{version}-{digest.hexdigest()[:24]}.npz"
 
 
 def load_arrays(name: str) -> dict[str, Any] | None:
@@ -83,7 +85,9 @@ def load_arrays(name: str) -> dict[str, Any] | None:
 
 def store_arrays(name: str, arrays: Mapping[str, Any]) -> Path | None:
     """Write arrays under ``name`` (atomically, only ever onto a regular file); the path, or
-    None when nothing was written (no cache folder, or an error: logged)."""
+    None when nothing was written (no cache folder, or an error: logged). Solutions of the
+    same game from other code versions are removed first: no later code reads them, and
+    some are hundreds of megabytes."""
     import numpy as np
 
     where = folder()
@@ -92,6 +96,7 @@ def store_arrays(name: str, arrays: Mapping[str, Any]) -> Path | None:
     path = where / name
     try:
         where.mkdir(parents=True, exist_ok=True)
+        _prune(where, name)
         data = io.BytesIO()
         np.savez(data, **dict(arrays))
         write_bytes(path, data.getvalue())  # atomic, and only ever onto a regular file
@@ -99,3 +104,17 @@ def store_arrays(name: str, arrays: Mapping[str, Any]) -> Path | None:
         log.warning("could not store the solution in %s: %s", where, error)
         return None
     return path
+
+
+def _prune(where: Path, name: str) -> None:
+    """Remove the regular files ``GAME-OTHERVERSION-*.npz`` beside ``name``
+    (``GAME-VERSION-DIGEST.npz``); problems are ignored (another process may prune too)."""
+    game, version, _ = name.rsplit("-", 2)
+    for path in where.glob(f"{game}-*-*.npz"):
+        if path.name.rsplit("-", 2)[0] != game or path.name.rsplit("-", 2)[1] == version:
+            continue
+        try:
+            if path.is_file() and not path.is_symlink():
+                path.unlink()
+        except OSError:
+            pass

@@ -233,7 +233,7 @@ def _key(board: Board) -> str:
     from dicegames.core import solution_cache
 
     version = solution_cache.code_version("dicegames.games.shortcut", SOURCES)
-    return solution_cache.cache_name("shortcut", "two-players", version, repr(board.kinds),
+    return solution_cache.cache_name("shortcut", version, "two-players", repr(board.kinds),
                                      repr(board.road), repr(board.steps))
 
 
