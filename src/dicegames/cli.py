@@ -492,7 +492,8 @@ def _add_solve(commands: argparse._SubParsersAction[_Parser]) -> None:
                     "50 squares).",
         epilog="examples:\n  dicegames solve extra-meters --out em50.npz\n"
                "  dicegames solve extra-meters --players 3 --option track_length=30 "
-               "--out em3.npz\n\n" + EXIT_CODES)
+               "--out em3.npz\n  dicegames solve shortcut --out sc.npz   # two players, "
+               "boards of up to 200 cells\n\n" + EXIT_CODES)
     solve.add_argument("game", metavar="GAME", help="the game id")
     solve.add_argument("--players", metavar="N", type=int, default=None,
                        help="the player count (default: the game's)")
