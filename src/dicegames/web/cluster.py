@@ -52,6 +52,17 @@ RECONNECT_MOST = 2.0
 ORPHANS = 16
 """Expired leases taken over at most per sweep and process."""
 
+PRUNE = 60.0
+"""Seconds between two clean-ups of the shared tables (dead processes' rows, websocket
+counts at 0, token buckets full again for a day)."""
+
+_PRUNE_SQL = (
+    "DELETE FROM open_sockets AS s WHERE n <= 0 OR NOT EXISTS (SELECT 1 FROM processes AS p "
+    "WHERE p.holder = s.holder AND p.seen > clock_timestamp() - interval '10 minutes')",
+    "DELETE FROM processes WHERE seen < clock_timestamp() - interval '10 minutes'",
+    "DELETE FROM rate_buckets WHERE at < clock_timestamp() - interval '1 day'",
+)
+
 log = logging.getLogger("dicegames.web")
 
 _LEAD = """
@@ -114,6 +125,7 @@ class Cluster:
         async with self._pool.connection() as db, db.transaction():
             await db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             await db.execute(SCHEMA)
+        await self.heartbeat()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(hub)),
                        loop.create_task(self._sweep(hub))]
@@ -230,13 +242,22 @@ class Cluster:
             await asyncio.sleep(wait)
             wait = min(wait * 2, RECONNECT_MOST)
 
+    async def heartbeat(self) -> None:
+        """Record this process as alive now (``processes``)."""
+        await self.execute(
+            "INSERT INTO processes (holder, seen) VALUES (%s, clock_timestamp()) "
+            "ON CONFLICT (holder) DO UPDATE SET seen = EXCLUDED.seen", (self.name,))
+
     async def _sweep(self, hub: ClusterHub) -> None:
-        """Heartbeat, and take over the matches whose lease expired."""
+        """Heartbeat, take over the matches whose lease expired, now and then prune."""
+        pruned = time.monotonic()
         while True:
             try:
-                await self.execute(
-                    "INSERT INTO processes (holder, seen) VALUES (%s, clock_timestamp()) "
-                    "ON CONFLICT (holder) DO UPDATE SET seen = EXCLUDED.seen", (self.name,))
+                await self.heartbeat()
+                if time.monotonic() - pruned > PRUNE:
+                    pruned = time.monotonic()
+                    for sql in _PRUNE_SQL:
+                        await self.execute(sql)
                 rows = await self.execute(
                     "SELECT match_id FROM leases WHERE expires < clock_timestamp() "
                     "ORDER BY expires LIMIT %s", (ORPHANS,))

@@ -17,7 +17,9 @@ SQL that lets several processes serve the same matches (:mod:`dicegames.web.clus
   process_name`), so a process skips its own moves.
 - **Leases** (``leases``): which process drives a match's automatic steps, until when.
 - **Shared limits** (``rate_buckets``, ``open_sockets``, ``processes``): the per-client
-  token buckets and open websockets of every process (:mod:`dicegames.web.shared_limits`).
+  token buckets and open websockets of every process (:mod:`dicegames.web.shared_limits`),
+  each taken in one call of a function (``dicegames_take``, ``dicegames_open_socket``)
+  under a row lock or an advisory lock, so two processes never both take the last one.
 
 Every statement is idempotent, so :data:`SCHEMA` can run as a migration step or at a
 process's start (under an advisory lock: several processes may start at once).
@@ -92,6 +94,47 @@ BEGIN
         'm', target, 'i', row_index, 'op', 'delete',
         'a', current_setting('application_name'))::text);
     RETURN OLD;
+END
+$$;
+CREATE OR REPLACE FUNCTION dicegames_take(k TEXT, c TEXT, n DOUBLE PRECISION,
+                                          per DOUBLE PRECISION) RETURNS DOUBLE PRECISION
+LANGUAGE plpgsql AS $$
+DECLARE
+    level DOUBLE PRECISION;
+    last TIMESTAMPTZ;
+    now_ TIMESTAMPTZ;
+BEGIN
+    INSERT INTO rate_buckets (kind, client, tokens, at) VALUES (k, c, n, clock_timestamp())
+        ON CONFLICT (kind, client) DO NOTHING;
+    SELECT tokens, at INTO level, last FROM rate_buckets
+        WHERE kind = k AND client = c FOR UPDATE;
+    now_ := clock_timestamp();
+    level := least(n, level + greatest(0, extract(epoch FROM now_ - last)) * n / per);
+    IF level >= 1 THEN
+        UPDATE rate_buckets SET tokens = level - 1, at = now_ WHERE kind = k AND client = c;
+        RETURN 0;
+    END IF;
+    UPDATE rate_buckets SET tokens = level, at = now_ WHERE kind = k AND client = c;
+    RETURN (1 - level) * per / n;
+END
+$$;
+CREATE OR REPLACE FUNCTION dicegames_open_socket(h TEXT, c TEXT, most INTEGER,
+                                                 alive DOUBLE PRECISION) RETURNS BOOLEAN
+LANGUAGE plpgsql AS $$
+DECLARE
+    held BIGINT;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('dicegames socket ' || c));
+    SELECT coalesce(sum(s.n), 0) INTO held FROM open_sockets AS s
+        LEFT JOIN processes AS p ON p.holder = s.holder
+        WHERE s.client = c AND (s.holder = h
+                                OR p.seen > clock_timestamp() - alive * interval '1 second');
+    IF most > 0 AND held >= most THEN
+        RETURN FALSE;
+    END IF;
+    INSERT INTO open_sockets AS o (holder, client, n) VALUES (h, c, 1)
+        ON CONFLICT (holder, client) DO UPDATE SET n = o.n + 1;
+    RETURN TRUE;
 END
 $$;
 CREATE OR REPLACE TRIGGER moves_guard BEFORE INSERT OR DELETE ON moves
