@@ -37,7 +37,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from dicegames.web.cluster_schema import CHANNEL, SCHEMA, SCHEMA_LOCK
+from dicegames.web.cluster_schema import CHANNEL
 from dicegames.web.fanout import Notice, StoredMove
 
 LEASE = 3.0
@@ -116,15 +116,13 @@ class Cluster:
         """Set while the listening connection is up (tests wait for it)."""
 
     async def start(self, hub: ClusterHub) -> None:
-        """Connect, make sure the shared tables exist, start listening and sweeping."""
+        """Connect (the shared tables are the store's migration 2,
+        :mod:`.cluster_schema`), start listening and sweeping."""
         from psycopg_pool import AsyncConnectionPool
 
         self._pool = AsyncConnectionPool(self.dsn, min_size=1, max_size=4, open=False,
                                          kwargs={"autocommit": True})
         await self._pool.open(wait=True)
-        async with self._pool.connection() as db, db.transaction():
-            await db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            await db.execute(SCHEMA)
         await self.heartbeat()
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._listen(hub)),

@@ -21,8 +21,8 @@ SQL that lets several processes serve the same matches (:mod:`dicegames.web.clus
   each taken in one call of a function (``dicegames_take``, ``dicegames_open_socket``)
   under a row lock or an advisory lock, so two processes never both take the last one.
 
-Every statement is idempotent, so :data:`SCHEMA` can run as a migration step or at a
-process's start (under an advisory lock: several processes may start at once).
+:data:`SCHEMA` is the PostgreSQL side of the store's migration 2 (:mod:`.migrations`);
+every statement in it is idempotent.
 """
 
 from __future__ import annotations
@@ -32,9 +32,6 @@ CHANNEL = "dicegames_moves"
 
 STALE_STATE = "DG409"
 """The SQLSTATE of a move refused because the match is not at the version it claims."""
-
-SCHEMA_LOCK = 0x6469_6365
-"""The advisory lock key taken while :data:`SCHEMA` runs ("dice")."""
 
 SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS leases (

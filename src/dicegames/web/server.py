@@ -28,6 +28,7 @@ from dicegames.web.lan import origin_of, terminal_qr
 from dicegames.web.limits import ClientLimits
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
+from dicegames.web.stores import redact
 from dicegames.web.workers import Supervisor
 
 SWITCH_INTERVAL = 0.001
@@ -46,9 +47,10 @@ GC_THRESHOLDS = (700, 10, 100)
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
-def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
+def spawn(db: Path | str, bot_delay: float = 0.0, extra: Sequence[str] = ()
           ) -> tuple[subprocess.Popen[str], str]:
-    """Start ``dicegames serve`` on a free loopback port in a child process (``extra``:
+    """Start ``dicegames serve`` on a free loopback port in a child process over ``db`` (a
+    SQLite file or a ``postgresql://`` address, as ``--db`` takes it; ``extra``:
     more command-line arguments, e.g. ``--allow-origin URL``; the undo grace period is 0
     unless ``extra`` says ``--undo-grace``).
 
@@ -142,7 +144,7 @@ def lan_sockets(host: str, port: int) -> list[socket.socket]:
     return sockets
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
+def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
@@ -166,7 +168,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     ``workers``: how many server processes share the port (more than one needs a
     PostgreSQL database: :mod:`dicegames.web.workers`).
     """
-    db_path = db if db is not None else default_db()
+    db_path = db if db is not None else default_db()  # or a postgresql:// address
     if lan:
         sockets = lan_sockets(host, port)
         served: str | None = origin_of(host, sockets[0].getsockname()[1])
@@ -187,7 +189,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     for sock in sockets:
         sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     address = f"{origin_of(host, sockets[0].getsockname()[1])}/"
-    print(f"dicegames web app: {address}  (games stored in {db_path}; Ctrl-C stops)",
+    print(f"dicegames web app: {address}  (games stored in {redact(db_path)}; Ctrl-C stops)",
           flush=True)
     if lan:
         print(f"\nOpen it on a phone on the same network: scan this code, or type {address}"

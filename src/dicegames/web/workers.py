@@ -54,12 +54,6 @@ NEEDS_POSTGRES = ("--workers N (N > 1) needs a PostgreSQL database (--db postgre
 _PR_SET_PDEATHSIG = 1
 
 
-def is_postgres(db: object) -> bool:
-    """True when ``--db`` names a PostgreSQL database (a ``postgresql://`` or
-    ``postgres://`` address) rather than a SQLite file."""
-    return str(db).lower().startswith(("postgresql://", "postgres://"))
-
-
 def _die_with_parent() -> None:
     """Ask Linux to send this process SIGTERM when its parent dies (no-op elsewhere)."""
     with contextlib.suppress(OSError, AttributeError):
