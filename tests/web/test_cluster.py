@@ -157,7 +157,9 @@ def test_rate_limits_and_websockets_hold_across_processes(pg_dsn: str) -> None:
                     for server in (a, b, a, b)]
         assert statuses == [201, 201, 201, 429]
         assert a.call("POST", "/api/matches", body)[0] == 429
-    with servers_on(pg_dsn, 2, extra=("--max-sockets", "2"), limited=True) as (a, b):
+    # the buckets are in the database: the creations above still count, unless refilled
+    extra = ("--max-sockets", "2", "--rate-limit", "create=100/1")
+    with servers_on(pg_dsn, 2, extra=extra, limited=True) as (a, b):
         match = a.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
         path = f"/ws/matches/{match['id']}"
         with connect(a.ws_url + path, open_timeout=10) as one, \
