@@ -189,3 +189,27 @@ def test_workers_refused_on_sqlite(tmp_path: Any) -> None:
                           capture_output=True, text=True, timeout=60, env=env, check=False)
     assert done.returncode == 2
     assert "PostgreSQL" in done.stderr and "--workers" in done.stderr
+
+
+def test_lobby_seats_and_names_hold_across_processes(pg_dsn: str) -> None:
+    """Two people ask two processes for the last free seat at once: one gets it; a viewer
+    of the other process sees the new name."""
+    with servers_on(pg_dsn, 2) as servers:
+        a, b = servers
+        players = [{"name": "Ann", "kind": "human"},
+                   {"name": "Player 2", "kind": "human", "invited": True}]
+        match = a.post("/api/matches", {"game": "extra-meters", "open": True,
+                                        "players": players, "dice": "manual"})
+        b.get(f"/api/matches/{match['id']}")  # held in memory there too
+        with connect(f"{b.ws_url}/ws/matches/{match['id']}", open_timeout=10) as viewer:
+            assert json.loads(viewer.recv(timeout=10))["type"] == "state"
+            answers = _race(servers, f"/api/tables/{match['id']}/join",
+                            [{"name": "Cleo"}, {"name": "Dan"}])
+            statuses = sorted(status for status, _ in answers)
+            assert statuses == [200, 409], answers
+            joined = next(answer for status, answer in answers if status == 200)
+            while True:
+                pushed = json.loads(viewer.recv(timeout=10))
+                if pushed["type"] == "state" and \
+                        pushed["state"]["players"][1]["name"] == joined["name"]:
+                    break

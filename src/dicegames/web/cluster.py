@@ -211,6 +211,15 @@ class Cluster:
             return [] if exists else None
         return [(seat, str(text), bool(several)) for _idx, seat, text, several in rows]
 
+    async def announce(self, notice: Notice) -> None:
+        """Send ``notice`` on the channel (every process hears it, this one too); a
+        failure is logged (the other processes see the change on their next load)."""
+        try:
+            await self.execute("SELECT pg_notify(%s, %s)", (CHANNEL, notice.payload()))
+        except Exception as error:
+            log.warning("cannot tell the other processes of match %s's %s: %s",
+                        notice.match_id, notice.op, error)
+
     # ------------------------------------------------------------------ the loops
 
     async def _listen(self, hub: ClusterHub) -> None:

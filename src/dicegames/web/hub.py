@@ -78,7 +78,7 @@ from dicegames.web.domain import (
     UnplayableMatch,
 )
 from dicegames.web.driver import Driving
-from dicegames.web.fanout import Notice, catch_up
+from dicegames.web.fanout import Following
 from dicegames.web.grace import closes_turn
 from dicegames.web.live import LiveMatch
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
@@ -99,7 +99,7 @@ _T = TypeVar("_T")
 log = logging.getLogger("dicegames.web")
 
 
-class Hub(Driving):
+class Hub(Driving, Following):
     """All matches of one server.
 
     Args:
@@ -422,60 +422,6 @@ class Hub(Driving):
         if self.cluster is not None:  # made here: the lease may have been given up since
             self.cluster.forget(match.id)
         self.kick(match)
-
-    # ------------------------------------------------------------------ other processes
-
-    def heard(self, notice: Notice) -> None:
-        """A move was stored or taken back by some process (:mod:`.cluster`): a match held
-        here catches up, in order, under its lock (:func:`~.fanout.catch_up`)."""
-        match = self.resident.find(notice.match_id)
-        if match is not None:
-            task = asyncio.get_running_loop().create_task(self._catch_up(match, notice))
-            self._catching.add(task)
-            task.add_done_callback(self._catching.discard)
-
-    def resync(self) -> None:
-        """Check every match held here against the store (notices may have been missed)."""
-        for match in self.resident.matches():
-            task = asyncio.get_running_loop().create_task(self._catch_up(match, None))
-            self._catching.add(task)
-            task.add_done_callback(self._catching.discard)
-
-    async def _catch_up(self, match: LiveMatch, notice: Notice | None) -> None:
-        """Play the stored moves ``notice`` announces into ``match``, then push them."""
-        assert self.cluster is not None
-        try:
-            async with match.lock:
-                if not self.resident.holds(match):
-                    return
-                changed = await catch_up(match, notice, self.cluster.moves_from)
-        except Exception as error:  # rules that refuse a stored move, the database away
-            log.warning("match %s could not catch up with the store (%s): it is dropped "
-                        "from memory and replayed on its next request", match.id, error)
-            if self.resident.holds(match):
-                self.resident.drop(match)
-            return
-        if changed:
-            self.resident.touch(match)
-            match.wake_viewers()
-            self.kick(match)
-
-    async def orphaned(self, match_id: str) -> None:
-        """The match's lease expired (its driver's process died or stalled): load it and
-        drive it here; a match with nothing due, or gone, has its lease cleared."""
-        assert self.cluster is not None
-        try:
-            match = await self.get(match_id)
-            async with match.lock:
-                await catch_up(match, None, self.cluster.moves_from)
-        except Exception as error:
-            log.warning("match %s, orphaned, cannot be taken over: %s", match_id, error)
-            await self.cluster.release(match_id)
-            return
-        match.wake_viewers()
-        self.kick(match)
-        if match.driver is None or match.driver.done():
-            await self.cluster.release(match_id)
 
     def _check_deciding(self, match: LiveMatch, seat: Seat) -> None:
         """:class:`~dicegames.core.errors.NotYourTurn` unless ``seat`` decides now (caller
