@@ -27,6 +27,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from dicegames.core.model import Seat
+from dicegames.web.grace import closes_turn
 from dicegames.web.live import LiveMatch
 
 if TYPE_CHECKING:
@@ -158,7 +160,11 @@ class Following:
 
     cluster: Cluster | None
     resident: Resident
+    undo_grace: float
     _catching: set[asyncio.Task[None]]
+
+    def _next_step(self, match: LiveMatch) -> tuple[str, Seat | None] | None:
+        raise NotImplementedError
 
     async def get(self, match_id: str) -> LiveMatch:
         raise NotImplementedError
@@ -196,6 +202,9 @@ class Following:
                 if not self.resident.holds(match):
                     return
                 changed = await catch_up(match, notice, self.cluster.moves_from)
+                if changed and notice is not None and notice.op == "insert" and closes_turn(
+                        match.session) and self._next_step(match) is not None:
+                    match.grace.open(self.undo_grace)  # as Hub.act does where it was made
         except Exception as error:  # rules that refuse a stored move, the database away
             log.warning("match %s could not catch up with the store (%s): it is dropped "
                         "from memory and replayed on its next request", match.id, error)
