@@ -111,6 +111,8 @@ class Cluster:
         self._pool: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._held: dict[str, tuple[bool, float]] = {}
+        self._releasing: dict[str, asyncio.Task[None]] = {}
+        """Leases being given up (:meth:`release_soon`): taking one again waits for it."""
         """Per match: whether this process holds the lease, and until when (monotonic)."""
         self.listening = asyncio.Event()
         """Set while the listening connection is up (tests wait for it)."""
@@ -162,6 +164,10 @@ class Cluster:
     async def lead(self, match_id: str) -> bool:
         """True when this process may drive the match now: it holds the lease (taken or
         renewed here when needed); False when another live process holds it."""
+        releasing = self._releasing.get(match_id)
+        if releasing is not None:  # the DELETE first, then the INSERT: never the other way
+            with contextlib.suppress(Exception):
+                await asyncio.shield(releasing)
         now = time.monotonic()
         held = self._held.get(match_id)
         if held is not None:
@@ -190,6 +196,19 @@ class Cluster:
         held = self._held.get(match_id)
         if held is not None and not held[0]:
             del self._held[match_id]
+
+    def release_soon(self, match_id: str) -> None:
+        """:meth:`release`, in a task of its own (a driver that stops does not wait for
+        the database; the next :meth:`lead` of the match waits for it)."""
+        self._held.pop(match_id, None)
+        task = asyncio.get_running_loop().create_task(self.release(match_id))
+        self._releasing[match_id] = task
+
+        def done(_: asyncio.Task[None]) -> None:
+            if self._releasing.get(match_id) is task:
+                del self._releasing[match_id]
+
+        task.add_done_callback(done)
 
     async def release(self, match_id: str) -> None:
         """Nothing is due in the match: give up its lease (or clear an expired one)."""

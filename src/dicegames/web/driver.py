@@ -62,7 +62,6 @@ class Driving:
     async def _drive(self, match: LiveMatch) -> None:
         """Play automatic rolls, bot moves and forced passes until a person must act (or,
         with several processes, while this process holds the match's lease)."""
-        released = False
         while True:
             async with match.lock:
                 step = self._next_step(match)
@@ -70,13 +69,10 @@ class Driving:
                 state = match.state
                 grace = match.grace.left()
                 match.grace.arm()
-            if step is None:
-                if self.cluster is None or released:
-                    return  # no await since the look: a change from now on kicks anew
-                await self.cluster.release(match.id)
-                released = True  # a change meanwhile found this driver running: look again
-                continue
-            released = False
+            if step is None:  # no await since the look: a change from now on kicks anew
+                if self.cluster is not None:
+                    self.cluster.release_soon(match.id)
+                return
             if self.cluster is not None and not await self.cluster.lead(match.id):
                 return  # another process drives it; its moves come as notices
             if grace > 0:  # a person may still take their turn's last decision back

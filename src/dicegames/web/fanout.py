@@ -190,9 +190,16 @@ class Following:
     def resync(self) -> None:
         """Check every match held here against the store (notices may have been missed)."""
         for match in self.resident.matches():
-            task = asyncio.get_running_loop().create_task(self._catch_up(match, None))
-            self._catching.add(task)
-            task.add_done_callback(self._catching.discard)
+            self.recheck(match)
+
+    def recheck(self, match: LiveMatch) -> None:
+        """Check ``match`` against the store soon: just loaded, it may have missed the
+        notices sent while it was read and replayed (nothing without a cluster)."""
+        if self.cluster is None:
+            return
+        task = asyncio.get_running_loop().create_task(self._catch_up(match, None))
+        self._catching.add(task)
+        task.add_done_callback(self._catching.discard)
 
     async def _catch_up(self, match: LiveMatch, notice: Notice | None) -> None:
         """Play the stored moves ``notice`` announces into ``match``, then push them."""

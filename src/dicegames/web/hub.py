@@ -246,6 +246,7 @@ class Hub(Driving, Following):
             return held
         self.resident.keep(match)
         self.kick(match)
+        self.recheck(match)  # other processes' moves while it was being read
         return match
 
     async def _load(self, match_id: str) -> LiveMatch:
