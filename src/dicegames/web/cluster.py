@@ -10,13 +10,16 @@ does three things with PostgreSQL itself (no other coordination service):
   against the store (notices may have been missed meanwhile).
 - **Leases.** Exactly one process drives a match's automatic steps (dice, bots, forced
   passes): the one holding its row in ``leases`` (holder, expiry by the database's clock).
-  A driver renews its lease before a step once less than half of :data:`LEASE` is left, and
-  gives it up when nothing is due; a process that finds the lease held by another lets that
+  A driver renews its lease before a step once less than half of :data:`LEASE` is left; when
+  nothing is due it just stops (no statement: the lease runs out, and whichever process a
+  person acts on next takes it); a process that finds the lease held by another lets that
   one drive. Moves are refused at a stale version by the store anyway
   (:mod:`.cluster_schema`), so even two drivers at once could never both play a step.
 - **Orphans.** Every :data:`SWEEP` seconds each process looks for leases past their
-  expiry (their holder died, e.g. ``kill -9``, or stalled) and takes the match over: loads
-  it if needed and starts its driver, which takes the lease (one process wins). A bots-only
+  expiry whose holder is dead (no heartbeat for :data:`DEAD` seconds: ``kill -9``, a crash,
+  a stall, or a clean stop) and takes the match over: loads it if needed and starts its
+  driver, which takes the lease (one process wins); a match with nothing due has its lease
+  removed. A bots-only
   match nobody watches is thus carried on within about ``LEASE + SWEEP`` seconds. The same
   loop records the process as alive (``processes``: the shared websocket counts of
   :mod:`.shared_limits` only count live processes).
@@ -52,6 +55,10 @@ RECONNECT_MOST = 2.0
 ORPHANS = 16
 """Expired leases taken over at most per sweep and process."""
 
+DEAD = 2.0
+"""Seconds without a heartbeat after which a process counts as dead: its expired leases
+are taken over (a live process's expired lease only means its match had nothing due)."""
+
 PRUNE = 60.0
 """Seconds between two clean-ups of the shared tables (dead processes' rows, websocket
 counts at 0, token buckets full again for a day)."""
@@ -76,6 +83,14 @@ SELECT holder, extract(epoch FROM expires - clock_timestamp())::float8 FROM take
 UNION ALL
 SELECT holder, extract(epoch FROM expires - clock_timestamp())::float8 FROM leases
     WHERE match_id = %(m)s AND NOT EXISTS (SELECT 1 FROM taken)
+"""
+
+
+_ORPHANS = """
+SELECT l.match_id FROM leases AS l LEFT JOIN processes AS p ON p.holder = l.holder
+WHERE l.expires < clock_timestamp() AND l.holder <> %s
+    AND (p.seen IS NULL OR p.seen < clock_timestamp() - %s * interval '1 second')
+ORDER BY l.expires LIMIT %s
 """
 
 
@@ -111,8 +126,6 @@ class Cluster:
         self._pool: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._held: dict[str, tuple[bool, float]] = {}
-        self._releasing: dict[str, asyncio.Task[None]] = {}
-        """Leases being given up (:meth:`release_soon`): taking one again waits for it."""
         """Per match: whether this process holds the lease, and until when (monotonic)."""
         self.listening = asyncio.Event()
         """Set while the listening connection is up (tests wait for it)."""
@@ -164,10 +177,6 @@ class Cluster:
     async def lead(self, match_id: str) -> bool:
         """True when this process may drive the match now: it holds the lease (taken or
         renewed here when needed); False when another live process holds it."""
-        releasing = self._releasing.get(match_id)
-        if releasing is not None:  # the DELETE first, then the INSERT: never the other way
-            with contextlib.suppress(Exception):
-                await asyncio.shield(releasing)
         now = time.monotonic()
         held = self._held.get(match_id)
         if held is not None:
@@ -196,19 +205,6 @@ class Cluster:
         held = self._held.get(match_id)
         if held is not None and not held[0]:
             del self._held[match_id]
-
-    def release_soon(self, match_id: str) -> None:
-        """:meth:`release`, in a task of its own (a driver that stops does not wait for
-        the database; the next :meth:`lead` of the match waits for it)."""
-        self._held.pop(match_id, None)
-        task = asyncio.get_running_loop().create_task(self.release(match_id))
-        self._releasing[match_id] = task
-
-        def done(_: asyncio.Task[None]) -> None:
-            if self._releasing.get(match_id) is task:
-                del self._releasing[match_id]
-
-        task.add_done_callback(done)
 
     async def release(self, match_id: str) -> None:
         """Nothing is due in the match: give up its lease (or clear an expired one)."""
@@ -284,9 +280,7 @@ class Cluster:
                     pruned = time.monotonic()
                     for sql in _PRUNE_SQL:
                         await self.execute(sql)
-                rows = await self.execute(
-                    "SELECT match_id FROM leases WHERE expires < clock_timestamp() "
-                    "ORDER BY expires LIMIT %s", (ORPHANS,))
+                rows = await self.execute(_ORPHANS, (self.name, DEAD, ORPHANS))
                 for (match_id,) in rows:
                     self._held.pop(match_id, None)
                     await hub.orphaned(match_id)

@@ -8,7 +8,7 @@ With several server processes on one database (:mod:`.cluster`), exactly one pro
 a match at a time: before each step the driver makes sure its process holds the match's
 lease (:meth:`~.cluster.Cluster.lead`); a driver that finds another process holding it
 stops, and the holder's moves reach this process as notices. When nothing more is due the
-driver gives the lease up.
+driver stops and its lease runs out.
 
 A move the database refuses for a while (:class:`~.domain.StoreBusy`) is tried again,
 waiting :data:`RETRY_FIRST` doubling up to :data:`RETRY_MOST` seconds; a move refused as
@@ -70,9 +70,7 @@ class Driving:
                 grace = match.grace.left()
                 match.grace.arm()
             if step is None:  # no await since the look: a change from now on kicks anew
-                if self.cluster is not None:
-                    self.cluster.release_soon(match.id)
-                return
+                return  # (a lease held runs out by itself: see .cluster)
             if self.cluster is not None and not await self.cluster.lead(match.id):
                 return  # another process drives it; its moves come as notices
             if grace > 0:  # a person may still take their turn's last decision back
