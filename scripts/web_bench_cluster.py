@@ -90,14 +90,14 @@ async def _play(socket: ClientConnection, rng: random.Random, deadline: float,
     ident = 0
     version = -1
     while time.perf_counter() < deadline:
+        if state and state.get("status") != "playing":
+            return True
         choices = [(int(seat), hints) for seat, hints in state.get("hints", {}).items()
                    if hints]
         if not choices or state["version"] <= version:
             message = json.loads(await asyncio.wait_for(socket.recv(), 10))
             if message["type"] == "state":
                 state = message["state"]
-            if state and state.get("status") != "playing":
-                return True
             continue
         seat, hints = rng.choice(choices)
         version = state["version"]  # acted on: the next move waits for a newer state

@@ -194,3 +194,48 @@ def test_catching_up_plays_takes_back_and_reconciles() -> None:
         assert match.revision == revision
 
     asyncio.run(scenario())
+
+
+def test_only_a_dead_holders_expired_lease_is_taken_over(pg_dsn: str) -> None:
+    """An expired lease of a live process only means its match had nothing due: left
+    alone. Once its holder stops (no heartbeat), another process takes the match over."""
+    _setup(pg_dsn).close()
+
+    class Taker:
+        def __init__(self) -> None:
+            self.orphans: list[str] = []
+
+        def heard(self, notice: Notice) -> None: ...
+        def resync(self) -> None: ...
+
+        async def orphaned(self, match_id: str) -> None:
+            self.orphans.append(match_id)
+
+    async def scenario() -> None:
+        holder, other = Cluster(pg_dsn, lease=0.2, sweep=0.1), Cluster(pg_dsn, sweep=0.1)
+        taker = Taker()
+        await holder.start(Taker())
+        await other.start(taker)
+        try:
+            assert await holder.lead("m")
+            await asyncio.sleep(0.8)  # expired, but its holder is alive
+            assert taker.orphans == []
+            await holder.close()  # stops: its leases expire and its heartbeat goes
+            for _ in range(50):
+                if taker.orphans:
+                    break
+                await asyncio.sleep(0.1)
+            assert "m" in taker.orphans
+        finally:
+            await holder.close()
+            await other.close()
+
+    asyncio.run(scenario())
+
+
+def test_notices_of_names_and_rematches_round_trip() -> None:
+    for notice in (Notice("m", 1, "rename", text="Cleo"), Notice("m", 0, "rematch", text="r")):
+        assert Notice.parse(notice.payload()) == notice
+    assert Notice.parse('{"m": "m", "op": "rename", "i": 1}') is None
+    assert Notice.parse("not json") is None
+    assert Notice.parse('{"m": "m", "op": "drop"}') is None
