@@ -51,6 +51,8 @@ examples:
   dicegames review game.json                  every decision of a game judged
   dicegames verify game.json                  check a web match's dice (provably fair)
   dicegames serve                             the web app (prints its address)
+  dicegames db copy web.sqlite3 postgresql://dicegames@localhost/dicegames
+                                              move the web app's games to PostgreSQL
 
 {EXIT_CODES}"""
 

@@ -88,6 +88,19 @@ def store_target(backend: str, request: pytest.FixtureRequest,
     pg_server.drop_database(dsn)
 
 
+@pytest.fixture
+def fresh_target(backend: str, request: pytest.FixtureRequest,
+                 tmp_path: Path) -> Iterator[Path | str]:
+    """A fresh store for one test (the module's ``backend``), as ``--db`` takes it."""
+    if backend == "sqlite":
+        yield tmp_path / "games.sqlite3"
+        return
+    pg_server: PgServer = request.getfixturevalue("pg_server")
+    dsn = pg_server.create_database(schema_template(pg_server))
+    yield dsn
+    pg_server.drop_database(dsn)
+
+
 @pytest.fixture(scope="module")
 def client(store_target: Path | str) -> Iterator[AppClient]:
     """The app in process over a fresh store (each backend in turn), no bot pause, shared

@@ -5,6 +5,8 @@ refuses leaving the destination untouched; and ``dicegames db migrate``."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 import subprocess
 import sys
 import time
@@ -156,3 +158,35 @@ def test_copy_and_migrate_refuse_what_they_cannot_use(tmp_path: Path) -> None:
     assert "postgresql://user@host/database" in wrong.stderr
     made = dicegames("db", "migrate", str(tmp_path / "new.sqlite3"))
     assert made.returncode == 0 and made.stdout.strip().endswith("schema at version 1")
+
+
+DATA = Path(__file__).resolve().parent / "data"
+
+
+def test_a_store_made_by_the_release_before_migrations_reads_the_same(
+        tmp_path: Path, pg_server: PgServer) -> None:
+    """``data/store_abd782b.sql`` is the dump of a store that the code of abd782b (the
+    release before versioned migrations) made through its own server: a finished bot match,
+    a manual-dice match under way, an open table with one seat joined, an uploaded record.
+    ``data/store_abd782b.json`` is what that server answered for them after a restart. This
+    code upgrades the file in place and answers the same; copied into PostgreSQL, too."""
+    old = tmp_path / "old.sqlite3"
+    with sqlite3.connect(old) as db:
+        db.executescript((DATA / "store_abd782b.sql").read_text(encoding="utf-8"))
+        db.execute("UPDATE matches SET created = ?", (time.time(),))  # the lobby shows a day
+    expected = json.loads((DATA / "store_abd782b.json").read_text(encoding="utf-8"))
+    dsn = pg_server.create_database()
+    for target in (old, dsn):
+        if target == dsn:
+            done = dicegames("db", "copy", str(old), dsn)
+            assert done.returncode == 0, done.stderr
+        with AppClient(target) as client:
+            for name in ("bots", "manual", "table", "upload"):
+                mid = expected[name]["id"]
+                assert client.get(f"/api/matches/{mid}")["status"] == expected[name]["status"]
+                record = client.get(f"/api/matches/{mid}/record")
+                record.pop("saved")
+                assert record == expected[name]["record"], name
+            assert [t["id"] for t in client.get("/api/tables")["tables"]] == expected["tables"]
+        assert execute(target, "SELECT version FROM schema_version") == [(1,)]
+    pg_server.drop_database(dsn)
