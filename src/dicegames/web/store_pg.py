@@ -33,7 +33,9 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from dicegames.web.cluster_schema import STALE_STATE
 from dicegames.web.database import WAIT, StoreOpenError, store_busy
+from dicegames.web.domain import Stale
 from dicegames.web.migrations import SchemaTooNew, migrate_postgres, pending_reason
 from dicegames.web.stored import (
     MATCH_COLUMNS,
@@ -165,6 +167,9 @@ class PgStore:
             async with self._pool.connection() as connection:
                 return await work(connection)
         except psycopg.Error as error:
+            if error.sqlstate == STALE_STATE:  # another process moved the match on first
+                raise Stale("another player's move came first: reload the state and "
+                            "decide again") from None
             raise store_busy(error) from error
 
     async def ready(self) -> str | None:
