@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from dicegames import __version__
+from dicegames.cli_serve import add_ops_options, ops_arguments
 from dicegames.core.errors import DiceGamesError, OptionError
 from dicegames.core.files import TargetError
 from dicegames.i18n import LANGUAGES, choose, use
@@ -284,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a live viewer may leave an update unread before it is "
                             "dropped (default 10)")
     _add_serve_limits(serve)
+    add_ops_options(serve)
     return parser
 
 
@@ -552,7 +554,8 @@ def _serve(args: argparse.Namespace) -> ExitCode:
     try:
         serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-              lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args))
+              lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args),
+              **ops_arguments(args))
     except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
     return ExitCode.OK

@@ -125,6 +125,8 @@ class Hub:
         self._bots = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="dicegames-bot")
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
+        self.moves_applied = 0
+        """Moves committed by this hub (the metrics' ``dicegames_moves_total``)."""
 
     async def start(self) -> None:
         """As the server starts: nothing to do now. The analysis workers start with the
@@ -451,6 +453,7 @@ class Hub:
         await _committed(self.store.add_move(match.id, len(session.moves), entry.seat,
                                              entry.text, entry.several, finished=finished),
                          lambda: match.note(session.apply(move, seat)))
+        self.moves_applied += 1
 
     # ------------------------------------------------------------------ the driver
 

@@ -24,6 +24,8 @@ from dicegames.web.app import SEND_TIMEOUT, create_app
 from dicegames.web.grace import UNDO_GRACE
 from dicegames.web.lan import origin_of, terminal_qr
 from dicegames.web.limits import ClientLimits
+from dicegames.web.logs import LogFormat, configure
+from dicegames.web.ops import OpsOptions
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
 
@@ -145,7 +147,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
           matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
           ping_timeout: float = PING_TIMEOUT, lan: bool = False,
-          undo_grace: float = UNDO_GRACE) -> None:
+          undo_grace: float = UNDO_GRACE, ops: OpsOptions | None = None,
+          log_format: LogFormat = "plain", log_level: str | None = None) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
     ``lan``: serve ``host`` (an IPv4 network address of this machine, see
@@ -160,7 +163,11 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     when idle matches leave memory. ``ping_interval``, ``ping_timeout``: the websockets'
     keepalive (:mod:`dicegames.web.sockets`). ``undo_grace``: seconds a person has to take
     back their turn's last decision before the game goes on (:mod:`dicegames.web.grace`).
+    ``ops``: health, readiness and metrics (:mod:`dicegames.web.ops`). ``log_format``,
+    ``log_level``: the logs on standard error (:mod:`dicegames.web.logs`; never a seat
+    token).
     """
+    level = configure(log_format, log_level)
     db_path = db if db is not None else default_db()
     if lan:
         sockets = lan_sockets(host, port)
@@ -177,7 +184,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
                      loopback_only=is_loopback(host), send_timeout=send_timeout,
                      client_limits=client_limits, idle_evict=idle_evict,
                      matches_in_memory=matches_in_memory, served=served,
-                     undo_grace=undo_grace)
+                     undo_grace=undo_grace, ops=ops)
     settle_heap()
     for sock in sockets:
         sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
@@ -189,7 +196,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
               f"\n\n{terminal_qr(address)}", flush=True)
     if open_browser:
         webbrowser.open(address)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
+    # uvicorn's records go to the handler set up above; its access log is off (it would
+    # print raw paths and queries: the app logs each request itself, redacted)
+    config = uvicorn.Config(app, log_level=level, log_config=None,
+                            access_log=False, ws_max_size=64 * 1024,
                             lifespan="on", ws=ViewerProtocol, ws_ping_interval=ping_interval,
                             ws_ping_timeout=ping_timeout,
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)

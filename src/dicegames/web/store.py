@@ -38,7 +38,7 @@ from typing import Any
 
 from dicegames.core.session import DICE_MODES
 from dicegames.web.database import DatabaseThread, connect, open_file
-from dicegames.web.domain import DamagedMatch
+from dicegames.web.domain import DamagedMatch, StoreBusy
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -160,6 +160,33 @@ class Store:
         """Finish the calls already made, then close the connections."""
         self._writer.close()
         self._reader.close()
+
+    @property
+    def errors(self) -> int:
+        """Calls that failed with ``StoreBusy`` since the file was opened (the metrics'
+        ``dicegames_store_errors_total``)."""
+        return self._writer.errors + self._reader.errors
+
+    async def ready(self) -> str | None:
+        """None when the file answers a read and has every table and column of the
+        current schema (its migrations are current), else why not (``/readyz``)."""
+        def read(db: sqlite3.Connection) -> str | None:
+            for table, column, _ in MIGRATIONS:
+                names = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+                if column not in names:
+                    return f"the table {table} has no column {column}: migrations not run"
+            return None
+
+        try:
+            return await self._reader.run(read)
+        except StoreBusy as error:
+            return str(error)
+
+    async def count_matches(self) -> int:
+        """How many matches are stored (the metrics' ``dicegames_matches_stored``)."""
+        row = await self._reader.run(
+            lambda db: db.execute("SELECT COUNT(*) FROM matches").fetchone())
+        return int(row[0])
 
     async def create(self, match: StoredMatch) -> None:
         """Store a new match with its seats and any moves it starts with (one transaction)."""
