@@ -46,7 +46,7 @@ REDACTED = "[redacted]"
 SECRET_KEYS = frozenset({"token", "seat"})
 """The query and JSON keys whose values are seat tokens (``?token=``, ``?seat=``)."""
 
-_QUERY_SECRET = re.compile(r"(?i)(token|seat)(=|%3D)([^&\s\"'#<>]+)")
+_QUERY_SECRET = re.compile(r"(?i)(token|seat)(=|%3D)([^&\s\"'#<>\\]+)")
 _JSON_SECRET = re.compile(r"(?i)(\\?[\"']token\\?[\"']\s*:\s*)(\\?[\"'])(.*?)(\2)")
 
 FIELDS = ("method", "route", "path", "query", "status", "duration_ms", "client", "match",
@@ -108,7 +108,8 @@ class JsonFormatter(logging.Formatter):
             entry["exception"] = record.exc_text
         if record.stack_info:
             entry["stack"] = self.formatStack(record.stack_info)
-        return redact(json.dumps(entry, ensure_ascii=False, default=str))
+        return json.dumps({key: redact(item) if isinstance(item, str) else item
+                           for key, item in entry.items()}, ensure_ascii=False, default=str)
 
 
 class PlainFormatter(logging.Formatter):
