@@ -98,6 +98,7 @@ def test_nginx_conf_parses_and_says_what_the_app_needs() -> None:
     headers = {tuple(d["args"]) for d in _directives(locations["/ws/"]["block"],
                                                      "proxy_set_header")}
     assert ("Upgrade", "$http_upgrade") in headers
+    assert ("Host", "$host") in headers  # a location setting headers inherits none
     forwarded = {tuple(d["args"]) for d in _directives(config, "proxy_set_header")}
     assert ("X-Forwarded-For", "$remote_addr") in forwarded  # no client-chosen address
     (log_format,) = _directives(config, "log_format")
@@ -120,8 +121,8 @@ def test_caddyfile_adapts_and_says_what_the_app_needs(tmp_path: Path) -> None:
     env = {**os.environ, "HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path),
            "XDG_CONFIG_HOME": str(tmp_path)}
     for verb in ("adapt", "validate"):
-        done = _run([caddy, verb, "--config", str(caddyfile), "--adapter",
-                               "caddyfile"], env=env)
+        done = _run([caddy, verb, "--config", str(caddyfile), "--adapter", "caddyfile"],
+                    env=env)
         assert done.returncode == 0, done.stdout + done.stderr
         assert '"level":"warn"' not in done.stderr, done.stderr
 
@@ -143,8 +144,7 @@ def test_prometheus_files_name_only_metrics_the_app_serves() -> None:
     assert len(targets) >= 2 and all(t.startswith("127.0.0.1:") for t in targets)
     promtool = shutil.which("promtool")
     if promtool is not None:
-        done = _run([promtool, "check", "config",
-                               str(DEPLOY / "prometheus" / "prometheus.yml")])
+        done = _run([promtool, "check", "config", str(DEPLOY / "prometheus" / "prometheus.yml")])
         assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -179,8 +179,8 @@ def test_backup_and_restore_of_a_sqlite_store(tmp_path: Path) -> None:
 
     asyncio.run(fill())
     env = {**os.environ, "DICEGAMES_PYTHON": sys.executable}
-    done = _run(["sh", str(DEPLOY / "backup.sh"), f"sqlite://{db}",
-                           str(tmp_path / "backups")], env=env)
+    done = _run(["sh", str(DEPLOY / "backup.sh"), f"sqlite://{db}", str(tmp_path / "backups")],
+                env=env)
     assert done.returncode == 0, done.stderr
     backup = Path(done.stdout.strip())
     assert backup.parent == tmp_path / "backups" and backup.suffix == ".sqlite3"
