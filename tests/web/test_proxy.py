@@ -118,8 +118,8 @@ def exercise(proxy: Through, backends: list[Server], log: Path) -> None:
         viewer.send(json.dumps({"type": "act", "move": move, "id": 1}))
         answers = [json.loads(viewer.recv(timeout=10)) for _ in range(2)]
         assert {"ack", "state"} <= {answer["type"] for answer in answers}, answers
-    lines = until(lambda: log.exists() and log.read_text().count("/api/matches") >= 7 and
-                  log.read_text(), "the proxy's access log", 10)
+    lines: str = until(lambda: log.read_text() if log.exists() and log.read_text().count(
+        "/api/matches") >= 7 else None, "the proxy's access log", 10)
     assert token not in lines and match["seats"][1]["token"] not in lines
 
 
