@@ -31,7 +31,7 @@ exit codes:
   0    success; also a game left with Ctrl-D or "quit" (it is saved and can be resumed)
   1    a file that cannot be read or written, a corrupt game record, another failure
   2    a wrong command line: unknown game, option, value or bot, wrong player count;
-       for serve, a --db file that is not a usable SQLite database
+       for serve and db, a --db file or database address that cannot be used
   130  interrupted with Ctrl-C (a game in progress is saved first)
 """
 
@@ -266,9 +266,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "code (see docs/security.md)")
     serve.add_argument("--port", type=int, default=8000,
                        help="port (default 8000; 0 picks a free one)")
-    serve.add_argument("--db", metavar="PATH", type=Path,
-                       help="SQLite file of the games (default: web.sqlite3 in the user "
-                            "data folder)")
+    serve.add_argument("--db", metavar="PATH|URL",
+                       help="where the games are stored: a SQLite file (a path or "
+                            "sqlite:///path; default: web.sqlite3 in the user data folder) or "
+                            "a PostgreSQL database (postgresql://user@host/database, needs "
+                            "the postgres extra)")
     serve.add_argument("--bot-delay", metavar="S", type=float, default=0.7,
                        help="seconds bots wait before moving, so people can follow "
                             "(default 0.7)")
@@ -286,7 +288,37 @@ def build_parser() -> argparse.ArgumentParser:
                             "dropped (default 10)")
     _add_serve_limits(serve)
     add_ops_options(serve)
+    _add_db_command(commands)
     return parser
+
+
+def _add_db_command(commands: Any) -> None:
+    """``dicegames db copy SRC DST`` and ``dicegames db migrate TARGET``
+    (:mod:`dicegames.web.store_copy`)."""
+    db = commands.add_parser("db", help="copy or migrate the web app's store",
+                             formatter_class=_formatter,
+                             description="The web app's store: a SQLite file (a path or "
+                                         "sqlite:///path) or a PostgreSQL database "
+                                         "(postgresql://user@host/database).",
+                             epilog="examples:\n  dicegames db copy web.sqlite3 "
+                                    "postgresql://dicegames@localhost/dicegames\n"
+                                    "  dicegames db migrate postgresql://dicegames@localhost/"
+                                    "dicegames\n\n" + EXIT_CODES)
+    actions = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    copy = actions.add_parser("copy", help="copy every match, seat, move and upload",
+                              description="Copy every match, seat, move, lobby row and upload "
+                                          "of SRC into DST (migrated first), in one "
+                                          "transaction; stop the servers using SRC first.")
+    copy.add_argument("source", metavar="SRC", help="the store to copy (must exist)")
+    copy.add_argument("destination", metavar="DST",
+                      help="the store to copy into (created when missing; must hold no "
+                           "match unless --replace)")
+    copy.add_argument("--replace", action="store_true",
+                      help="delete the matches DST holds first (in the same transaction)")
+    migrate = actions.add_parser("migrate", help="bring a store's schema up to this version",
+                                 description="Apply the schema migrations TARGET lacks (the "
+                                             "server also does it when it starts).")
+    migrate.add_argument("target", metavar="TARGET", help="the store (created when missing)")
 
 
 def _add_serve_limits(serve: argparse.ArgumentParser) -> None:
@@ -515,6 +547,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
                                             options=args.options, out=args.out))
     if args.command == "serve":
         return _serve(args)
+    if args.command == "db":
+        return _db(term, args)
     if args.command in ("analyse", "analyze"):
         from dicegames.terminal.analyse_view import AnalyseRequest, run_analyse
         return run_analyse(term, AnalyseRequest(
@@ -540,7 +574,7 @@ def _serve(args: argparse.Namespace) -> ExitCode:
         raise UsageError("--bot-delay takes seconds from 0 to 60")
     if args.undo_grace < 0 or args.undo_grace > 60:
         raise UsageError("--undo-grace takes seconds from 0 to 60")
-    from dicegames.web.database import DatabaseFileError
+    from dicegames.web.database import StoreOpenError
     from dicegames.web.guard import normalize_origin
     from dicegames.web.server import serve
     for origin in args.allow_origins:
@@ -556,8 +590,32 @@ def _serve(args: argparse.Namespace) -> ExitCode:
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
               lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args),
               **ops_arguments(args))
-    except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
+    except StoreOpenError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
+    return ExitCode.OK
+
+
+def _db(term: Terminal, args: argparse.Namespace) -> ExitCode:
+    """``dicegames db copy|migrate``: a store that can't be used is a usage error (2), a
+    refused copy a failure (1)."""
+    from rich.markup import escape
+
+    from dicegames.web.database import StoreOpenError
+    from dicegames.web.store_copy import CopyError, copy_store, migrate_store
+    from dicegames.web.stores import redact
+    try:
+        if args.db_command == "migrate":
+            version = migrate_store(args.target)
+            term.say(escape(f"{redact(args.target)}: schema at version {version}"))
+            return ExitCode.OK
+        copied = copy_store(args.source, args.destination, replace=args.replace)
+    except StoreOpenError as error:
+        raise UsageError(str(error)) from None
+    except CopyError as error:
+        term.error(str(error))
+        return ExitCode.ERROR
+    term.say(escape(f"copied {copied} from {redact(args.source)} to "
+                    f"{redact(args.destination)}"))
     return ExitCode.OK
 
 

@@ -20,6 +20,7 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from dicegames.web.metrics import Metrics
+from dicegames.web.migrations import LATEST
 from dicegames.web.ops import OpsOptions, may_read
 from dicegames.web.pool import AnalysisPool, Busy
 from polling import until
@@ -59,22 +60,26 @@ def test_healthz_and_readyz_answer_when_the_store_is_ready(app: AppClient) -> No
     assert app.call("GET", "/readyz") == (200, {"status": "ready"})
 
 
-def test_readyz_is_503_when_the_migrations_are_not_current(tmp_path: Path) -> None:
-    db = tmp_path / "games.sqlite3"
-    with AppClient(db) as running:
+def newer_schema(db: Path) -> None:
+    """Record in ``db`` a migration this code does not know, as a newer dicegames that
+    migrated the database during a rolling upgrade would."""
+    with contextlib.closing(sqlite3.connect(db)) as other, other:
+        other.execute("INSERT INTO schema_version (version, name, applied) VALUES (?, ?, 0)",
+                      (LATEST + 1, "from a newer dicegames"))
+
+
+def test_readyz_is_503_when_the_migrations_are_not_this_codes(tmp_path: Path) -> None:
+    with AppClient(tmp_path / "a.sqlite3") as running:
         assert running.call("GET", "/readyz")[0] == 200
-        with contextlib.closing(sqlite3.connect(db)) as other:  # a schema from before
-            other.execute("ALTER TABLE matches DROP COLUMN rematch")
+        newer_schema(running.db)
         status, body = running.call("GET", "/readyz")
         assert status == 503 and body["status"] == "not_ready"
-        assert "rematch" in body["reason"]
+        assert f"version {LATEST + 1}" in body["reason"]
         assert running.call("GET", "/healthz")[0] == 200  # alive all the same
-    with AppClient(db, client=OUTSIDE) as outside:
-        # opening the store again runs the migrations: ready again
+    with AppClient(tmp_path / "b.sqlite3", client=OUTSIDE) as outside:
         assert outside.call("GET", "/readyz") == (200, {"status": "ready"})
-        with contextlib.closing(sqlite3.connect(db)) as other:
-            other.execute("ALTER TABLE matches DROP COLUMN rematch")
-        # the reason may name files or hosts: only the clients that may read the metrics
+        newer_schema(outside.db)
+        # the reason may name files or hosts: only for the clients that may read the metrics
         assert outside.call("GET", "/readyz") == (503, {"status": "not_ready"})
 
 

@@ -1,7 +1,7 @@
 """The ASGI application: pages, static ES modules, board modules, the pages' catalogues, the
 API and websockets.
 
-:func:`create_app` wires a :class:`~dicegames.web.store.Store` and a
+:func:`create_app` wires a store (:mod:`~dicegames.web.stores`: SQLite or PostgreSQL) and a
 :class:`~dicegames.web.hub.Hub` into a Starlette app. Pages are static HTML that load ES
 modules (no build step); each game's ``board.js`` is served from its package folder. Every
 error, including unknown routes and unexpected failures, answers the JSON error shape: a
@@ -54,7 +54,7 @@ from dicegames.web.ops import HubCounts, Observer, OpsOptions, OpsRoutes
 from dicegames.web.pwa import pwa_routes
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.responses import JSONResponse
-from dicegames.web.store import Store
+from dicegames.web.stores import open_store
 
 STATIC = Path(str(files("dicegames.web").joinpath("static")))
 MAX_WS_MESSAGE = 16 * 1024
@@ -89,7 +89,10 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                matches_in_memory: int = MATCHES_IN_MEMORY,
                served: str | None = None, undo_grace: float = 0.0,
                ops: OpsOptions | None = None) -> Starlette:
-    """The web app storing its matches in the SQLite file ``db_path``.
+    """The web app storing its matches in ``db_path``: a SQLite file (a path or
+    ``sqlite:///path``) or a PostgreSQL database (``postgresql://...``), see
+    :func:`~dicegames.web.stores.open_store` (which raises StoreOpenError when it can't
+    be used).
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
     automatic roll) so people can follow; use 0 for tests and benchmarks.
@@ -103,7 +106,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     of a turn, so they can take it back (:mod:`.grace`). ``ops``: health, readiness and
     metrics (:mod:`.ops`; None: the defaults, metrics readable from loopback only).
     """
-    store = Store(db_path)
+    store = open_store(db_path)
     boards: dict[str, str | None] = {}
 
     def board_module(game_id: str) -> str | None:
@@ -149,11 +152,12 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.open()
         await hub.start()
         async with operating.running():
             yield
         hub.close()
-        store.close()
+        await store.aclose()
 
     routes = [
         Route("/", page("index.html")),

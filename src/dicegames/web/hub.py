@@ -77,7 +77,8 @@ from dicegames.web.live import LiveMatch
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
 from dicegames.web.reviews import Reviews, with_labels
-from dicegames.web.store import Store, StoredMatch
+from dicegames.web.stored import StoredMatch
+from dicegames.web.stores import MatchStore
 from dicegames.web.work import HINT_BUDGET, HINT_MARGIN, HINT_SLICE, ClientLimit, busy_error
 
 RECORD_BUDGET = 5.0
@@ -110,7 +111,7 @@ class Hub:
             of a turn, so they can still take it back (:mod:`.grace`); 0: no wait.
     """
 
-    def __init__(self, store: Store, bot_delay: float,
+    def __init__(self, store: MatchStore, bot_delay: float,
                  board_module: Callable[[str], str | None], idle_evict: float = IDLE_EVICT,
                  matches_in_memory: int = MATCHES_IN_MEMORY, *, undo_grace: float = 0.0) -> None:
         self.store = store

@@ -28,6 +28,7 @@ from dicegames.web.logs import LogFormat, configure
 from dicegames.web.ops import OpsOptions
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
+from dicegames.web.stores import redact
 
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval in the server process (seconds)."""
@@ -45,9 +46,10 @@ GC_THRESHOLDS = (700, 10, 100)
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
-def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
+def spawn(db: Path | str, bot_delay: float = 0.0, extra: Sequence[str] = ()
           ) -> tuple[subprocess.Popen[str], str]:
-    """Start ``dicegames serve`` on a free loopback port in a child process (``extra``:
+    """Start ``dicegames serve`` on a free loopback port in a child process over ``db`` (a
+    SQLite file or a ``postgresql://`` address, as ``--db`` takes it; ``extra``:
     more command-line arguments, e.g. ``--allow-origin URL``; the undo grace period is 0
     unless ``extra`` says ``--undo-grace``).
 
@@ -141,7 +143,7 @@ def lan_sockets(host: str, port: int) -> list[socket.socket]:
     return sockets
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
+def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
@@ -168,7 +170,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     token).
     """
     level = configure(log_format, log_level)
-    db_path = db if db is not None else default_db()
+    db_path = db if db is not None else default_db()  # or a postgresql:// address
     if lan:
         sockets = lan_sockets(host, port)
         served: str | None = origin_of(host, sockets[0].getsockname()[1])
@@ -189,7 +191,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     for sock in sockets:
         sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     address = f"{origin_of(host, sockets[0].getsockname()[1])}/"
-    print(f"dicegames web app: {address}  (games stored in {db_path}; Ctrl-C stops)",
+    print(f"dicegames web app: {address}  (games stored in {redact(db_path)}; Ctrl-C stops)",
           flush=True)
     if lan:
         print(f"\nOpen it on a phone on the same network: scan this code, or type {address}"
