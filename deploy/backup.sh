@@ -4,7 +4,8 @@
 #   backup.sh [DB [FOLDER]]
 #
 # DB: postgresql://... (pg_dump, custom format: restore.sh or pg_restore) or a SQLite file
-# (or sqlite:///path; SQLite's online backup, checked with PRAGMA integrity_check).
+# (a path or sqlite:///path, as dicegames serve --db takes them; SQLite's online backup,
+# checked with PRAGMA integrity_check).
 # Defaults: $DICEGAMES_DB, and $DICEGAMES_BACKUPS (else /var/lib/dicegames/backups).
 # Writes FOLDER/dicegames-<UTC time>.dump or .sqlite3 (never a half-written one: it is
 # renamed into place once complete), deletes the backups older than $DICEGAMES_KEEP_DAYS
@@ -29,7 +30,7 @@ case "$db" in
         pg_dump --format=custom --no-owner --no-privileges --file="$out.part" "$db"
         ;;
     *)
-        path=${db#sqlite://}
+        path=${db#sqlite:///}  # sqlite:///relative or sqlite:////absolute, as --db
         if [ ! -f "$path" ]; then
             echo "backup.sh: no SQLite file at $path" >&2
             exit 1

@@ -29,7 +29,7 @@ case "$db" in
             --dbname="$db" "$backup"
         ;;
     *)
-        path=${db#sqlite://}
+        path=${db#sqlite:///}  # sqlite:///relative or sqlite:////absolute, as --db
         if [ -f "$path" ]; then
             mv "$path" "$path.before-restore"
             rm -f "$path-wal" "$path-shm"

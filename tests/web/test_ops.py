@@ -32,11 +32,24 @@ OUTSIDE = ("203.0.113.5", 40000)
 """A client address that is not loopback (TEST-NET-3: no request ever leaves the test)."""
 
 
-@pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppClient]:
-    """The app in process, with its default operating options."""
-    with AppClient(tmp_path_factory.mktemp("ops") / "games.sqlite3") as running:
+@pytest.fixture(scope="module", params=["sqlite", "postgres"])
+def app(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+        ) -> Iterator[AppClient]:
+    """The app in process over each store, with its default operating options."""
+    target: Path | str = (tmp_path_factory.mktemp("ops") / "games.sqlite3"
+                          if request.param == "sqlite"
+                          else request.getfixturevalue("pg_module_dsn"))
+    with AppClient(target) as running:
         yield running
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """A fresh store of each kind: a SQLite file's path or a PostgreSQL address."""
+    if request.param == "sqlite":
+        return tmp_path / "games.sqlite3"
+    dsn: str = request.getfixturevalue("pg_dsn")
+    return dsn
 
 
 def scrape(client: AppClient) -> dict[tuple[str, tuple[tuple[str, str], ...]], float]:
@@ -60,16 +73,23 @@ def test_healthz_and_readyz_answer_when_the_store_is_ready(app: AppClient) -> No
     assert app.call("GET", "/readyz") == (200, {"status": "ready"})
 
 
-def newer_schema(db: Path) -> None:
+def newer_schema(db: Path | str) -> None:
     """Record in ``db`` a migration this code does not know, as a newer dicegames that
     migrated the database during a rolling upgrade would."""
+    if isinstance(db, str):
+        import psycopg
+        with psycopg.connect(db, autocommit=True) as connection:
+            connection.execute("INSERT INTO schema_version (version, name, applied) "
+                               "VALUES (%s, %s, 0)", (LATEST + 1, "from a newer dicegames"))
+        return
     with contextlib.closing(sqlite3.connect(db)) as other, other:
         other.execute("INSERT INTO schema_version (version, name, applied) VALUES (?, ?, 0)",
                       (LATEST + 1, "from a newer dicegames"))
 
 
-def test_readyz_is_503_when_the_migrations_are_not_this_codes(tmp_path: Path) -> None:
-    with AppClient(tmp_path / "a.sqlite3") as running:
+def test_readyz_is_503_when_the_migrations_are_not_this_codes(target: Path | str,
+                                                              tmp_path: Path) -> None:
+    with AppClient(target) as running:
         assert running.call("GET", "/readyz")[0] == 200
         newer_schema(running.db)
         status, body = running.call("GET", "/readyz")
@@ -123,6 +143,8 @@ def test_metrics_count_the_open_websockets(app: AppClient) -> None:
 
 
 def test_metrics_count_store_errors(app: AppClient) -> None:
+    if not isinstance(app.db, Path):
+        pytest.skip("the lock another program holds is a SQLite file's")
     match = app.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
     state = app.get(f"/api/matches/{match['id']}?token={match['seats'][0]['token']}")
     before = value(scrape(app), "dicegames_store_errors_total")
