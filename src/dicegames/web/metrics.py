@@ -29,20 +29,17 @@ environment variable ``PROMETHEUS_MULTIPROC_DIR`` names a folder *before*
 ``prometheus_client`` is first imported, every process writes its metrics to files there,
 and a scrape of any one sums them (counters and the histogram summed over every process
 that ever ran; the gauges of the living processes summed; the stored count the newest).
-:func:`multiprocess_folder` makes such a folder for a server that starts its workers
-itself; the process that scrapes clears the gauges of processes that died without saying
-(``kill -9``). Separate servers on separate ports need none of this: scrape each one.
+``dicegames serve --workers N`` makes such a folder for its workers (spawned: they import
+``prometheus_client`` afresh, after the variable is set); the process that scrapes clears
+the gauges of processes that died without saying (``kill -9``). Separate servers on
+separate ports need none of this: scrape each one.
 """
 
 from __future__ import annotations
 
-import contextlib
 import glob
 import os
 import re
-import shutil
-import tempfile
-from collections.abc import Iterator
 from typing import Protocol
 
 from prometheus_client import (
@@ -199,28 +196,3 @@ def _alive(pid: int) -> bool:
     except PermissionError:  # alive, another user's
         return True
     return True
-
-
-@contextlib.contextmanager
-def multiprocess_folder() -> Iterator[str]:
-    """For a server that starts several processes: a fresh folder named by
-    ``PROMETHEUS_MULTIPROC_DIR`` for the block (the processes started inside inherit it),
-    removed after; when the variable is already set (by the operator, e.g. a systemd
-    unit's ``RuntimeDirectory``), that folder, kept.
-
-    Enter it before ``prometheus_client`` is imported in the processes that serve (a worker
-    started with ``spawn`` imports afresh; a forked one inherits the parent's imports, so
-    then the parent too must enter it before importing :mod:`dicegames.web.app`).
-    """
-    given = os.environ.get(MULTIPROC_ENV)
-    if given:
-        os.makedirs(given, exist_ok=True)
-        yield given
-        return
-    folder = tempfile.mkdtemp(prefix="dicegames-metrics-")
-    os.environ[MULTIPROC_ENV] = folder
-    try:
-        yield folder
-    finally:
-        os.environ.pop(MULTIPROC_ENV, None)
-        shutil.rmtree(folder, ignore_errors=True)
