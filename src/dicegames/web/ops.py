@@ -198,18 +198,19 @@ class OpsRoutes:
 
 def route_template(routes: Sequence[BaseRoute], scope: Scope) -> str:
     """The template of the route that takes ``scope`` (``/m/{match_id}``; a mount's prefix,
-    ``/static``), or :data:`UNMATCHED`."""
+    ``/static``), or :data:`UNMATCHED`: the route the router chose (``scope["route"]``),
+    else the first that matches (a request refused before routing, by a middleware)."""
+    chosen = scope.get("route")
+    if isinstance(chosen, Route | WebSocketRoute | Mount):
+        return chosen.path or "/"
     partial = None
     for route in routes:
         match, _ = route.matches(scope)
-        if match is Match.FULL or (match is Match.PARTIAL and partial is None):
-            if isinstance(route, Route | WebSocketRoute | Mount):
-                template = route.path or "/"
-            else:  # pragma: no cover - the app has no other kind
-                template = UNMATCHED
-            if match is Match.FULL:
-                return template
-            partial = template
+        if match is Match.NONE or not isinstance(route, Route | WebSocketRoute | Mount):
+            continue
+        if match is Match.FULL:
+            return route.path or "/"
+        partial = partial or route.path or "/"  # the path, not the method
     return partial or UNMATCHED
 
 
