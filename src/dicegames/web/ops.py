@@ -251,7 +251,7 @@ class Observer:
             self.ops.metrics.observe_request(method, route, status, seconds)
             if access_log.isEnabledFor(logging.INFO):
                 access_log.info("%s %s %d", method, route, status,
-                                extra=_request_fields(scope, method, route, status, seconds))
+                                extra=request_fields(scope, method, route, status, seconds))
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
         began = time.perf_counter()
@@ -275,14 +275,14 @@ class Observer:
                 gauge.dec()
             if access_log.isEnabledFor(logging.INFO):
                 route = route_template(self.routes, scope)
-                fields = _request_fields(scope, "WS", route, 101 if opened else 403,
+                fields = request_fields(scope, "WS", route, 101 if opened else 403,
                                          time.perf_counter() - began)
                 fields["close_code"] = close_code
                 access_log.info("WS %s %s", route, "closed" if opened else "refused",
                                 extra=fields)
 
 
-def _request_fields(scope: Scope, method: str, route: str, status: int,
+def request_fields(scope: Scope, method: str, route: str, status: int,
                     seconds: float) -> dict[str, Any]:
     """A request line's structured fields: no header, the query's tokens redacted."""
     client = scope.get("client")
