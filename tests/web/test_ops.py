@@ -246,3 +246,11 @@ def test_the_pool_says_how_many_jobs_wait_for_a_worker() -> None:
         return seen
 
     assert asyncio.run(scenario()) == [(0, 0), (1, 2), (0, 0)]
+
+
+def test_a_bad_metrics_allow_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str]) -> None:
+    from dicegames.cli import main
+    assert main(["serve", "--port", "0", "--metrics-allow", "10.0.0.0/8,nowhere"]) == 2
+    error = capsys.readouterr().err
+    assert "--metrics-allow" in error and "'nowhere' is not an address" in error
+    assert "Traceback" not in error

@@ -194,3 +194,20 @@ def test_one_scrape_sums_the_processes_and_forgets_a_killed_one(tmp_path: Path) 
         assert after[("dicegames_matches_live", ())] <= both[("dicegames_matches_live", ())] - 2
     # the first stopped cleanly, the second was forgotten: no live gauge is left behind
     assert not list(folder.glob("gauge_live*_*.db"))
+
+
+def test_behind_a_proxy_an_outside_client_is_not_taken_for_loopback(tmp_path: Path) -> None:
+    """The proxy on the same machine names the client in ``X-Forwarded-For`` (deploy/): the
+    server believes it from loopback, so /metrics refuses an outside visitor that came
+    through the proxy, and a network allowed with --metrics-allow is let in."""
+    outside = {"x-forwarded-for": "203.0.113.9"}
+    with served(tmp_path / "a.sqlite3") as server:
+        assert server.call("GET", "/metrics")[0] == 200
+        status, body = server.call("GET", "/metrics", headers=outside)
+        assert (status, body["error"]) == (403, "forbidden")
+        assert server.call("GET", "/readyz", headers=outside) == (200, {"status": "ready"})
+    with served(tmp_path / "b.sqlite3", "--metrics-allow", "203.0.113.0/24") as server:
+        assert server.call("GET", "/metrics", headers=outside)[0] == 200
+    with served(tmp_path / "c.sqlite3", "--metrics", "off") as server:
+        assert server.call("GET", "/metrics")[0] == 404
+        assert server.call("GET", "/healthz") == (200, {"status": "ok"})
