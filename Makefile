@@ -152,11 +152,13 @@ pytest: $(VENV)/.dev-installed browser postgres proxies
 # Every figure beside the previous release's (its src/ unpacked from git into a temporary
 # folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.
 # Then every game's design report at its defaults against its aim of 60 s, and the
-# vectorised learning environment beside PettingZoo (scripts/bench_vector.py).
+# vectorised learning environment beside PettingZoo (scripts/bench_vector.py). Then the web
+# app on one process (SQLite, PostgreSQL) and two (PostgreSQL): scripts/web_bench_cluster.py.
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_reports.py
 	$(BIN)/python scripts/bench_vector.py
+	$(BIN)/python scripts/web_bench_cluster.py
 
 # dicegames beside OpenSpiel (Python loop over pyspiel) and LUDOpy, installed in their own
 # environment (.venv-peers), interleaved runs, medians (see docs/performance.md).

@@ -87,3 +87,16 @@ def test_ci_fails_instead_of_skipping(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CI", "")
     with pytest.raises(pytest.skip.Exception, match="skipped: no server"):
         unavailable("no server")
+
+
+def test_an_existing_server_is_used_when_named(pg_server: PgServer) -> None:
+    given = open_server({"DICEGAMES_TEST_PG": pg_server.admin_dsn})
+    assert type(given) is PgServer and given.admin_dsn == pg_server.admin_dsn
+    dsn = given.create_database()
+    with psycopg.connect(dsn) as connection:
+        assert connection.execute("SELECT 1").fetchone() == (1,)
+    given.close()  # drops its own databases only
+    with pytest.raises(psycopg.OperationalError, match="does not exist"):
+        psycopg.connect(dsn).close()
+    with psycopg.connect(pg_server.admin_dsn) as connection:
+        assert connection.execute("SELECT 1").fetchone() == (1,)

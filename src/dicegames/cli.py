@@ -52,6 +52,8 @@ examples:
   dicegames review game.json                  every decision of a game judged
   dicegames verify game.json                  check a web match's dice (provably fair)
   dicegames serve                             the web app (prints its address)
+  dicegames db copy web.sqlite3 postgresql://dicegames@localhost/dicegames
+                                              move the web app's games to PostgreSQL
 
 {EXIT_CODES}"""
 
@@ -278,6 +280,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a person has to take back the last decision of their "
                             "turn before the next roll or bot move (default 3; 0: none)")
     serve.add_argument("--open", action="store_true", help="open the address in a browser")
+    serve.add_argument("--workers", metavar="N", type=int, default=1,
+                       help="server processes sharing the port (default 1; more than one "
+                            "needs --db postgresql://...)")
     serve.add_argument("--allow-origin", metavar="URL", action="append", default=[],
                        dest="allow_origins",
                        help="a web origin (http://host:port) whose pages may also change "
@@ -584,12 +589,18 @@ def _serve(args: argparse.Namespace) -> ExitCode:
             raise UsageError(f"--allow-origin: {error}") from None
     if not 0 < args.send_timeout <= 3600:
         raise UsageError("--send-timeout takes seconds from 0 to 3600")
+    from dicegames.web.stores import is_postgres
+    from dicegames.web.workers import MAX_WORKERS, NEEDS_POSTGRES
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(f"--workers takes 1 to {MAX_WORKERS} processes")
+    if args.workers > 1 and not is_postgres(args.db):
+        raise UsageError(NEEDS_POSTGRES)
     host = _serve_host(args.host, args.lan)
     try:
         serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-              lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args),
-              **ops_arguments(args))
+              lan=args.lan, undo_grace=args.undo_grace, workers=args.workers,
+              **_serve_limits(args), **ops_arguments(args))
     except StoreOpenError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
     return ExitCode.OK

@@ -94,8 +94,8 @@ async def _receive_within(session: WebSocketTestSession, timeout: float) -> Mess
 
 
 class AppClient(JsonCalls):
-    """The app over the store ``db`` (a SQLite file, or a ``postgresql://`` address), served
-    in process while open (``with``, or :meth:`start` and :meth:`stop`), with
+    """The app over the store ``db`` (a SQLite file, or a ``postgresql://`` address),
+    served in process while open (``with``, or :meth:`start` and :meth:`stop`), with
     ``analysis_workers`` worker processes for its hints and reviews (the server has
     :data:`~dicegames.web.pool.WORKERS`); ``options``: more keyword arguments of
     :func:`~dicegames.web.app.create_app`."""

@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from dicegames.web.cluster_schema import SCHEMA as CLUSTER_SCHEMA
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -119,6 +121,10 @@ MIGRATIONS: tuple[Migration, ...] = (
                 PRIMARY KEY (match_id, idx))""",
             "CREATE INDEX matches_open ON matches(open, finished, created)",
         )),
+    Migration(
+        2, "several processes: leases, shared limits, the moves' guard and notices",
+        sqlite=(),  # one process serves a SQLite file: nothing to share
+        postgres=(CLUSTER_SCHEMA,)),
 )
 """Every migration, in order; ``MIGRATIONS[i].version == i + 1``."""
 

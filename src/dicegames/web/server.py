@@ -7,6 +7,7 @@ from the bound socket, so tests and scripts can start a server and read where it
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import re
 import socket
@@ -16,6 +17,7 @@ import webbrowser
 from collections.abc import Sequence
 from ipaddress import ip_address
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import uvicorn
@@ -29,6 +31,7 @@ from dicegames.web.ops import OpsOptions
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
 from dicegames.web.stores import redact
+from dicegames.web.workers import Supervisor
 
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval in the server process (seconds)."""
@@ -149,7 +152,7 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
           matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
           ping_timeout: float = PING_TIMEOUT, lan: bool = False,
-          undo_grace: float = UNDO_GRACE, ops: OpsOptions | None = None,
+          undo_grace: float = UNDO_GRACE, workers: int = 1, ops: OpsOptions | None = None,
           log_format: LogFormat = "plain", log_level: str | None = None) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
@@ -168,8 +171,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
     ``ops``: health, readiness and metrics (:mod:`dicegames.web.ops`). ``log_format``,
     ``log_level``: the logs on standard error (:mod:`dicegames.web.logs`; never a seat
     token).
+    ``workers``: how many server processes share the port (more than one needs a
+    PostgreSQL database: :mod:`dicegames.web.workers`).
     """
-    level = configure(log_format, log_level)
+    configure(log_format, log_level)  # the supervisor's, or the single process's
     db_path = db if db is not None else default_db()  # or a postgresql:// address
     if lan:
         sockets = lan_sockets(host, port)
@@ -179,15 +184,16 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
         sockets = [listening_socket(family)]
         sockets[0].bind((host, port))
         served = None
-    # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
-    # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
-                     loopback_only=is_loopback(host), send_timeout=send_timeout,
-                     client_limits=client_limits, idle_evict=idle_evict,
-                     matches_in_memory=matches_in_memory, served=served,
-                     undo_grace=undo_grace, ops=ops)
-    settle_heap()
+    settings: dict[str, Any] = dict(
+        bot_delay=bot_delay, allow_origins=tuple(allow_origins),
+        loopback_only=is_loopback(host), send_timeout=send_timeout,
+        client_limits=client_limits, idle_evict=idle_evict,
+        matches_in_memory=matches_in_memory, served=served, undo_grace=undo_grace, ops=ops)
+    run = functools.partial(_serve_on, db_path, settings, ping_interval, ping_timeout,
+                            logs=(log_format, log_level))
+    app = None
+    if workers == 1:  # checks the database before the address is printed
+        app = _app(db_path, settings)
     for sock in sockets:
         sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     address = f"{origin_of(host, sockets[0].getsockname()[1])}/"
@@ -198,6 +204,31 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
               f"\n\n{terminal_qr(address)}", flush=True)
     if open_browser:
         webbrowser.open(address)
+    if app is None:
+        Supervisor(workers, run, sockets).serve()
+    else:
+        run(sockets, app=app)
+
+
+def _app(db_path: Path | str, settings: dict[str, Any]) -> Any:
+    """The app of one server process (its threads set up for serving)."""
+    # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
+    # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    app = create_app(db_path, **settings)
+    settle_heap()
+    return app
+
+
+def _serve_on(db_path: Path | str, settings: dict[str, Any], ping_interval: float,
+              ping_timeout: float, sockets: list[socket.socket], *, app: Any = None,
+              logs: tuple[LogFormat, str | None] = ("plain", None)) -> None:
+    """Serve the app (made here unless given) on listening ``sockets`` until stopped: the
+    whole of a server process, or of one ``--workers`` process (``logs``: its logs' format
+    and level, set up here since a worker starts afresh)."""
+    level = configure(*logs)
+    if app is None:
+        app = _app(db_path, settings)
     # uvicorn's records go to the handler set up above; its access log is off (it would
     # print raw paths and queries: the app logs each request itself, redacted)
     config = uvicorn.Config(app, log_level=level, log_config=None,

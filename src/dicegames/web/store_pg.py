@@ -33,7 +33,9 @@ from typing import Any, TypeVar
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
+from dicegames.web.cluster_schema import STALE_STATE
 from dicegames.web.database import WAIT, StoreOpenError, store_busy
+from dicegames.web.domain import Stale
 from dicegames.web.migrations import SchemaTooNew, migrate_postgres, pending_reason
 from dicegames.web.stored import (
     MATCH_COLUMNS,
@@ -55,6 +57,51 @@ POOL_MAX = 16
 
 CONNECT_TIMEOUT = 10
 """Seconds opening the store at start-up waits for the server."""
+
+STATEMENT_TIMEOUT = 10.0
+"""Seconds one statement of the server may run at most (a hung database answers 503 rather
+than holding a request for ever)."""
+
+CREATE = """
+WITH match AS (
+    INSERT INTO matches (id, game, options, players, seed, dice, created, position, open, fair)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)),
+seats AS (
+    INSERT INTO seats (match_id, seat, token, invited)
+    SELECT %s, seat, token, invited
+    FROM unnest(%s::integer[], %s::text[], %s::integer[]) AS s (seat, token, invited)),
+moves AS (
+    INSERT INTO moves (match_id, idx, seat, text, several, at)
+    SELECT %s, idx, seat, text, several, %s::double precision
+    FROM unnest(%s::integer[], %s::integer[], %s::text[], %s::integer[])
+        AS m (idx, seat, text, several))
+SELECT 1"""
+"""A new match, its seats and first moves in one statement."""
+
+LOAD = f"""
+SELECT {MATCH_COLUMNS},
+    (SELECT coalesce(json_agg(json_build_array({SEAT_COLUMNS}) ORDER BY seat), '[]')
+     FROM seats WHERE match_id = %(id)s),
+    (SELECT coalesce(json_agg(json_build_array({MOVE_COLUMNS}) ORDER BY idx), '[]')
+     FROM moves WHERE match_id = %(id)s)
+FROM matches WHERE id = %(id)s""".encode()
+"""A match row with its seat rows and move rows (JSON arrays), in one statement."""
+
+SETTLED_MOST = 100_000
+"""Claimed seats :meth:`PgStore.claim` remembers at most (then it forgets them all)."""
+
+TABLES = f"""
+SELECT {MATCH_COLUMNS}, created,
+    (SELECT coalesce(json_agg(json_build_array({SEAT_COLUMNS}) ORDER BY seat), '[]')
+     FROM seats WHERE match_id = m.id),
+    (SELECT count(*) = 0 OR (min(idx) = 0 AND max(idx) = count(*) - 1
+                             AND bool_and(several IN (0, 1)))
+     FROM moves WHERE match_id = m.id)
+FROM matches AS m
+WHERE open = 1 AND finished = 0 AND created >= %s AND EXISTS (
+    SELECT 1 FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND s.claimed = 0)
+ORDER BY created DESC LIMIT %s""".encode()
+"""The lobby's open tables with their seats and whether their moves are sound."""
 
 _T = TypeVar("_T")
 Connection = psycopg.AsyncConnection[tuple[Any, ...]]
@@ -95,11 +142,18 @@ class PgStore:
         except psycopg.Error as error:
             raise StoreOpenError(f"cannot use the database {self.shown}: "
                                  f"{_first_line(error)}") from None
+        self._settled: set[tuple[str, int]] = set()
+        """(match, seat) pairs known to be no longer offered by the lobby."""
         self._pool = AsyncConnectionPool(
             url, min_size=pool_min, max_size=pool_max, open=False, timeout=WAIT,
-            name="dicegames",
-            kwargs={"autocommit": True,
-                    "options": f"-c lock_timeout={round(WAIT * 1000)}"})
+            name="dicegames", kwargs={"autocommit": True, "options": session_options(url)})
+
+    @property
+    def pool(self) -> AsyncConnectionPool[Any]:
+        """The pool of connections (autocommit), for the work of several processes on one
+        database that goes beyond the store's calls (a move under the match row's lock,
+        LISTEN/NOTIFY is better on a connection of its own: :attr:`url`)."""
+        return self._pool
 
     async def open(self) -> None:
         """Open the pool (on the server's event loop)."""
@@ -116,6 +170,9 @@ class PgStore:
             async with self._pool.connection() as connection:
                 return await work(connection)
         except psycopg.Error as error:
+            if error.sqlstate == STALE_STATE:  # another process moved the match on first
+                raise Stale("another player's move came first: reload the state and "
+                            "decide again") from None
             self.errors += 1
             raise store_busy(error) from error
 
@@ -143,29 +200,22 @@ class PgStore:
         return await self._run(read)
 
     async def create(self, match: StoredMatch) -> None:
-        """Store a new match with its seats and any moves it starts with (one transaction)."""
+        """Store a new match with its seats and any moves it starts with: one statement
+        (so one transaction and one round trip), the seats and moves as arrays."""
+        now = time.time()
+        seats = sorted(match.tokens.items())
+        moves = match.moves
+        params = (
+            match.id, match.game, json.dumps(match.options), json.dumps(match.players),
+            match.seed, match.dice, now, match.position, int(match.open),
+            None if match.fair is None else json.dumps(match.fair),
+            match.id, [seat for seat, _ in seats], [token for _, token in seats],
+            [int(seat in match.invited) for seat, _ in seats],
+            match.id, now, list(range(len(moves))), [seat for seat, _, _ in moves],
+            [text for _, text, _ in moves], [int(several) for _, _, several in moves])
+
         async def write(connection: Connection) -> None:
-            now = time.time()
-            async with connection.transaction():
-                await connection.execute(
-                    "INSERT INTO matches (id, game, options, players, seed, dice, created, "
-                    "position, open, fair) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s)",
-                    (match.id, match.game, json.dumps(match.options),
-                     json.dumps(match.players), match.seed, match.dice, now,
-                     match.position, int(match.open),
-                     None if match.fair is None else json.dumps(match.fair)))
-                cursor = connection.cursor()
-                await cursor.executemany(
-                    "INSERT INTO seats (match_id, seat, token, invited) "
-                    "VALUES (%s, %s, %s, %s)",
-                    [(match.id, seat, token, int(seat in match.invited))
-                     for seat, token in match.tokens.items()])
-                if match.moves:
-                    await cursor.executemany(
-                        "INSERT INTO moves (match_id, idx, seat, text, several, at) "
-                        "VALUES (%s, %s, %s, %s, %s, %s)",
-                        [(match.id, index, seat, text, int(several), now)
-                         for index, (seat, text, several) in enumerate(match.moves)])
+            await connection.execute(CREATE, params)
 
         await self._run(write)
 
@@ -198,21 +248,19 @@ class PgStore:
         await self._run(write)
 
     async def load(self, match_id: str) -> StoredMatch | None:
-        """The stored match, or None when there is no match with that id (one snapshot
-        of the three tables).
+        """The stored match, or None when there is no match with that id (one statement:
+        one snapshot of the three tables, one round trip).
 
         Raises:
             DamagedMatch: its rows are not what the app writes.
         """
         async def read(connection: Connection) -> StoredMatch | None:
-            async with connection.transaction():
-                await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ "
-                                         "READ ONLY")
-                rows = await _rows(connection, match_id)
-            if rows is None:
+            cursor = await connection.execute(LOAD, {"id": match_id})
+            row = await cursor.fetchone()
+            if row is None:
                 return None
             try:
-                return decode(*rows)
+                return decode(row[:-2], row[-2], row[-1])
             except DamagedRow as error:
                 raise damaged(match_id, str(error)) from None
 
@@ -237,16 +285,25 @@ class PgStore:
 
     async def claim(self, match_id: str, seats: tuple[int, ...]) -> None:
         """The tokens of ``seats`` were used: the lobby no longer offers those seats (an
-        update of no row when none is offered: it waits for nobody)."""
-        if not seats:
+        update of no row when none is offered: it waits for nobody).
+
+        A seat is never offered again once claimed (and an uninvited one never was), so
+        the seats this process has claimed are remembered (:data:`SETTLED_MOST` at most)
+        and asked about no more: a token used again costs no round trip.
+        """
+        asked = [seat for seat in seats if (match_id, seat) not in self._settled]
+        if not asked:
             return
 
         async def write(connection: Connection) -> None:
             await connection.execute(
                 "UPDATE seats SET claimed = 1 WHERE match_id = %s AND claimed = 0 AND "
-                "invited = 1 AND seat = ANY(%s)", (match_id, list(seats)))
+                "invited = 1 AND seat = ANY(%s)", (match_id, asked))
 
         await self._run(write)
+        if len(self._settled) >= SETTLED_MOST:
+            self._settled.clear()
+        self._settled.update((match_id, seat) for seat in asked)
 
     async def is_open(self, match_id: str) -> bool:
         """True when the match exists and its creator marked it open."""
@@ -298,65 +355,36 @@ class PgStore:
 
     async def tables(self, limit: int, since: float) -> list[Table]:
         """The open, unfinished matches with a free invited seat created at ``since`` or
-        later, newest first, at most ``limit``; a damaged row is left out."""
+        later, newest first, at most ``limit``; a damaged row (or moves that are not
+        numbered from 0 without a gap) is left out. One statement."""
         async def read(connection: Connection) -> list[Table]:
+            cursor = await connection.execute(TABLES, (since, limit))
             tables = []
-            async with connection.transaction():
-                await connection.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ "
-                                         "READ ONLY")
-                cursor = await connection.execute(
-                    "SELECT id, created FROM matches AS m "
-                    "WHERE open = 1 AND finished = 0 AND created >= %s AND EXISTS (SELECT 1 "
-                    "FROM seats AS s WHERE s.match_id = m.id AND s.invited = 1 AND "
-                    "s.claimed = 0) ORDER BY created DESC LIMIT %s", (since, limit))
-                for match_id, created in await cursor.fetchall():
-                    rows = await _rows(connection, match_id, with_moves=False)
-                    if rows is None or not await _moves_sound(connection, match_id):
-                        continue
-                    try:
-                        match = decode(*rows)
-                    except DamagedRow:
-                        continue
-                    taken = {seat for seat, _, _, claimed in rows[1] if claimed}
-                    tables.append(Table(match.id, match.game, match.options, match.players,
-                                        float(created), match.invited - taken, match.invited))
+            for row in await cursor.fetchall():
+                *match_row, created, seats, sound = row
+                if not sound:
+                    continue
+                try:
+                    match = decode(match_row, seats, [])
+                except DamagedRow:
+                    continue
+                taken = {seat for seat, _, _, claimed in seats if claimed}
+                tables.append(Table(match.id, match.game, match.options, match.players,
+                                    float(created), match.invited - taken, match.invited))
             return tables
 
         return await self._run(read)
 
 
-async def _rows(connection: Connection, match_id: str, *, with_moves: bool = True
-                ) -> tuple[tuple[Any, ...], list[Any], list[Any]] | None:
-    """A match's row, its seat rows and its move rows in order (none unless
-    ``with_moves``), as stored (None: no such match)."""
-    cursor = await connection.execute(
-        f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = %s".encode(), (match_id,))
-    row = await cursor.fetchone()
-    if row is None:
-        return None
-    cursor = await connection.execute(
-        f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = %s ORDER BY seat".encode(),
-        (match_id,))
-    seats = await cursor.fetchall()
-    moves: list[Any] = []
-    if with_moves:
-        cursor = await connection.execute(
-            f"SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = %s ORDER BY idx".encode(),
-            (match_id,))
-        moves = await cursor.fetchall()
-    return row, seats, moves
+def session_options(url: str) -> str:
+    """The ``options`` of the pool's connections: the address's own (if any), then the lock
+    and statement timeouts (:data:`~.database.WAIT`, :data:`STATEMENT_TIMEOUT`)."""
+    from psycopg.conninfo import conninfo_to_dict
 
-
-async def _moves_sound(connection: Connection, match_id: str) -> bool:
-    """True when a match's move rows are numbered from 0 without a gap with 0 or 1 flags
-    (PostgreSQL holds the types), checked without reading them out."""
-    cursor = await connection.execute(
-        "SELECT count(*), min(idx), max(idx), count(*) FILTER (WHERE several NOT IN (0, 1)) "
-        "FROM moves WHERE match_id = %s", (match_id,))
-    row = await cursor.fetchone()
-    assert row is not None
-    count, first, last, bad = row
-    return bool(bad == 0 and (count == 0 or (first == 0 and last == count - 1)))
+    own = str(conninfo_to_dict(url).get("options") or "")
+    ours = (f"-c lock_timeout={round(WAIT * 1000)} "
+            f"-c statement_timeout={round(STATEMENT_TIMEOUT * 1000)}")
+    return f"{own} {ours}".strip()
 
 
 def _first_line(error: Exception) -> str:
