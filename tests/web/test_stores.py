@@ -150,7 +150,11 @@ def test_a_damaged_row_is_refused_and_left_out_of_the_lobby(fresh_target: Path |
 def test_a_gap_in_the_moves_is_refused_and_left_out_of_the_lobby(
         fresh_target: Path | str) -> None:
     run(fresh_target, lambda store: store.create(match()))
+    if is_postgres(fresh_target):  # the moves' guard (cluster_schema) refuses such a gap
+        execute(fresh_target, "ALTER TABLE moves DISABLE TRIGGER moves_guard")
     execute(fresh_target, "DELETE FROM moves WHERE match_id = ? AND idx = 0", ("m1",))
+    if is_postgres(fresh_target):
+        execute(fresh_target, "ALTER TABLE moves ENABLE TRIGGER moves_guard")
 
     async def work(store: MatchStore) -> None:
         with pytest.raises(DamagedMatch, match="not move 0"):
@@ -249,7 +253,8 @@ def test_a_later_migration_is_applied_once(fresh_target: Path | str) -> None:
     assert execute(fresh_target, "SELECT id, later FROM matches") == [("m1", None)]
     with pytest.raises(StoreOpenError, match="newer than this dicegames"):
         open_store(fresh_target)  # the code of before refuses it
-    with pytest.raises(SchemaTooNew, match=r"at version 2, newer .* knows \(version 1\)"):
+    with pytest.raises(SchemaTooNew, match=rf"at version {len(more)}, newer .* knows "
+                                           rf"\(version {len(MIGRATIONS)}\)"):
         _migrate_with(fresh_target, MIGRATIONS)
 
 
@@ -281,8 +286,8 @@ def test_a_file_of_the_releases_before_migrations_is_upgraded(tmp_path: Path) ->
     loaded = run(path, work)
     assert loaded is not None and loaded.moves == [(None, "roll", False)]
     assert loaded.rematch is None and loaded.tokens == {0: "tok"}
-    assert execute(path, "SELECT version, name FROM schema_version") == [
-        (1, MIGRATIONS[0].name)]
+    assert execute(path, "SELECT version, name FROM schema_version ORDER BY version") == [
+        (step.version, step.name) for step in MIGRATIONS]
 
 
 # ------------------------------------------------------------- --db that can't be used
