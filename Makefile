@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 CHROMIUM_PATH ?= /usr/bin/chromium
 
 .PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs clean browser \
-	postgres
+	postgres proxies
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -30,7 +30,7 @@ run: $(VENV)/.run-installed
 
 # ruff and mypy run while the kernels compile (numba, about two minutes of one core on a
 # fresh machine, see the pytest target), then the tests.
-test: $(VENV)/.dev-installed browser postgres
+test: $(VENV)/.dev-installed browser postgres proxies
 	@$(BIN)/python scripts/compile_kernels.py > $(VENV)/.compile-kernels.log 2>&1 & \
 	compiling=$$!; $(MAKE) --no-print-directory lint typecheck; checks=$$?; \
 	wait $$compiling; compiled=$$?; cat $(VENV)/.compile-kernels.log; \
@@ -97,6 +97,24 @@ postgres:
 		echo "CI=$$CI: the PostgreSQL tests must run; install postgresql." >&2; exit 1;; esac; \
 	echo "The PostgreSQL tests will be skipped (install postgresql or set DICEGAMES_TEST_PG)." >&2
 
+# tests/web/test_proxy.py starts deploy/'s nginx and Caddy configurations for real in front of
+# two servers (and tests/test_deploy.py adapts the Caddyfile). When nginx or caddy is missing
+# and apt-get exists, install Debian's nginx-light and caddy (as for the browser); elsewhere
+# those tests skip with a message (the configurations are still parsed).
+proxies:
+	@if command -v nginx >/dev/null 2>&1 && command -v caddy >/dev/null 2>&1; then exit 0; fi; \
+	if command -v apt-get >/dev/null 2>&1; then \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=""; \
+		elif [ -t 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
+		else SUDO="sudo -n"; fi; \
+		echo "Installing for the proxy tests: $$SUDO apt-get install nginx-light caddy"; \
+		if $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			$$SUDO apt-get install -y -qq --no-install-recommends nginx-light caddy openssl; \
+			then exit 0; fi; \
+		echo "Could not install nginx-light and caddy with apt-get." >&2; \
+	fi; \
+	echo "The proxy tests will be skipped (install nginx and caddy to run them)." >&2
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests scripts
 
@@ -122,7 +140,7 @@ check: $(VENV)/.dev-installed lint typecheck
 # so its server starts once), then the timing-sensitive ones (marked timing: latency,
 # budgets, the soak) alone, so no other test competes with them for the two cores.
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
-pytest: $(VENV)/.dev-installed browser postgres
+pytest: $(VENV)/.dev-installed browser postgres proxies
 	@$(BIN)/python scripts/compile_kernels.py
 	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -m "not timing"; first=$$?; \
 	$(BIN)/pytest -m timing; second=$$?; \

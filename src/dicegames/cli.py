@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from dicegames import __version__
+from dicegames.cli_serve import add_ops_options, ops_arguments
 from dicegames.core.errors import DiceGamesError, OptionError
 from dicegames.core.files import TargetError
 from dicegames.i18n import LANGUAGES, choose, use
@@ -291,6 +292,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a live viewer may leave an update unread before it is "
                             "dropped (default 10)")
     _add_serve_limits(serve)
+    add_ops_options(serve)
     _add_db_command(commands)
     return parser
 
@@ -599,7 +601,7 @@ def _serve(args: argparse.Namespace) -> ExitCode:
         serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
               lan=args.lan, undo_grace=args.undo_grace, workers=args.workers,
-              **_serve_limits(args))
+              **_serve_limits(args), **ops_arguments(args))
     except StoreOpenError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
     return ExitCode.OK

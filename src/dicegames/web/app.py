@@ -51,6 +51,7 @@ from dicegames.web.limits import (
     client_of,
 )
 from dicegames.web.live import LiveMatch, Viewer
+from dicegames.web.ops import HubCounts, Observer, OpsOptions, OpsRoutes
 from dicegames.web.pwa import pwa_routes
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.responses import JSONResponse
@@ -88,7 +89,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                loopback_only: bool = False, send_timeout: float = SEND_TIMEOUT, *,
                client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
                matches_in_memory: int = MATCHES_IN_MEMORY,
-               served: str | None = None, undo_grace: float = 0.0) -> Starlette:
+               served: str | None = None, undo_grace: float = 0.0,
+               ops: OpsOptions | None = None) -> Starlette:
     """The web app storing its matches in ``db_path``: a SQLite file (a path or
     ``sqlite:///path``) or a PostgreSQL database (``postgresql://...``), see
     :func:`~dicegames.web.stores.open_store` (which raises StoreOpenError when it can't
@@ -103,7 +105,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     memory (:mod:`.resident`). ``served``: the origin phones open (``dicegames serve
     --lan``, :mod:`.lan`), or None when the server is not served on the network.
     ``undo_grace``: seconds the next automatic step waits after a person's last decision
-    of a turn, so they can take it back (:mod:`.grace`).
+    of a turn, so they can take it back (:mod:`.grace`). ``ops``: health, readiness and
+    metrics (:mod:`.ops`; None: the defaults, metrics readable from loopback only).
     """
     store = open_store(db_path)
     boards: dict[str, str | None] = {}
@@ -120,6 +123,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
               undo_grace=undo_grace, cluster=cluster)
     limits = RateLimits(client_limits if client_limits is not None else ClientLimits(),
                         shared=None if cluster is None else SharedLimits(cluster))
+    operating = OpsRoutes(store, HubCounts(hub), ops if ops is not None else OpsOptions())
 
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -156,7 +160,8 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await store.open()
         await hub.start()
-        yield
+        async with operating.running():
+            yield
         await hub.leave()
         hub.close()
         await store.aclose()
@@ -170,6 +175,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
         Route("/i18n/{lang}.json", catalogue_json),
         WebSocketRoute("/ws/matches/{match_id}", websocket),
         *build_routes(hub, served),
+        *operating.routes(),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     guard = Middleware(OriginGuard, allowed=tuple(allow_origins), loopback_only=loopback_only,
@@ -180,8 +186,10 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                     exception_handlers={ApiError: _api_error, DiceGamesError: _domain_error,
                                         HTTPException: _http_error,
                                         Exception: _server_error})
-    app.add_middleware(SecurityHeaders)  # outermost: every answer gets the headers
+    app.add_middleware(SecurityHeaders)  # every answer gets the headers
+    app.add_middleware(Observer, ops=operating, routes=routes)  # outermost: times it all
     app.state.hub = hub
+    app.state.ops = operating
     app.state.limits = limits
     return app
 

@@ -149,6 +149,8 @@ class DatabaseThread:
         self._db = db
         self._pool = ThreadPoolExecutor(1, thread_name_prefix=name)
         self._wait_ms: int | None = None
+        self.errors = 0
+        """Calls that failed with :class:`StoreBusy` so far (the metrics read it)."""
 
     async def run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
         """``work(connection)`` in the database thread; waits at most :data:`WAIT`
@@ -174,6 +176,7 @@ class DatabaseThread:
                 self._wait_ms = wait_ms
             return work(self._db)
         except sqlite3.Error as error:
+            self.errors += 1  # only this thread writes it
             raise store_busy(error) from error
 
     def close(self) -> None:

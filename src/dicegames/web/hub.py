@@ -133,6 +133,8 @@ class Hub(Driving, Following):
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
         self._catching: set[asyncio.Task[None]] = set()
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
+        self.moves_applied = 0
+        """Moves committed by this hub (the metrics' ``dicegames_moves_total``)."""
 
     async def start(self) -> None:
         """As the server starts: join the cluster, if any. The analysis workers start with
@@ -470,6 +472,7 @@ class Hub(Driving, Following):
         await _committed(self.store.add_move(match.id, len(session.moves), entry.seat,
                                              entry.text, entry.several, finished=finished),
                          lambda: match.note(session.apply(move, seat)))
+        self.moves_applied += 1
 
     def _stored(self, match: LiveMatch) -> StoredMatch:
         session = match.session

@@ -130,6 +130,13 @@ class AnalysisPool:
         """Workers waiting for a job now."""
         return len(self._idle)
 
+    def waiting(self) -> tuple[int, int]:
+        """Jobs waiting for a worker now: urgent ones (hints) and the others (review
+        slices)."""
+        urgent = sum(1 for rank, _, waiter in self._waiting if rank == 0 and not waiter.done())
+        others = sum(1 for rank, _, waiter in self._waiting if rank != 0 and not waiter.done())
+        return urgent, others
+
     def _give_back(self, worker: _Worker) -> None:
         """``worker`` is free: to the first waiting job of the most urgent kind, else idle."""
         self._joined.set()

@@ -176,6 +176,10 @@ class Reviews:
                 old.task.cancel()
         return job
 
+    def active(self) -> int:
+        """Reviews queued or running now."""
+        return sum(1 for job in self._jobs.values() if job.status in ("queued", "running"))
+
     def cancel(self, match_id: str, revision: int) -> ReviewJob | None:
         """Stop the review of that match and revision, if one runs (asking resumes it)."""
         job = self._jobs.get((match_id, revision))

@@ -26,6 +26,8 @@ from dicegames.web.app import SEND_TIMEOUT, create_app
 from dicegames.web.grace import UNDO_GRACE
 from dicegames.web.lan import origin_of, terminal_qr
 from dicegames.web.limits import ClientLimits
+from dicegames.web.logs import LogFormat, configure
+from dicegames.web.ops import OpsOptions
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
 from dicegames.web.stores import redact
@@ -150,7 +152,8 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
           matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
           ping_timeout: float = PING_TIMEOUT, lan: bool = False,
-          undo_grace: float = UNDO_GRACE, workers: int = 1) -> None:
+          undo_grace: float = UNDO_GRACE, workers: int = 1, ops: OpsOptions | None = None,
+          log_format: LogFormat = "plain", log_level: str | None = None) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
     ``lan``: serve ``host`` (an IPv4 network address of this machine, see
@@ -165,9 +168,13 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
     when idle matches leave memory. ``ping_interval``, ``ping_timeout``: the websockets'
     keepalive (:mod:`dicegames.web.sockets`). ``undo_grace``: seconds a person has to take
     back their turn's last decision before the game goes on (:mod:`dicegames.web.grace`).
+    ``ops``: health, readiness and metrics (:mod:`dicegames.web.ops`). ``log_format``,
+    ``log_level``: the logs on standard error (:mod:`dicegames.web.logs`; never a seat
+    token).
     ``workers``: how many server processes share the port (more than one needs a
     PostgreSQL database: :mod:`dicegames.web.workers`).
     """
+    configure(log_format, log_level)  # the supervisor's, or the single process's
     db_path = db if db is not None else default_db()  # or a postgresql:// address
     if lan:
         sockets = lan_sockets(host, port)
@@ -181,8 +188,9 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = Non
         bot_delay=bot_delay, allow_origins=tuple(allow_origins),
         loopback_only=is_loopback(host), send_timeout=send_timeout,
         client_limits=client_limits, idle_evict=idle_evict,
-        matches_in_memory=matches_in_memory, served=served, undo_grace=undo_grace)
-    run = functools.partial(_serve_on, db_path, settings, ping_interval, ping_timeout)
+        matches_in_memory=matches_in_memory, served=served, undo_grace=undo_grace, ops=ops)
+    run = functools.partial(_serve_on, db_path, settings, ping_interval, ping_timeout,
+                            logs=(log_format, log_level))
     app = None
     if workers == 1:  # checks the database before the address is printed
         app = _app(db_path, settings)
@@ -213,12 +221,18 @@ def _app(db_path: Path | str, settings: dict[str, Any]) -> Any:
 
 
 def _serve_on(db_path: Path | str, settings: dict[str, Any], ping_interval: float,
-              ping_timeout: float, sockets: list[socket.socket], *, app: Any = None) -> None:
+              ping_timeout: float, sockets: list[socket.socket], *, app: Any = None,
+              logs: tuple[LogFormat, str | None] = ("plain", None)) -> None:
     """Serve the app (made here unless given) on listening ``sockets`` until stopped: the
-    whole of a server process, or of one ``--workers`` process."""
+    whole of a server process, or of one ``--workers`` process (``logs``: its logs' format
+    and level, set up here since a worker starts afresh)."""
+    level = configure(*logs)
     if app is None:
         app = _app(db_path, settings)
-    config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
+    # uvicorn's records go to the handler set up above; its access log is off (it would
+    # print raw paths and queries: the app logs each request itself, redacted)
+    config = uvicorn.Config(app, log_level=level, log_config=None,
+                            access_log=False, ws_max_size=64 * 1024,
                             lifespan="on", ws=ViewerProtocol, ws_ping_interval=ping_interval,
                             ws_ping_timeout=ping_timeout,
                             timeout_graceful_shutdown=SHUTDOWN_GRACE)

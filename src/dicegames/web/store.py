@@ -131,6 +131,18 @@ class Store:
             return f"the database {self.path} cannot be read: {error}"
         return pending_reason(found)
 
+    @property
+    def errors(self) -> int:
+        """Calls that failed with ``StoreBusy`` since the file was opened (the metrics'
+        ``dicegames_store_errors_total``)."""
+        return self._writer.errors + self._reader.errors
+
+    async def count_matches(self) -> int:
+        """How many matches are stored (the metrics' ``dicegames_matches_stored``)."""
+        row = await self._reader.run(
+            lambda db: db.execute("SELECT COUNT(*) FROM matches").fetchone())
+        return int(row[0])
+
     async def create(self, match: StoredMatch) -> None:
         """Store a new match with its seats and any moves it starts with (one transaction)."""
         def write(db: sqlite3.Connection) -> None:

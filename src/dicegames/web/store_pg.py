@@ -127,6 +127,9 @@ class PgStore:
         self.url = url
         self.shown = redact(url)
         """The address as it may be printed (no password)."""
+        self.errors = 0
+        """Calls that failed with StoreBusy so far (the metrics'
+        ``dicegames_store_errors_total``)."""
         try:
             with psycopg.connect(url, autocommit=True,
                                  connect_timeout=CONNECT_TIMEOUT) as connection:
@@ -170,6 +173,7 @@ class PgStore:
             if error.sqlstate == STALE_STATE:  # another process moved the match on first
                 raise Stale("another player's move came first: reload the state and "
                             "decide again") from None
+            self.errors += 1
             raise store_busy(error) from error
 
     async def ready(self) -> str | None:
@@ -185,6 +189,15 @@ class PgStore:
         except Exception as error:  # StoreBusy: the server is gone, the pool exhausted...
             return f"the database {self.shown} cannot be read: {error}"
         return pending_reason(found)
+
+    async def count_matches(self) -> int:
+        """How many matches are stored (the metrics' ``dicegames_matches_stored``)."""
+        async def read(connection: Connection) -> int:
+            cursor = await connection.execute("SELECT count(*) FROM matches")
+            row = await cursor.fetchone()
+            return int(row[0]) if row is not None else 0
+
+        return await self._run(read)
 
     async def create(self, match: StoredMatch) -> None:
         """Store a new match with its seats and any moves it starts with: one statement

@@ -44,6 +44,13 @@ class MatchStore(Protocol):
     async def ready(self) -> str | None:
         """None when the database answers and its schema is this code's, else why not."""
 
+    @property
+    def errors(self) -> int:
+        """Calls that failed with StoreBusy since the store was opened (the metrics)."""
+
+    async def count_matches(self) -> int:
+        """How many matches are stored (the metrics, :mod:`.ops`)."""
+
     async def create(self, match: StoredMatch) -> None:
         """Store a new match with its seats and first moves (one transaction)."""
 
