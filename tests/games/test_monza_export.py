@@ -89,3 +89,39 @@ def test_the_exported_policy_is_the_optimal_bots_move(circuit: dict[str, Any]) -
         where = state.data.cars[seat]
         assert tables["end"][seat, x, y, r] == (n if where == START else where)
         assert tables["used"][seat, x, y, r] == steps
+
+
+def test_hard_as_a_fixed_policy_moves_as_the_hard_bot() -> None:
+    """The exact evaluation of ``hard`` (:func:`.evaluate.hard_policy`) ends each move where
+    the engine's hard bot does; it never beats optimal play."""
+    from dicegames.games.monza import evaluate
+
+    game = make(TYRED)
+    solution = solution_for(game)
+    n = len(game.circuit.squares)
+    hard = evaluate.hard_policy(game)
+    bot = make_bot(game, "hard", random.Random(0))
+    places = playable_positions(solution)
+    rng = random.Random(11)
+    for _ in range(300):
+        seat = rng.randrange(2)
+        cars = tuple(START if c == n else c for c in (rng.choice(places), rng.choice(places)))
+        roll = ROLLS[rng.randrange(len(ROLLS))][0].counts
+        if (cars[seat], 0) in game.circuit.ends(cars[seat], roll, True):
+            continue  # no die fits: nothing to choose
+        state = game.state_from(MonzaData(cars=cars, player=seat, phase=Phase.STEP,
+                                          dice=roll, roll=roll,
+                                          round_used=(0, 0) if seat == 1 else ()))
+        steps = 0
+        while state.data.phase is Phase.STEP and state.data.player == seat:
+            action = bot.choose(state, seat)
+            if not isinstance(action, Step):
+                break
+            state = state.apply(action, seat)
+            steps += 1
+        assert hard((cars[0], cars[1]), seat, roll, False, 0) == {
+            (state.data.cars[seat], steps): 1.0}
+    found = evaluate.policies(solution, game)
+    best = evaluate.red_chance(solution, found["optimal"], found["optimal"])
+    assert evaluate.red_chance(solution, found["hard"], found["optimal"]) <= best + 1e-12
+    assert evaluate.red_chance(solution, found["optimal"], found["hard"]) >= best - 1e-12
