@@ -61,10 +61,7 @@ def levels(game: ExtraMetersRules) -> tuple[BotLevel, ...]:
 
 
 def _optimal_bot(game: Game[Any, Any, Any], rng: random.Random) -> PolicyBot:
-    """The exact bot of three or four runners, its table built (or read from the disk
-    cache) now, so that no decision pays for it."""
-    from dicegames.games.extra_meters.races import solve_race
-
-    assert isinstance(game, ExtraMetersRules)
-    solve_race(game.players, game.track_length)
+    """The exact bot of three or four runners. Its table is built (or read from the disk
+    cache) at its first decision, not here: the web app builds a match's bots on its event
+    loop and its decisions in a worker thread, and the four-runner table takes seconds."""
     return PolicyBot(exact_policy, rng)
