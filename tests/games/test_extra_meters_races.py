@@ -196,3 +196,22 @@ def test_four_runners_on_the_default_track() -> None:
     chances = solution.chances(0, 0, 0, 0)
     assert sum(chances) == pytest.approx(1.0, abs=1e-12)
     assert chances[0] > chances[1] > chances[2] > chances[3] > 0.15
+
+
+def test_the_estimator_is_exact_for_four_runners() -> None:
+    """Hints and reviews of a four-runner race read the solution: the chances of a turn's
+    start are the solution's, and a decision's are those of the choice ``optimal`` makes."""
+    from dicegames.analysis.estimate import estimator_for
+
+    game = dicegames.make("extra-meters", players=4, track_length=12)
+    estimator = estimator_for(game)
+    assert estimator.kind == "exact"
+    state = game.from_position("3/7/1/9 3 opening - 3")
+    solution = solve_race(4, 12)
+    chances = estimator.position(state).chances
+    assert chances == pytest.approx(solution.start_chances(state.data), abs=1e-12)
+    assert sum(chances) == pytest.approx(1.0, abs=1e-12)
+    deciding = game.from_position("3/7/1/9 3 decide 4 3")
+    choices = estimator.choices(deciding, 2)
+    best = max(choices, key=lambda action: choices[action].chances[2])
+    assert (best is Decision.ROLL) == solution.rolls(deciding.data)
