@@ -125,3 +125,25 @@ def test_hard_as_a_fixed_policy_moves_as_the_hard_bot() -> None:
     best = evaluate.red_chance(solution, found["optimal"], found["optimal"])
     assert evaluate.red_chance(solution, found["hard"], found["optimal"]) <= best + 1e-12
     assert evaluate.red_chance(solution, found["optimal"], found["hard"]) >= best - 1e-12
+
+
+def test_exact_losses_of_every_level_are_computed_once_and_kept(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dicegames.core import solution_cache
+    from dicegames.games.monza import evaluate
+    from dicegames.games.monza.losses import exact_losses
+
+    monkeypatch.setattr(solution_cache, "folder", lambda: tmp_path)
+    game = make(SIMPLE)
+    losses = exact_losses(game)
+    assert losses is not None and set(losses) == {"easy", "medium", "hard"}
+    solution = solution_for(game)
+    found = evaluate.policies(solution, game)
+    best = found["optimal"]
+    first, second = losses["medium"]
+    assert first == evaluate.red_chance(solution, found["medium"], best)
+    assert second == 1.0 - evaluate.red_chance(solution, best, found["medium"])
+    assert len(list(tmp_path.glob("monza-losses-*.npz"))) == 1
+    monkeypatch.setattr(evaluate, "red_chance", None)  # read back: nothing evaluated again
+    assert exact_losses(game) == losses
+    assert exact_losses(dicegames.make("monza", players=3)) is None
