@@ -493,8 +493,8 @@ def _add_solve(commands: argparse._SubParsersAction[_Parser]) -> None:
         formatter_class=_formatter,
         description="Solve a game exactly and write its value and policy tables to a numpy "
                     "npz file, for learning research (layout: docs/rl.md). Extra Meters is "
-                    "solved for two runners (either finish) and three (finish=first, up to "
-                    "50 squares).",
+                    "solved for two runners (either finish), three and four (finish=first, "
+                    "up to 100 and 50 squares); Monza for two players.",
         epilog="examples:\n  dicegames solve extra-meters --out em50.npz\n"
                "  dicegames solve extra-meters --players 3 --option track_length=30 "
                "--out em3.npz\n  dicegames solve shortcut --out sc.npz   # two players, "

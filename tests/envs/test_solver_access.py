@@ -54,9 +54,9 @@ def test_solve_three_runners_and_refusals(tmp_path: Path,
     assert tables["win"][2, 5, 9].tolist() == list(three.chances(2, 5, 9))
     data = ExtraMetersData((2, 5, 9), 0, 1, Phase.DECIDE, (3, 2))
     assert bool(tables["roll"][5, 9, 2 + 3, 7]) == three.rolls(data)
-    assert main(["solve", "extra-meters", "--players", "4", "--out", str(out)]) == 2
-    assert main(["solve", "monza", "--out", str(out)]) == 2
-    assert "not solved exactly; solved games: extra-meters" in capsys.readouterr().err
+    assert main(["solve", "extra-meters", "--players", "5", "--out", str(out)]) == 2
+    assert main(["solve", "monza", "--players", "3", "--out", str(out)]) == 2
+    assert "not solved exactly; solved games: extra-meters, monza" in capsys.readouterr().err
 
 
 def test_optimal_play_loses_nothing() -> None:

@@ -74,9 +74,11 @@ def test_hard_is_exact_for_two_and_three_players_and_a_duel_with_the_leader_for_
     two, three, four = levels(2), levels(3), levels(4)
     assert "perfectly" in two["hard"] and "optimal" in two
     assert "three-runner race" in three["hard"] and "leading opponent" in three["duel"]
-    assert "optimal" not in four and "leading opponent" in four["hard"]
+    assert "exact solution of the race" in four["optimal"]  # the solved four-runner race
+    assert "leading opponent" in four["hard"]
+    assert "optimal" not in levels(5) and "optimal" not in levels(4, finish="same_round")
     assert "leading opponent" in levels(3, finish="same_round")["hard"]
-    assert "leading opponent" in levels(3, track_length=80)["hard"]
+    assert "leading opponent" in levels(3, track_length=120)["hard"]
 
 
 def test_with_four_players_hard_duels_the_most_advanced_opponent() -> None:

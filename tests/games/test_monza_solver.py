@@ -20,6 +20,7 @@ import pytest
 
 import dicegames
 from dicegames.bots import bot_levels, make_bot
+from dicegames.core import solution_cache as core_solution_cache
 from dicegames.core.game import State
 from dicegames.games.monza import solution_cache
 from dicegames.games.monza.optimal import ExactMonza, estimator
@@ -176,7 +177,7 @@ def test_a_circuit_too_large_is_refused_with_the_limit() -> None:
 
 def test_solutions_are_cached_on_disk_by_circuit_and_code(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(solution_cache, "folder", lambda: tmp_path)
+    monkeypatch.setattr(core_solution_cache, "folder", lambda: tmp_path)
     game = make(SIMPLE)
     solve.cache_clear()
     first = solution_for(game)

@@ -121,7 +121,7 @@ def test_unknown_policies_are_refused() -> None:
         kernel.playouts(game.new_state().data, ["random"], 1, 0)
     assert kernel.policy_of("hard") == "exact"
     assert kernel_of(2, track_length=200)[1].policy_of("hard") is None
-    assert kernel_of(3)[1].policy_of("hard") is None  # the exact three-runner race
+    assert kernel_of(3)[1].policy_of("hard") == "race"  # the exact three-runner race
     assert kernel_of(3, finish="same_round")[1].policy_of("hard") == "exact"
 
 

@@ -1,10 +1,11 @@
 """Exact win chances of For a Few Extra Meters (the ``estimator`` part of its definition,
 read by hints, reviews and the design report through :mod:`dicegames.analysis.estimate`).
 
-Two runners: the solved race (:mod:`.solver`), optimal play from here on. Three runners
-under ``finish=first`` on tracks up to :data:`.race3.LARGEST_TRACK` squares: the exact
-three-runner solution (:mod:`.race3`), each runner maximising its own chance, which is
-exactly how the ``hard`` bot plays there. Other configurations have no exact estimate.
+Two runners: the solved race (:mod:`.solver`), optimal play from here on. Three and four
+runners under ``finish=first`` on tracks up to :data:`.races.LARGEST_TRACK` squares: the
+exact solution (:mod:`.races`), each runner maximising its own chance, which is exactly how
+the ``optimal`` bot (and three-runner ``hard``) plays there. Other configurations have no
+exact estimate.
 """
 
 from __future__ import annotations
@@ -64,24 +65,25 @@ def _pair(seat: Seat, mine: float) -> tuple[float, float]:
     return (mine, 1.0 - mine) if seat == 0 else (1.0 - mine, mine)
 
 
-class ExactThreeRunners:
-    """Three-runner For a Few Extra Meters (``finish=first``) by the exact solution of
-    :mod:`.race3`: the chances when every runner plays to maximise its own, as ``hard``
-    does; the values its roll/stop decisions are read from."""
+class ExactRunners:
+    """Three- or four-runner For a Few Extra Meters (``finish=first``) by the exact
+    solution of :mod:`.races`: the chances when every runner plays to maximise its own, as
+    ``optimal`` does; the values its roll/stop decisions are read from."""
 
     kind = "exact"
     description = ("exact win chance when every runner plays to maximise its own from here "
-                   "on (the solved three-runner race)")
+                   "on (the solved race)")
 
     def __init__(self, game: Game[Any, Any, Any]) -> None:
-        from dicegames.games.extra_meters.race3 import solve_three
+        from dicegames.games.extra_meters.races import solve_race
 
         length = game.options["track_length"]
         assert isinstance(length, int)
-        self._solution = solve_three(length)
+        self._players = game.players
+        self._solution = solve_race(game.players, length)
 
     def position(self, state: State[Any, Any, Any]) -> Estimate:
-        """The three seats' exact chances (they sum to 1: nobody shares a win)."""
+        """Every seat's exact chance (they sum to 1: nobody shares a win)."""
         from dicegames.games.extra_meters.data import Decision, Phase
 
         if state.is_terminal:
@@ -93,28 +95,32 @@ class ExactThreeRunners:
             values = self._solution.decision_chances(data)
             chosen = Decision.ROLL if self._solution.rolls(data) else Decision.STOP
             return Estimate(values[chosen], 0.0)
-        total = [0.0, 0.0, 0.0]
+        total = [0.0] * self._players
         for outcome, p in state.chance_outcomes():
             after = self.position(state.apply_unchecked(outcome)).chances
-            for seat in range(3):
+            for seat in range(self._players):
                 total[seat] += float(p) * after[seat]
         return Estimate(tuple(total), 0.0)
 
     def choices(self, state: State[Any, Any, Any], seat: Seat) -> dict[Hashable, Estimate]:
-        """Roll and stop, each with the three seats' exact chances after it."""
+        """Roll and stop, each with every seat's exact chance after it."""
         values = self._solution.decision_chances(state.data)
         return {action: Estimate(values[action], 0.0) for action in state.legal_actions(seat)}
 
 
 def estimator(game: Game[Any, Any, Any]) -> Estimator | None:
-    """The exact estimate where the game is solved: two runners, or three under
-    ``finish=first`` on a track the three-runner solution covers; None elsewhere."""
+    """The exact estimate where the game is solved: two runners, or three and four under
+    ``finish=first`` on a track :mod:`.races` covers; None elsewhere."""
     if game.players == 2:
         return ExactExtraMeters(game)
-    from dicegames.games.extra_meters.race3 import three_runner_solution
+    from dicegames.games.extra_meters.races import race_solution
 
     length, finish = game.options["track_length"], game.options["finish"]
     assert isinstance(length, int) and isinstance(finish, str)
-    if three_runner_solution(length, finish, game.players) is not None:
-        return ExactThreeRunners(game)
+    if race_solution(length, finish, game.players) is not None:
+        return ExactRunners(game)
     return None
+
+
+ExactThreeRunners = ExactRunners
+"""The former name of :class:`ExactRunners` (three runners were solved first)."""

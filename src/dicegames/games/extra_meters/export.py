@@ -1,9 +1,9 @@
 """Extra Meters' exact solution as arrays: what ``dicegames solve extra-meters`` writes.
 
 The ``solution`` part of the game's definition: :func:`solution_tables` returns the arrays of
-the solved configurations (two runners, either finish; three runners under ``finish=first``
-up to :data:`.race3.LARGEST_TRACK` squares), None for the others. The layout (also in
-docs/rl.md), with ``N`` the track length:
+the solved configurations (two runners, either finish; three and four runners under
+``finish=first`` up to :data:`.races.LARGEST_TRACK` squares), None for the others. The
+layout (also in docs/rl.md), with ``N`` the track length:
 
 Two runners (:mod:`.solver`):
 
@@ -17,11 +17,17 @@ Two runners (:mod:`.solver`):
   stopping wins (the entry is absent: stop). Under ``same_round`` seat 1's last turn after
   seat 0 passed the end is not in the table: it rolls until its sum takes it past the end.
 
-Three runners (:mod:`.race3`):
+Three runners (:mod:`.races`):
 
 - ``win`` ``(N+1, N+1, N+1, 3)``: ``win[a, b, c]``, the winning chances of the mover on
   ``a`` and of the next two runners in turn order, on ``b`` and ``c``;
 - ``roll`` ``(N+1, N+1, N+3, N+1)``: ``roll[b, c, j, x]``, the mover's decision as above.
+
+Four runners (:mod:`.races`): ``win`` ``(N+1, N+1, N+1, N+1, 4)`` likewise (216 MB on the
+default track), and the decisions packed, as the solver keeps them (unpacked they would take
+358 MB): ``roll_bits`` ``(N+1, N+1, N+1, N+3, (N+8)//8)`` uint8, where bit ``x % 8`` of
+``roll_bits[b, c, d, j, x // 8]`` is ``roll[b, c, d, j, x]`` (``np.unpackbits(...,
+bitorder="little")`` unpacks it).
 
 Both files also hold ``players``, ``track_length``, ``finish`` and ``value`` (the first
 player's winning chance at the start).
@@ -33,7 +39,7 @@ from typing import Any
 
 import numpy as np
 
-from dicegames.games.extra_meters.race3 import three_runner_solution
+from dicegames.games.extra_meters.races import race_solution
 from dicegames.games.extra_meters.solver import solve
 
 
@@ -45,8 +51,8 @@ def _bits(mask: int, width: int) -> np.ndarray:
 
 def solution_tables(game: Any) -> dict[str, Any] | None:
     """The exact solution's arrays for a configured game (see the module docstring), or
-    None where the game is not solved (four runners or more; three under ``same_round``
-    or past the longest solved track)."""
+    None where the game is not solved (five runners or more; three or four under
+    ``same_round`` or past the longest solved track)."""
     n = game.track_length
     finish = game.options["finish"]
     players = game.players
@@ -62,14 +68,17 @@ def solution_tables(game: Any) -> dict[str, Any] | None:
                         roll[seat, b, j] = _bits(mask, n + 1)
         value = solution.win_probability(0, 0, 0)
     else:
-        three = three_runner_solution(n, finish, players)
-        if three is None:
+        race = race_solution(n, finish, players)
+        if race is None:
             return None
-        win = np.array([[[three.chances(a, b, c) for c in range(n + 1)] for b in range(n + 1)]
-                        for a in range(n + 1)], dtype=np.float64)
-        packed = getattr(three, "_decisions")  # noqa: B009 (the solution's packed bits)
-        roll = np.unpackbits(packed, axis=-1, bitorder="little")[..., : n + 1].astype(bool)
-        value = float(win[0, 0, 0, 0])
+        win = race.table
+        value = float(win[(0,) * players][0])
+        if players == 4:
+            return {"players": players, "track_length": n, "finish": finish, "value": value,
+                    "win": win, "roll_bits": race.decisions,
+                    "summary": f"the first player wins {value:.4%} under optimal play"}
+        roll = np.unpackbits(race.decisions, axis=-1, bitorder="little")[..., : n + 1]
+        roll = roll.astype(bool)
     return {"players": players, "track_length": n, "finish": finish, "value": value,
             "win": win, "roll": roll,
             "summary": f"the first player wins {value:.4%} under optimal play"}

@@ -18,13 +18,13 @@ Codes: a chance outcome is the die face itself (1..5 on the opening roll, 1..6 a
 action 0 is ``roll``, 1 is ``stop`` (the engine's legal order).
 
 Policies: ``random`` (the ``easy`` bot: roll or stop at even odds), ``threshold`` (``medium``:
-:func:`.heuristics.should_roll`) and ``exact`` (``hard`` / ``optimal`` / ``duel``: the
+:func:`.heuristics.should_roll`), ``exact`` (``hard`` / ``optimal`` / ``duel``: the
 decision of :func:`.solver.optimal_policy`, the exact two-runner race, against the leading
 opponent with three or more runners), read from a table of roll-or-stop bits per turn position
 computed once from the exact solution by the same float operations, so it decides exactly as
-the engine's bot. Three-runner ``hard`` (``finish=first``, up to 50 squares) plays
-:mod:`.race3`'s exact three-runner solution, which the kernel does not: simulations of it use
-the engine.
+the engine's bot, and ``race`` (``optimal`` with three or four runners and three-runner
+``hard``, where :mod:`.races` solves the race): the solution's own packed decision bits,
+read with the index :mod:`.kernel_race` writes them at.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from dicegames.core.array_kernel import (
     no_work,
 )
 from dicegames.core.kernel import (
+    HAVE_NUMBA,
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
@@ -69,7 +70,7 @@ OPENING, DECIDE, ROLLING, OVER = (int(phase) for phase in Phase)
 DICE_CAP = 64
 """Dice of one turn kept in the array (only for decoding; the rules need the sum and count)."""
 
-RANDOM, THRESHOLD, EXACT = 0, 1, 2
+RANDOM, THRESHOLD, EXACT, RACE = 0, 1, 2, 3
 """Policy codes, in :attr:`ExtraMetersKernel.policies` order."""
 
 ROLL, STOP = 0, 1
@@ -95,6 +96,9 @@ class Tables(NamedTuple):
     """The exact policy's roll bits (:func:`exact_table`; one unused byte without it)."""
     offsets: IntArray
     """Where each turn position's bits start in ``exact``."""
+    race: ByteArray
+    """The ``race`` policy's packed decisions (:mod:`.kernel_race`'s ``decisions``, flat;
+    one unused byte without it)."""
 
 
 def size(players: int) -> int:
@@ -181,6 +185,21 @@ def _exact_rolls(t: Tables, pos: IntArray, at: int, player: int, count: int,
     return bool(t.exact[index] == 1)
 
 
+@njit_inline
+def _race_rolls(t: Tables, pos: IntArray, at: int, player: int, count: int,
+                total: int) -> bool:
+    """The ``race`` policy's decision: roll again? (the solved race of three or four
+    runners; runner positions are ``pos[at + seat]``, every one on the track)."""
+    players, n = t.players, t.track
+    rest = 0
+    for step in range(1, players):
+        rest = rest * (n + 1) + pos[at + (player + step) % players]
+    a = pos[at + player]
+    square = a + total
+    index = (rest * (n + 3) + a + count + 1) * ((n + 8) // 8) + (square >> 3)
+    return bool((t.race[index] >> (square & 7)) & 1 == 1)
+
+
 @njit_uncounted
 def _choose(v: IntArray, t: Tables, policy: int, whims: IntArray, work: Any) -> int:
     """The action code ``policy`` picks at this decision."""
@@ -192,6 +211,8 @@ def _choose(v: IntArray, t: Tables, policy: int, whims: IntArray, work: Any) -> 
         return STOP
     if policy == THRESHOLD:
         return ROLL if total < 16 + v[COUNT] else STOP
+    if policy == RACE:
+        return ROLL if _race_rolls(t, v, POS, seat, v[COUNT], total) else STOP
     return ROLL if _exact_rolls(t, v, POS, seat, v[COUNT], total) else STOP
 
 
@@ -250,6 +271,8 @@ def _playouts(start: IntArray, t: Tables, policies: IntArray, dice: IntArray,
                 elif pos[player] + total <= n:
                     if policy == THRESHOLD:
                         roll = total < 16 + count
+                    elif policy == RACE:
+                        roll = _race_rolls(t, pos, 0, player, count, total)
                     else:
                         roll = _exact_rolls(t, pos, 0, player, count, total)
                 if roll:
@@ -378,7 +401,7 @@ class ExtraMetersKernel(ArrayKernel):
     """The Extra Meters kernel (see the module docstring)."""
 
     game_id: ClassVar[str] = "extra-meters"
-    policies: ClassVar[tuple[str, ...]] = ("random", "threshold", "exact")
+    policies: ClassVar[tuple[str, ...]] = ("random", "threshold", "exact", "race")
     bot_names: ClassVar[dict[str, str]] = {"easy": "random", "medium": "threshold",
                                            "hard": "exact", "optimal": "exact",
                                            "duel": "exact"}
@@ -393,31 +416,54 @@ class ExtraMetersKernel(ArrayKernel):
         self.n: int = game.track_length
         self.same_round = game.options["finish"] == "same_round"
         self.tabs: Tables = Tables(self.players, self.n, self.same_round, byte_zeros(1),
-                                   zeros(1))
+                                   zeros(1), byte_zeros(1))
         self._exact: Tables | None = None
+        self._race: ByteArray | None = None
 
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every configuration of the game."""
         return bool(game.spec.id == cls.game_id)
 
-    def policy_of(self, bot: str) -> str | None:
-        """As the base class; ``exact`` only up to :data:`EXACT_MAX_TRACK` squares, and not
-        for ``hard`` where it plays the exact three-runner race (:mod:`.race3`)."""
-        from dicegames.games.extra_meters.race3 import three_runner_solution
+    def _race_solved(self) -> bool:
+        """Whether :mod:`.races` solves this configuration (three or four runners)."""
+        from dicegames.games.extra_meters.races import covers
 
+        return covers(self.n, "same_round" if self.same_round else "first", self.players)
+
+    def policy_of(self, bot: str) -> str | None:
+        """As the base class; ``race`` for the bots that play :mod:`.races`' solution
+        (``optimal`` with three or four runners, ``hard`` with three) and only where it is
+        solved; ``exact`` only up to :data:`EXACT_MAX_TRACK` squares."""
         policy = super().policy_of(bot)
+        exact_race = self.players > 2 and (bot == "optimal" or (bot == "hard"
+                                                                 and self.players == 3))
+        if exact_race or policy == "race":
+            if self._race_solved():
+                return "race"
+            if bot != "hard":  # unsolved: no such level (hard plays the duel instead)
+                return None
         if policy == "exact" and self.n > EXACT_MAX_TRACK:
-            return None
-        if bot == "hard" and self.players == 3 and three_runner_solution(
-                self.n, "same_round" if self.same_round else "first", 3) is not None:
             return None
         return policy
 
     def tables_for(self, policies: Sequence[int]) -> Tables:
-        """:attr:`tabs`, with the exact policy's table (built on first use) when it plays."""
-        if EXACT not in policies:
-            return self.tabs
+        """:attr:`tabs`, with the exact and race policies' tables (built on first use) when
+        they play."""
+        tables = self._exact_tables() if EXACT in policies else self.tabs
+        if RACE in policies:
+            if not self._race_solved():
+                raise ValueError("the race policy plays only where the race is solved")
+            if self._race is None:
+                from dicegames.games.extra_meters.races import solve_race
+
+                flat = solve_race(self.players, self.n).decisions.reshape(-1)
+                self._race = flat if HAVE_NUMBA else bytearray(flat.tobytes())
+            tables = tables._replace(race=self._race)
+        return tables
+
+    def _exact_tables(self) -> Tables:
+        """:attr:`tabs` with the exact policy's table (built on first use)."""
         if self.n > EXACT_MAX_TRACK:
             raise ValueError(f"the exact policy is offered up to {EXACT_MAX_TRACK} squares")
         if self._exact is None:

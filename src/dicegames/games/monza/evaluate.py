@@ -58,6 +58,27 @@ def medium_policy(circuit: Circuit, longest: bool) -> Policy:
     return policy
 
 
+def hard_policy(game: Any) -> Policy:
+    """``hard``: the end with the best race value after the next player's reply
+    (:func:`.heuristics.hard_value`), ties broken by the medium preference, as the bot."""
+    from dicegames.games.monza.data import MonzaData
+    from dicegames.games.monza.heuristics import hard_value
+
+    circuit, longest = game.circuit, game.longest_rule
+
+    def policy(cars: tuple[int, int], seat: int, dice: tuple[int, ...], finishing: bool,
+               red_used: int) -> Ends:
+        ends = sorted(circuit.ends(cars[seat], dice, longest))
+        if len(ends) == 1:
+            return {ends[0]: 1.0}
+        data = MonzaData(cars=cars, player=seat, finishing=finishing)
+        best = max(ends, key=lambda e: (hard_value(game, data, seat, *e),
+                                        end_key(circuit, cars, seat, *e)))
+        return {best: 1.0}
+
+    return policy
+
+
 def optimal_policy(solution: Solution) -> Policy:
     """``optimal``: the end with the best exact chance, ties broken as the bot does."""
     circuit = solution.circuit
@@ -148,16 +169,21 @@ def red_chance(solution: Solution, red: Policy, yellow: Policy) -> float:
     return float(values[n * size + n])
 
 
-def policies(solution: Solution) -> dict[str, Policy]:
-    """The levels evaluated exactly, by name."""
+def policies(solution: Solution, game: Any = None) -> dict[str, Policy]:
+    """The levels evaluated exactly, by name (``hard`` too when the configured ``game`` is
+    given: its look-ahead reads the game)."""
     circuit, longest = solution.circuit, solution.longest
-    return {"easy": random_policy(circuit, longest), "medium": medium_policy(circuit, longest),
-            "optimal": optimal_policy(solution)}
+    found = {"easy": random_policy(circuit, longest), "medium": medium_policy(circuit, longest),
+             "optimal": optimal_policy(solution)}
+    if game is not None:
+        found["hard"] = hard_policy(game)
+    return found
 
 
-def table(solution: Solution) -> dict[str, Any]:
-    """Each level's exact chance against ``optimal`` in both seat orders, and their mean."""
-    found = policies(solution)
+def table(solution: Solution, game: Any = None) -> dict[str, Any]:
+    """Each level's exact chance against ``optimal`` in both seat orders, and their mean
+    (``hard`` too when ``game`` is given: slow, minutes on the default circuit)."""
+    found = policies(solution, game)
     best = found["optimal"]
     result: dict[str, Any] = {}
     for name, policy in found.items():
