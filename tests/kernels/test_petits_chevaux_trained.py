@@ -152,3 +152,16 @@ def test_a_small_training_run_is_reproducible_from_its_seed(tmp_path: Path) -> N
     assert trainer.main(["--seed", "5", "--generations", "1", "--population", "2",
                          "--games", "4", "--eval-games", "4", "--write", str(out)]) == 0
     assert len(parse_weights(out.read_text())) == FEATURES
+
+
+def test_the_vector_environment_plays_trained_opponents_as_the_engine() -> None:
+    """The vectorised environment's compiled step plays ``trained`` opponents move for move
+    as the single-seat environment's engine bots do (same dice)."""
+    from dicegames.envs.vector import VectorEnv
+    from envs.test_env_vector import record, replay
+
+    env = VectorEnv("petits-chevaux", 2, 4, seat=1, opponents="trained")
+    rows = record(env, 300, seed=4)
+    for row, steps in enumerate(rows):
+        replay("petits-chevaux", steps, seat=1, seed=4, row=row, opponents="trained",
+               players=4)
