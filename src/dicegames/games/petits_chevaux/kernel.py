@@ -26,7 +26,9 @@ face. Action 0 is ``out``, 1 to 4 move the player's horse 1 to 4 (``r1``.. or ``
 ``pass``; :meth:`PetitsChevauxKernel.legal` lists them in the engine's order.
 
 Policies: ``random`` (the ``easy`` bot), ``medium`` and ``hard`` (the bots of those names,
-move for move: :func:`.heuristics.heuristic_policy` and :func:`.heuristics.hard_policy`).
+move for move: :func:`.heuristics.heuristic_policy` and :func:`.heuristics.hard_policy`), and
+``trained`` (:mod:`.kernel_trained`, with the weights of :mod:`.trained`; the engine's
+``trained`` bot asks this kernel for its moves).
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from dicegames.core.kernel import (
     IntArray,
     array,
     copy,
+    float_array,
 )
 from dicegames.core.model import PASS as PASS_ACTION
 from dicegames.games.petits_chevaux import kernel_bots as bots
@@ -68,13 +71,14 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     reach_at,
     size,
 )
+from dicegames.games.petits_chevaux.trained import shipped_weights
 
 
 class PetitsChevauxKernel(ArrayKernel):
     """The Petits Chevaux kernel (see the module docstring)."""
 
     game_id: ClassVar[str] = "petits-chevaux"
-    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "trained")
     compiled_choose = staticmethod(play.choose_move)
     compiled_run = staticmethod(play.run)
     compiled_playouts = staticmethod(play.playouts)
@@ -91,7 +95,8 @@ class PetitsChevauxKernel(ArrayKernel):
                            bool(options["barrage_landing_captures"]))
         self.paths = array([PATHS[colour][p] for colour in self.colours
                             for p in range(STRIDE)])
-        self.tabs: play.Tables = play.Tables(self.cfg, self.paths)
+        self.tabs: play.Tables = play.Tables(self.cfg, self.paths,
+                                             float_array(list(shipped_weights())))
 
     @classmethod
     def supports(cls, game: Any) -> bool:

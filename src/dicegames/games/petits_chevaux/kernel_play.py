@@ -28,6 +28,8 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     PLAYER,
     RANDOM,
     ROLLING,
+    TRACK,
+    TRAINED,
     TURN,
     WINNER,
     Options,
@@ -35,6 +37,7 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     apply_outcome,
     legal_moves,
 )
+from dicegames.games.petits_chevaux.kernel_trained import FLOATS, trained_choose
 
 MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
@@ -51,6 +54,8 @@ class Tables(NamedTuple):
     paths: IntArray
     """``paths[seat * STRIDE + progress]``: the track square of that seat's horse at that
     progress, -1 off the track."""
+    weights: FloatArray
+    """The ``trained`` level's weights (:mod:`.kernel_trained`, one per feature)."""
 
 
 class Work(NamedTuple):
@@ -64,12 +69,17 @@ class Work(NamedTuple):
     """Their target progress (-1 for pass)."""
     scores: FloatArray
     """The bots' float scores and terms (:data:`.kernel_bots.SCORES` slots)."""
+    after: IntArray
+    """A state the ``trained`` level plays each move on (:mod:`.kernel_trained`)."""
+    floats: FloatArray
+    """The ``trained`` level's features (:data:`.kernel_trained.FLOATS` slots)."""
 
 
 @njit
 def work(tabs: Tables) -> Work:
     """Fresh scratch arrays."""
-    return Work(zeros(SCRATCH), zeros(MAX_LEGAL), zeros(MAX_LEGAL), float_zeros(SCORES))
+    return Work(zeros(SCRATCH), zeros(MAX_LEGAL), zeros(MAX_LEGAL), float_zeros(SCORES),
+                zeros(HORSES + 6 * tabs.cfg.players + 2 * TRACK), float_zeros(FLOATS))
 
 
 @njit
@@ -78,6 +88,10 @@ def choose_move(v: IntArray, tabs: Tables, policy: int, rng: IntArray, scratch: 
     it: on a copy, as another thread may read ``v`` meanwhile."""
     s = copy(v)
     n = legal_moves(s, tabs.cfg, tabs.paths, scratch.codes, scratch.targets)
+    if policy == TRAINED:
+        return trained_choose(s, tabs.cfg, tabs.paths, tabs.weights, scratch.codes,
+                              scratch.targets, n, scratch.scratch, scratch.scores,
+                              scratch.after, scratch.floats)
     return choose(s, tabs.cfg, tabs.paths, policy, rng, scratch.codes, scratch.targets, n,
                   scratch.scratch, scratch.scores)
 
@@ -129,6 +143,10 @@ def run(v: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: In
                     if x < limit:
                         break
                 code = codes[x % n]
+            elif policy == TRAINED:
+                code = trained_choose(v, cfg, paths, tabs.weights, codes, targets, n,
+                                      scratch.scratch, scratch.scores, scratch.after,
+                                      scratch.floats)
             else:
                 code = choose(v, cfg, paths, policy, whims, codes, targets, n,
                               scratch.scratch, scratch.scores)

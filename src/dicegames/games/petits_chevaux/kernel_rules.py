@@ -28,7 +28,7 @@ DRAW, ROLLING, MOVE, OVER = 0, 1, 2, 3
 OUT, PASS = 0, 5
 """Action codes: 0 brings a horse out, 1..4 move horse 1..4, 5 passes."""
 
-RANDOM, MEDIUM, HARD = 0, 1, 2
+RANDOM, MEDIUM, HARD, TRAINED = 0, 1, 2, 3
 """Policy codes."""
 
 TRACK = 56

@@ -2,7 +2,8 @@
 
 One compiled call steps every row: the learner's action (encoder id ``0`` pass is kernel code
 5, id ``k >= 1`` is code ``k - 1``: out, then horses 1 to 4), then the draw, the dice and the
-opponents' kernel policies (:mod:`.kernel_rules`, :mod:`.kernel_bots`) until a learning seat
+opponents' kernel policies (:mod:`.kernel_rules`, :mod:`.kernel_bots`,
+:mod:`.kernel_trained`) until a learning seat
 decides (a forced pass included, as the other environments ask it too), then the encoder's
 observation (:class:`.encoder.PetitsChevauxEncoder`'s fields over the kernel array) and mask.
 """
@@ -30,11 +31,13 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     SIXES,
     STRIDE,
     TRACK,
+    TRAINED,
     WINNER,
     apply_action,
     apply_outcome,
     legal_moves,
 )
+from dicegames.games.petits_chevaux.kernel_trained import trained_choose
 
 
 @njit_uncounted
@@ -61,6 +64,10 @@ def _advance(v: IntArray, t: Tables, policies: IntArray, dice: IntArray, whims: 
                 code = codes[0]
             elif policy == RANDOM:
                 code = codes[below(whims, n)]
+            elif policy == TRAINED:
+                code = trained_choose(v, cfg, paths, t.weights, codes, targets, n,
+                                      scratch.scratch, scratch.scores, scratch.after,
+                                      scratch.floats)
             else:
                 code = choose(v, cfg, paths, policy, whims, codes, targets, n,
                               scratch.scratch, scratch.scores)
