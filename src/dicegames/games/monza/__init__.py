@@ -12,6 +12,7 @@ DEFINITION = GameDefinition(
     kernel="dicegames.games.monza.kernel:MonzaKernel",
     encoder="dicegames.games.monza.encoder:MonzaEncoder",
     estimator="dicegames.games.monza.optimal:estimator",
+    exact="dicegames.games.monza.exact:exact",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 
