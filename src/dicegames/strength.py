@@ -12,10 +12,11 @@ The file (``format`` ``dicegames-strength``, :data:`VERSION`) holds, for the gam
 options: how many games each pairing played and the seed; each level measured, with
 ``same_as`` (the other level names that are the same bot), ``rating`` (Bradley-Terry on
 the Elo scale, ``random`` = 0, with a 95% interval; null when the level was not measured,
-``unrated`` says why), ``versus`` (its win share against the opponent level in the other
-seats, per player count, with a 95% Wilson interval) and ``exact`` (its exact win chance
-against ``optimal`` as first and as second player, where the game's ``exact`` part covers
-the configuration); and ``exact_value``, the first player's chance when both play optimally.
+``unrated`` says why: a code of :data:`REASONS`), ``versus`` (its win share against the
+opponent level in the other seats, per player count, with a 95% Wilson interval) and
+``exact`` (its exact win chance against ``optimal`` as first and as second player, where the
+game's ``exact`` part covers the configuration); and ``exact_value``, the first player's
+chance when both play optimally.
 """
 
 from __future__ import annotations
@@ -47,7 +48,10 @@ OPPONENT_OF_OPPONENT = "easy"
 
 NOT_MEASURED = N_("no kernel policy yet: their games would be played one by one on the "
                   "engine, too slowly for these round robins")
-"""Why a listed level has no rating (the data file's ``unrated``)."""
+"""Why a listed level has no rating: the level has no kernel policy."""
+
+REASONS = {"no-kernel": NOT_MEASURED}
+"""The data file's ``unrated`` codes and the messages that say them."""
 
 DENOMINATORS = (2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 200, 500, 1000)
 """The "in n games" a share is said with, the smallest that fits first."""
@@ -218,7 +222,8 @@ def table_markdown(data: dict[str, Any]) -> str:
     unrated: dict[str, list[str]] = {}  # reason -> levels
     for entry in levels:
         if entry.get("rating") is None:
-            unrated.setdefault(entry.get("unrated") or NOT_MEASURED, []).append(entry["name"])
+            code = entry.get("unrated") or "no-kernel"
+            unrated.setdefault(REASONS.get(code, code), []).append(entry["name"])
     notes += [_("Not rated: {levels} ({reason}).",
                 levels=", ".join(f"`{name}`" for name in names), reason=_(reason))
               for reason, names in unrated.items()]

@@ -37,7 +37,6 @@ from dicegames.core.game import Game
 from dicegames.core.registry import configure, definition
 from dicegames.strength import (
     FORMAT,
-    NOT_MEASURED,
     OPPONENT,
     OPPONENT_OF_OPPONENT,
     SHOWN_COUNTS,
@@ -71,7 +70,7 @@ def _bots(duel: Game[Any, Any, Any], engine_games: int
     known = {identity(duel, name): name for name in names}
     for skipped in ladder.skipped:
         if engine_games <= 0:
-            unrated[skipped.bot] = NOT_MEASURED
+            unrated[skipped.bot] = "no-kernel"
             continue
         key = identity(duel, skipped.bot)
         if key in known:
