@@ -219,3 +219,19 @@ def test_the_web_sends_the_words_by_player_count_in_each_language() -> None:
     with use("ja"):
         words = strength.plain_strength("extra-meters", "medium", 2)
     assert words is not None and "やさしい" in words
+
+
+def test_a_solo_game_says_the_mean_score_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = copy.deepcopy(SAMPLE)
+    data["levels"][1]["alone"] = {"games": 1000, "mean": 84.6}
+    monkeypatch.setattr(strength, "load", lambda game_id: data)
+    assert strength.plain_strength("g", "medium", 1) == (
+        "scores 85 on average when playing alone")
+    assert strength.plain_strength("g", "easy", 1) is None  # not measured alone
+    assert strength.plain_strength("g", "medium", 2) == "wins about 3 games in 4 against easy"
+    table = rows(strength.table_markdown(data))
+    assert table[0][-2:] == ["alone: mean score", "against optimal play (exact)"]
+    assert [row[-2] for row in table[1:]] == ["—", "84.6", "—"]
+    with use("de"):
+        assert strength.plain_strength("g", "medium", 1) == (
+            "erzielt allein im Schnitt 85 Punkte")

@@ -15,8 +15,9 @@ the Elo scale, ``random`` = 0, with a 95% interval; null when the level was not 
 ``unrated`` says why: a code of :data:`REASONS`), ``versus`` (its win share against the
 opponent level in the other seats, per player count, with a 95% Wilson interval) and
 ``exact`` (its exact win chance against ``optimal`` as first and as second player, where the
-game's ``exact`` part covers the configuration); and ``exact_value``, the first player's
-chance when both play optimally.
+game's ``exact`` part covers the configuration), and ``alone`` (its mean score playing
+alone, for a game with a solo mode); and ``exact_value``, the first player's chance when
+both play optimally.
 """
 
 from __future__ import annotations
@@ -144,13 +145,18 @@ def plain_strength(game_id: str, level: str, players: int, *, translated: bool =
                    ) -> str | None:
     """How strong ``level`` is, in plain words in the current language, for a game of
     ``players`` players (the nearest count measured): "wins about 1 game in 3 against
-    3 medium players". The opponents' level is named in the current language, or as it is
-    typed when ``translated`` is false (the terminal, where levels are typed by name).
-    None when the game's file does not measure the level."""
+    3 medium players"; alone, its mean score ("scores 85 on average when playing alone").
+    The opponents' level is named in the current language, or as it is typed when
+    ``translated`` is false (the terminal, where levels are typed by name). None when the
+    game's file does not measure the level."""
     data = load(game_id)
     entry = level_entry(data, level) if data else None
     if entry is None:
         return None
+    if players < 2:
+        alone = entry.get("alone")
+        return None if alone is None else _(
+            "scores {score} on average when playing alone", score=decimal(alone["mean"], 0))
     found = versus_for(entry, players)
     if found is None:
         return None
@@ -187,6 +193,9 @@ def table_markdown(data: dict[str, Any]) -> str:
     head = [_("level"), _("rating (Elo, 95% interval)")]
     head += [_("against {opponent}, {count} players", opponent=f"`{OPPONENT}`", count=n)
              for n in counts]
+    solo = any(entry.get("alone") for entry in levels)
+    if solo:
+        head.append(_("alone: mean score"))
     if exact:
         head.append(_("against optimal play (exact)"))
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -202,6 +211,9 @@ def table_markdown(data: dict[str, Any]) -> str:
             if found["opponent"] != OPPONENT:
                 cell += " " + _("(against {opponent})", opponent=f"`{found['opponent']}`")
             cells.append(cell)
+        if solo:
+            alone = entry.get("alone")
+            cells.append("—" if alone is None else decimal(alone["mean"], 1))
         if exact:
             chances = entry.get("exact")
             cells.append("—" if chances is None else percent(

@@ -11,7 +11,8 @@ For the game's default options:
    every other (``medium`` itself against ``easy``), seats rotated, for each player count of
    :data:`~dicegames.strength.SHOWN_COUNTS` the game allows: the share of wins with a 95%
    Wilson interval. This is what the level descriptions say in words.
-3. **Exact.** Where the game's ``exact`` part covers two players (a solved game), each
+3. **Alone.** For a game with a solo mode, each level's mean score playing alone.
+4. **Exact.** Where the game's ``exact`` part covers two players (a solved game), each
    level's exact winning chance against ``optimal`` from both seats, and the game's value.
 
 A listed level the kernel does not play is measured on the engine only when
@@ -140,6 +141,15 @@ def _versus(game_id: str, options: dict[str, Any], name: str, counts: Sequence[i
     return found
 
 
+def _alone(game_id: str, options: dict[str, Any], name: str, run: Run
+           ) -> dict[str, Any] | None:
+    """The level's mean score playing alone (a game with a solo mode), else None."""
+    result = run.play(configure(game_id, 1, options), [name], f"{name} alone")
+    if result is None:
+        return None
+    return {"games": result.games, "mean": result.per_player[0].mean_score}
+
+
 def exact_figures(game: Game[Any, Any, Any]) -> Exact | None:
     """The game's ``exact`` part for the two-player game, or None (no part, or a
     configuration it does not cover)."""
@@ -191,6 +201,8 @@ def measure(game_id: str, games: int, seed: int, *, options: dict[str, Any] | No
                             if n in exact["levels"]), None)
         levels.append({"name": name, "same_as": aliases, "rating": ratings[name],
                        "versus": _versus(spec.id, options, name, counts, run),
+                       "alone": _alone(spec.id, options, name, run)
+                       if spec.min_players == 1 else None,
                        "exact": chances})
     listed = listed_levels(duel)
     for name in listed:

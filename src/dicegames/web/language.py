@@ -36,17 +36,20 @@ def option_json(option: OptionSpec, lang: str) -> dict[str, Any]:
 
 def strength_words(game_id: str, level: str, lang: str) -> dict[str, str]:
     """How strong ``level`` is in words in ``lang``, by player count (see
-    :func:`dicegames.strength.plain_strength`)."""
+    :func:`dicegames.strength.plain_strength`; ``"1"``: its mean score alone)."""
     data = strength.load(game_id)
     entry = strength.level_entry(data, level) if data is not None else None
     if entry is None:
         return {}
+    counts = [versus["players"] for versus in entry.get("versus") or []]
+    if entry.get("alone") is not None:
+        counts.insert(0, 1)
     found: dict[str, str] = {}
     with use(lang):
-        for versus in entry.get("versus") or []:
-            words = strength.plain_strength(game_id, level, versus["players"])
+        for players in counts:
+            words = strength.plain_strength(game_id, level, players)
             if words is not None:
-                found[str(versus["players"])] = words
+                found[str(players)] = words
     return found
 
 

@@ -3,9 +3,11 @@
 // the game's measured figures, dicegames.strength).
 
 /** A level's tooltip: its plain description and how strong it is with `players` players
- * (the nearest count measured, the smaller on a tie); its description alone when unmeasured. */
+ * (the nearest count measured, the smaller on a tie; "1" is its score alone, said only for a
+ * solo game); its description alone when unmeasured. */
 export function levelTitle(bot, players) {
-  const counts = Object.keys(bot.strength || {}).map(Number).sort((a, b) => a - b);
+  const counts = Object.keys(bot.strength || {}).map(Number).sort((a, b) => a - b)
+    .filter((count) => (count < 2) === (players < 2));
   if (!counts.length) return bot.plain || null;
   const nearest = counts.reduce((a, b) => (Math.abs(b - players) < Math.abs(a - players) ? b : a));
   const words = bot.strength[String(nearest)];
