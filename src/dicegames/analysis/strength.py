@@ -167,10 +167,10 @@ def measure(game_id: str, games: int, seed: int, *, options: dict[str, Any] | No
 
     Args:
         game_id: the game (id or alias).
-        options: the game's options (default: its defaults, which the data files hold).
         games: games a pairing of the round robin, and for each level and player count
             against ``medium``.
         seed: the master seed (the same seed gives the same figures).
+        options: the game's options (default: its defaults, which the data files hold).
         engine_games: games for a level the kernel does not play (0: left unrated).
         jobs: worker processes for each run (see :func:`~dicegames.analysis.simulate.
             simulate`; the figures do not depend on it).
