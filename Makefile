@@ -9,7 +9,8 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs strength clean browser
+.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs strength \
+	clean browser postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -29,7 +30,7 @@ run: $(VENV)/.run-installed
 
 # ruff and mypy run while the kernels compile (numba, about two minutes of one core on a
 # fresh machine, see the pytest target), then the tests.
-test: $(VENV)/.dev-installed browser
+test: $(VENV)/.dev-installed browser postgres
 	@$(BIN)/python scripts/compile_kernels.py > $(VENV)/.compile-kernels.log 2>&1 & \
 	compiling=$$!; $(MAKE) --no-print-directory lint typecheck; checks=$$?; \
 	wait $$compiling; compiled=$$?; cat $(VENV)/.compile-kernels.log; \
@@ -75,6 +76,27 @@ browser:
 	fi; \
 	echo "The browser tests will be skipped (install Chromium or set DICEGAMES_CHROMIUM)." >&2
 
+# The store and web tests run on PostgreSQL too: tests/pgcluster.py makes a throwaway cluster
+# with initdb and pg_ctl (PATH or /usr/lib/postgresql/*/bin). When they are missing and
+# apt-get exists, install Debian's postgresql (as root, or with sudo as for the browser);
+# elsewhere say so: those tests skip with a message, or fail with CI=true.
+postgres:
+	@if command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; \
+		then exit 0; fi; \
+	if command -v apt-get >/dev/null 2>&1; then \
+		if [ "$$(id -u)" -eq 0 ]; then SUDO=""; \
+		elif [ -t 0 ] && command -v sudo >/dev/null 2>&1; then SUDO="sudo"; \
+		else SUDO="sudo -n"; fi; \
+		echo "Installing for the PostgreSQL tests: $$SUDO apt-get install postgresql"; \
+		if $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive \
+			$$SUDO apt-get install -y -qq postgresql; then exit 0; fi; \
+		echo "Could not install postgresql with apt-get." >&2; \
+	else echo "No PostgreSQL found and no apt-get to install one." >&2; fi; \
+	ci=$$(printf '%s' "$$CI" | tr 'A-Z' 'a-z'); \
+	case "$$ci" in ""|0|false|no) ;; *) \
+		echo "CI=$$CI: the PostgreSQL tests must run; install postgresql." >&2; exit 1;; esac; \
+	echo "The PostgreSQL tests will be skipped (install postgresql or set DICEGAMES_TEST_PG)." >&2
+
 lint: $(VENV)/.dev-installed
 	$(BIN)/ruff check src tests scripts
 
@@ -100,7 +122,7 @@ check: $(VENV)/.dev-installed lint typecheck
 # so its server starts once), then the timing-sensitive ones (marked timing: latency,
 # budgets, the soak) alone, so no other test competes with them for the two cores.
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
-pytest: $(VENV)/.dev-installed browser
+pytest: $(VENV)/.dev-installed browser postgres
 	@$(BIN)/python scripts/compile_kernels.py
 	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -m "not timing"; first=$$?; \
 	$(BIN)/pytest -m timing; second=$$?; \
@@ -112,11 +134,13 @@ pytest: $(VENV)/.dev-installed browser
 # Every figure beside the previous release's (its src/ unpacked from git into a temporary
 # folder), from interleaved runs; medians. scripts/bench.py --alone: this checkout only.
 # Then every game's design report at its defaults against its aim of 60 s, and the
-# vectorised learning environment beside PettingZoo (scripts/bench_vector.py).
+# vectorised learning environment beside PettingZoo (scripts/bench_vector.py). Then the web
+# app on one process (SQLite, PostgreSQL) and two (PostgreSQL): scripts/web_bench_cluster.py.
 bench: $(VENV)/.dev-installed
 	$(BIN)/python scripts/bench.py
 	$(BIN)/python scripts/bench_reports.py
 	$(BIN)/python scripts/bench_vector.py
+	$(BIN)/python scripts/web_bench_cluster.py
 
 # dicegames beside OpenSpiel (Python loop over pyspiel) and LUDOpy, installed in their own
 # environment (.venv-peers), interleaved runs, medians (see docs/performance.md).

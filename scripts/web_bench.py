@@ -19,6 +19,8 @@ by two spectators' websockets, one reading English and one French; meanwhile a p
 a simple GET (:data:`PROBE`) every :data:`PROBE_EVERY` seconds on a new connection and
 times it. The figure is that GET's p50 and p99: how much the matches' moves and pushes
 delay everyone else.
+
+Several processes on one PostgreSQL database (``--cluster``): :mod:`web_bench_cluster`.
 """
 
 from __future__ import annotations
@@ -282,5 +284,8 @@ if __name__ == "__main__":
     sys.setswitchinterval(0.001)  # the probe thread gets the GIL back quickly
     if sys.argv[1:] == ["--big"]:
         print(json.dumps(big_boards(), indent=2))
+    elif sys.argv[1:] == ["--cluster"]:  # one or two processes, SQLite and PostgreSQL
+        import web_bench_cluster
+        print(json.dumps(web_bench_cluster.cluster_figures(), indent=2))
     else:
         print(json.dumps(web_load(), indent=2))

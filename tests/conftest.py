@@ -1,5 +1,6 @@
 """Shared test setup: Hypothesis profiles that keep the suite quick and reproducible, and
-the toy game registered for the session.
+the toy game registered for the session, and the PostgreSQL fixtures (``pg_server``,
+``pg_dsn``, ``pg_module_dsn``: see :mod:`pgcluster`).
 
 The ``ci`` profile (the default) runs a modest, derandomized number of examples with no
 deadline, so property tests never fail on a slow machine and every run checks the same
@@ -10,8 +11,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 from dicegames.core.registry import register
@@ -44,5 +47,35 @@ if TESTS not in sys.path:
     sys.path.insert(0, TESTS)
 
 import toygame  # noqa: E402
+from pgcluster import PgServer, Unavailable, session_server, unavailable  # noqa: E402
 
 register(toygame.DEFINITION)
+
+
+# PostgreSQL (tests/pgcluster.py): one throwaway server per test process, a fresh database
+# per test (pg_dsn) or per module (pg_module_dsn); skipped with the reason where PostgreSQL
+# can't be had, failed instead under CI=true.
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[PgServer]:
+    """The session's PostgreSQL server (a throwaway cluster, or ``DICEGAMES_TEST_PG``'s)."""
+    with session_server() as server:
+        if isinstance(server, Unavailable):
+            unavailable(str(server))
+        yield server
+
+
+@pytest.fixture
+def pg_dsn(pg_server: PgServer) -> Iterator[str]:
+    """The ``postgresql://`` address of a fresh, empty database for this test; dropped
+    after it (whatever is still connected is disconnected)."""
+    dsn = pg_server.create_database()
+    yield dsn
+    pg_server.drop_database(dsn)
+
+
+@pytest.fixture(scope="module")
+def pg_module_dsn(pg_server: PgServer) -> Iterator[str]:
+    """The ``postgresql://`` address of a fresh, empty database shared by one module."""
+    dsn = pg_server.create_database()
+    yield dsn
+    pg_server.drop_database(dsn)

@@ -287,7 +287,7 @@ def _with_hub(tmp_path: Path, work: Callable[[Hub], Awaitable[None]]) -> None:
             await work(hub)
         finally:
             hub.close()
-            hub.store.close()
+            await hub.store.aclose()
 
     asyncio.run(run())
 

@@ -30,7 +30,7 @@ exit codes:
   0    success; also a game left with Ctrl-D or "quit" (it is saved and can be resumed)
   1    a file that cannot be read or written, a corrupt game record, another failure
   2    a wrong command line: unknown game, option, value or bot, wrong player count;
-       for serve, a --db file that is not a usable SQLite database
+       for serve and db, a --db file or database address that cannot be used
   130  interrupted with Ctrl-C (a game in progress is saved first)
 """
 
@@ -51,6 +51,8 @@ examples:
   dicegames review game.json                  every decision of a game judged
   dicegames verify game.json                  check a web match's dice (provably fair)
   dicegames serve                             the web app (prints its address)
+  dicegames db copy web.sqlite3 postgresql://dicegames@localhost/dicegames
+                                              move the web app's games to PostgreSQL
 
 {EXIT_CODES}"""
 
@@ -265,9 +267,11 @@ def build_parser() -> argparse.ArgumentParser:
                             "code (see docs/security.md)")
     serve.add_argument("--port", type=int, default=8000,
                        help="port (default 8000; 0 picks a free one)")
-    serve.add_argument("--db", metavar="PATH", type=Path,
-                       help="SQLite file of the games (default: web.sqlite3 in the user "
-                            "data folder)")
+    serve.add_argument("--db", metavar="PATH|URL",
+                       help="where the games are stored: a SQLite file (a path or "
+                            "sqlite:///path; default: web.sqlite3 in the user data folder) or "
+                            "a PostgreSQL database (postgresql://user@host/database, needs "
+                            "the postgres extra)")
     serve.add_argument("--bot-delay", metavar="S", type=float, default=0.7,
                        help="seconds bots wait before moving, so people can follow "
                             "(default 0.7)")
@@ -275,6 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a person has to take back the last decision of their "
                             "turn before the next roll or bot move (default 3; 0: none)")
     serve.add_argument("--open", action="store_true", help="open the address in a browser")
+    serve.add_argument("--workers", metavar="N", type=int, default=1,
+                       help="server processes sharing the port (default 1; more than one "
+                            "needs --db postgresql://...)")
     serve.add_argument("--allow-origin", metavar="URL", action="append", default=[],
                        dest="allow_origins",
                        help="a web origin (http://host:port) whose pages may also change "
@@ -284,7 +291,37 @@ def build_parser() -> argparse.ArgumentParser:
                        help="seconds a live viewer may leave an update unread before it is "
                             "dropped (default 10)")
     _add_serve_limits(serve)
+    _add_db_command(commands)
     return parser
+
+
+def _add_db_command(commands: Any) -> None:
+    """``dicegames db copy SRC DST`` and ``dicegames db migrate TARGET``
+    (:mod:`dicegames.web.store_copy`)."""
+    db = commands.add_parser("db", help="copy or migrate the web app's store",
+                             formatter_class=_formatter,
+                             description="The web app's store: a SQLite file (a path or "
+                                         "sqlite:///path) or a PostgreSQL database "
+                                         "(postgresql://user@host/database).",
+                             epilog="examples:\n  dicegames db copy web.sqlite3 "
+                                    "postgresql://dicegames@localhost/dicegames\n"
+                                    "  dicegames db migrate postgresql://dicegames@localhost/"
+                                    "dicegames\n\n" + EXIT_CODES)
+    actions = db.add_subparsers(dest="db_command", metavar="ACTION", required=True)
+    copy = actions.add_parser("copy", help="copy every match, seat, move and upload",
+                              description="Copy every match, seat, move, lobby row and upload "
+                                          "of SRC into DST (migrated first), in one "
+                                          "transaction; stop the servers using SRC first.")
+    copy.add_argument("source", metavar="SRC", help="the store to copy (must exist)")
+    copy.add_argument("destination", metavar="DST",
+                      help="the store to copy into (created when missing; must hold no "
+                           "match unless --replace)")
+    copy.add_argument("--replace", action="store_true",
+                      help="delete the matches DST holds first (in the same transaction)")
+    migrate = actions.add_parser("migrate", help="bring a store's schema up to this version",
+                                 description="Apply the schema migrations TARGET lacks (the "
+                                             "server also does it when it starts).")
+    migrate.add_argument("target", metavar="TARGET", help="the store (created when missing)")
 
 
 def _add_serve_limits(serve: argparse.ArgumentParser) -> None:
@@ -458,7 +495,8 @@ def _add_solve(commands: argparse._SubParsersAction[_Parser]) -> None:
                     "50 squares).",
         epilog="examples:\n  dicegames solve extra-meters --out em50.npz\n"
                "  dicegames solve extra-meters --players 3 --option track_length=30 "
-               "--out em3.npz\n\n" + EXIT_CODES)
+               "--out em3.npz\n  dicegames solve shortcut --out sc.npz   # two players, "
+               "boards of up to 200 cells\n\n" + EXIT_CODES)
     solve.add_argument("game", metavar="GAME", help="the game id")
     solve.add_argument("--players", metavar="N", type=int, default=None,
                        help="the player count (default: the game's)")
@@ -513,6 +551,8 @@ def dispatch(term: Terminal, args: argparse.Namespace) -> ExitCode:
                                             options=args.options, out=args.out))
     if args.command == "serve":
         return _serve(args)
+    if args.command == "db":
+        return _db(term, args)
     if args.command in ("analyse", "analyze"):
         from dicegames.terminal.analyse_view import AnalyseRequest, run_analyse
         return run_analyse(term, AnalyseRequest(
@@ -538,7 +578,7 @@ def _serve(args: argparse.Namespace) -> ExitCode:
         raise UsageError("--bot-delay takes seconds from 0 to 60")
     if args.undo_grace < 0 or args.undo_grace > 60:
         raise UsageError("--undo-grace takes seconds from 0 to 60")
-    from dicegames.web.database import DatabaseFileError
+    from dicegames.web.database import StoreOpenError
     from dicegames.web.guard import normalize_origin
     from dicegames.web.server import serve
     for origin in args.allow_origins:
@@ -548,13 +588,44 @@ def _serve(args: argparse.Namespace) -> ExitCode:
             raise UsageError(f"--allow-origin: {error}") from None
     if not 0 < args.send_timeout <= 3600:
         raise UsageError("--send-timeout takes seconds from 0 to 3600")
+    from dicegames.web.stores import is_postgres
+    from dicegames.web.workers import MAX_WORKERS, NEEDS_POSTGRES
+    if not 1 <= args.workers <= MAX_WORKERS:
+        raise UsageError(f"--workers takes 1 to {MAX_WORKERS} processes")
+    if args.workers > 1 and not is_postgres(args.db):
+        raise UsageError(NEEDS_POSTGRES)
     host = _serve_host(args.host, args.lan)
     try:
         serve(host, args.port, args.db, args.bot_delay, args.open,
               allow_origins=args.allow_origins, send_timeout=args.send_timeout,
-              lan=args.lan, undo_grace=args.undo_grace, **_serve_limits(args))
-    except DatabaseFileError as error:  # one line, exit 2: a --db that cannot be used
+              lan=args.lan, undo_grace=args.undo_grace, workers=args.workers,
+              **_serve_limits(args))
+    except StoreOpenError as error:  # one line, exit 2: a --db that cannot be used
         raise UsageError(str(error)) from None
+    return ExitCode.OK
+
+
+def _db(term: Terminal, args: argparse.Namespace) -> ExitCode:
+    """``dicegames db copy|migrate``: a store that can't be used is a usage error (2), a
+    refused copy a failure (1)."""
+    from rich.markup import escape
+
+    from dicegames.web.database import StoreOpenError
+    from dicegames.web.store_copy import CopyError, copy_store, migrate_store
+    from dicegames.web.stores import redact
+    try:
+        if args.db_command == "migrate":
+            version = migrate_store(args.target)
+            term.say(escape(f"{redact(args.target)}: schema at version {version}"))
+            return ExitCode.OK
+        copied = copy_store(args.source, args.destination, replace=args.replace)
+    except StoreOpenError as error:
+        raise UsageError(str(error)) from None
+    except CopyError as error:
+        term.error(str(error))
+        return ExitCode.ERROR
+    term.say(escape(f"copied {copied} from {redact(args.source)} to "
+                    f"{redact(args.destination)}"))
     return ExitCode.OK
 
 

@@ -94,13 +94,14 @@ async def _receive_within(session: WebSocketTestSession, timeout: float) -> Mess
 
 
 class AppClient(JsonCalls):
-    """The app over the SQLite file ``db``, served in process while open (``with``, or
-    :meth:`start` and :meth:`stop`), with ``analysis_workers`` worker processes for its
-    hints and reviews (the server has :data:`~dicegames.web.pool.WORKERS`); ``options``: more
-    keyword arguments of :func:`~dicegames.web.app.create_app`."""
+    """The app over the store ``db`` (a SQLite file, or a ``postgresql://`` address),
+    served in process while open (``with``, or :meth:`start` and :meth:`stop`), with
+    ``analysis_workers`` worker processes for its hints and reviews (the server has
+    :data:`~dicegames.web.pool.WORKERS`); ``options``: more keyword arguments of
+    :func:`~dicegames.web.app.create_app`."""
 
-    def __init__(self, db: Path, *, client: tuple[str, int] = CLIENT, analysis_workers: int = 1,
-                 **options: Any) -> None:
+    def __init__(self, db: Path | str, *, client: tuple[str, int] = CLIENT,
+                 analysis_workers: int = 1, **options: Any) -> None:
         options.setdefault("bot_delay", 0.0)
         options.setdefault("client_limits", ClientLimits.off())
         options.setdefault("loopback_only", True)  # as `dicegames serve` on 127.0.0.1

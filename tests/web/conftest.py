@@ -26,35 +26,94 @@ them out) stays for what only a process or its sockets show:
 
 A kept-alive connection after a 500 is checked on uvicorn serving the app in this process
 (:mod:`web.inprocess`).
+
+One suite, two stores: ``client`` and ``server`` run over each store in turn (the
+module-scoped ``backend`` parameter, ``[sqlite]`` and ``[postgres]`` in the test ids), a
+fresh SQLite file or a fresh PostgreSQL database per module (copied from a template with
+the schema migrated, on the session's throwaway cluster: see :mod:`pgcluster`). A test that
+reads or damages the SQLite file itself is marked ``sqlite_only`` and runs on SQLite alone.
+Where PostgreSQL can't be had, the ``[postgres]`` tests skip with the reason (fail under
+``CI=true``). The browser tests stay on SQLite, except those marked ``both_stores``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 from playwright.sync_api import Browser, Page, sync_playwright
 from playwright.sync_api import Error as PlaywrightError
 
+from pgcluster import PgServer
 from web.browser import ARGS, LAUNCH_TIMEOUT_MS, find_chromium, in_ci
 from web.client import AppClient
 from web.server import Server
 
+BACKENDS = ("sqlite", "postgres")
+"""The stores every ``client`` and ``server`` test runs over."""
+
+
+def schema_template(pg_server: PgServer) -> str:
+    """The session's template database with the stores' schema migrated (made once)."""
+    def migrate(dsn: str) -> None:
+        import psycopg
+
+        from dicegames.web.migrations import migrate_postgres
+        with psycopg.connect(dsn, autocommit=True) as connection:
+            migrate_postgres(connection)
+
+    return pg_server.template("dicegames-schema", migrate)
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store of this module's run: ``sqlite`` or ``postgres``."""
+    name: str = request.param
+    return name
+
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[AppClient]:
-    """The app in process over a fresh database, no bot pause, shared by the tests of one
-    module."""
-    with AppClient(tmp_path_factory.mktemp("web") / "games.sqlite3") as running:
+def store_target(backend: str, request: pytest.FixtureRequest,
+                 tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path | str]:
+    """A fresh store for the module, as ``--db`` takes it: a SQLite file's path, or a
+    ``postgresql://`` address of a database copied from the migrated template."""
+    if backend == "sqlite":
+        yield tmp_path_factory.mktemp("web") / "games.sqlite3"
+        return
+    pg_server: PgServer = request.getfixturevalue("pg_server")
+    dsn = pg_server.create_database(schema_template(pg_server))
+    yield dsn
+    pg_server.drop_database(dsn)
+
+
+@pytest.fixture
+def fresh_target(backend: str, request: pytest.FixtureRequest,
+                 tmp_path: Path) -> Iterator[Path | str]:
+    """A fresh store for one test (the module's ``backend``), as ``--db`` takes it."""
+    if backend == "sqlite":
+        yield tmp_path / "games.sqlite3"
+        return
+    pg_server: PgServer = request.getfixturevalue("pg_server")
+    dsn = pg_server.create_database(schema_template(pg_server))
+    yield dsn
+    pg_server.drop_database(dsn)
+
+
+@pytest.fixture(scope="module")
+def client(store_target: Path | str) -> Iterator[AppClient]:
+    """The app in process over a fresh store (each backend in turn), no bot pause, shared
+    by the tests of one module."""
+    with AppClient(store_target) as running:
         yield running
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    """A server with no bot pause, shared by the tests of one module."""
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
-    running = Server(db).start()
+def server(store_target: Path | str) -> Iterator[Server]:
+    """A server with no bot pause over a fresh store (each backend in turn), shared by the
+    tests of one module."""
+    running = Server(store_target).start()
     yield running
     running.stop()
 
@@ -117,12 +176,26 @@ def dark_phone(browser: Browser) -> Iterator[Page]:
     yield from _page(browser, 390, 844, color_scheme="dark", device_scale_factor=2)
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark the tests by what they start: ``process`` for a real server process (the
-    ``server`` fixture), ``browser`` for a real Chromium; ``make check`` leaves both out."""
+    ``server`` fixture), ``browser`` for a real Chromium; ``make check`` leaves both out.
+    Leave out the ``[postgres]`` run of the tests marked ``sqlite_only``, and of the browser
+    tests not marked ``both_stores``."""
+    kept: list[pytest.Item] = []
+    dropped: list[pytest.Item] = []
     for item in items:
         names = getattr(item, "fixturenames", ())
         if "server" in names:
             item.add_marker(pytest.mark.process)
         if "browser" in names:
             item.add_marker(pytest.mark.browser)
+        callspec = getattr(item, "callspec", None)
+        on_postgres = callspec is not None and callspec.params.get("backend") == "postgres"
+        if on_postgres:
+            item.add_marker(pytest.mark.postgres)
+        sqlite_only = item.get_closest_marker("sqlite_only") is not None or (
+            "browser" in names and item.get_closest_marker("both_stores") is None)
+        (dropped if on_postgres and sqlite_only else kept).append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept

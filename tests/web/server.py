@@ -44,9 +44,9 @@ class JsonCalls:
 
 
 class Server(JsonCalls):
-    """One server process over one database file."""
+    """One server process over one store (a SQLite file or a ``postgresql://`` address)."""
 
-    def __init__(self, db: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = (),
+    def __init__(self, db: Path | str, bot_delay: float = 0.0, extra: tuple[str, ...] = (),
                  limited: bool = False) -> None:
         self.db = db
         self.bot_delay = bot_delay

@@ -18,6 +18,7 @@ from dicegames.docs import rules_page
 from dicegames.web.store import SCHEMA, Store
 from web.client import AppClient
 from web.games import game_ids, skip_unless
+from web.stores import execute
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 
@@ -300,8 +301,9 @@ def test_record_download_replay_upload_and_steps(client: AppClient) -> None:
     assert status == 422 and error["error"] == "bad_record" and "move 3" in error["message"]
 
 
-def test_a_match_from_a_position_survives_a_restart_and_keeps_it(tmp_path: Path) -> None:
-    running = AppClient(tmp_path / "games.sqlite3").start()
+def test_a_match_from_a_position_survives_a_restart_and_keeps_it(
+        fresh_target: Path | str) -> None:
+    running = AppClient(fresh_target).start()
     position = "48/46 1 decide 4 7"
     try:
         match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE,
@@ -312,7 +314,7 @@ def test_a_match_from_a_position_survives_a_restart_and_keeps_it(tmp_path: Path)
         token = match["seats"][0]["token"]
         running.post(f"/api/matches/{match['id']}/actions", {"token": token, "move": "stop"})
         running.stop()
-        running = AppClient(tmp_path / "games.sqlite3").start()  # a restart
+        running = AppClient(fresh_target).start()  # a restart
         again = running.get(f"/api/matches/{match['id']}")
         assert again["status"] == "finished" and again["result"]["winners"] == [0]
         record = running.get(f"/api/matches/{match['id']}/record")
@@ -403,16 +405,15 @@ def test_pages_and_static_files_are_served(client: AppClient) -> None:
     assert (status, error["error"]) == (404, "no_board")
 
 
-def test_a_stored_match_the_rules_refuse_is_a_clear_409(tmp_path: Path) -> None:
+def test_a_stored_match_the_rules_refuse_is_a_clear_409(fresh_target: Path | str) -> None:
     """A database row edited by hand (or written by other rules) never gives a 500."""
-    running = AppClient(tmp_path / "games.sqlite3").start()
+    running = AppClient(fresh_target).start()
     try:
         match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
         running.stop()
-        with sqlite3.connect(tmp_path / "games.sqlite3") as db:
-            db.execute("UPDATE moves SET text = 'seven' WHERE match_id = ? AND idx = 0",
-                       (match["id"],))
-        running = AppClient(tmp_path / "games.sqlite3").start()
+        execute(fresh_target, "UPDATE moves SET text = 'seven' WHERE match_id = ? AND idx = 0",
+                (match["id"],))
+        running = AppClient(fresh_target).start()
         status, error = running.call("GET", f"/api/matches/{match['id']}")
         assert (status, error["error"]) == (409, "unplayable_match")
         assert "'seven' is not a possible roll" in error["message"]

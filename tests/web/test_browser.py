@@ -48,6 +48,7 @@ def test_every_game_plays_to_the_end_by_clicking(server: Server, page: Page,
     expect(page.locator("#seats li").first).to_contain_text("Ann")
 
 
+@pytest.mark.both_stores  # on PostgreSQL too (tests/web/conftest.py)
 def test_second_device_plays_its_seat_from_its_link(server: Server, browser: Browser) -> None:
     match = server.post("/api/matches", {"game": "extra-meters", "seed": 4, "players": [
         {"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]})

@@ -19,7 +19,8 @@ import pytest
 from web.browser import CHROMIUM_ENV, find_chromium, in_ci
 
 ROOT = Path(__file__).resolve().parents[2]
-A_BROWSER_TEST = "tests/web/test_browser.py::test_second_device_plays_its_seat_from_its_link"
+A_BROWSER_TEST = ("tests/web/test_browser.py::"
+                  "test_second_device_plays_its_seat_from_its_link[sqlite]")
 
 
 @pytest.mark.parametrize(("value", "expected"), [

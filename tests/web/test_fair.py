@@ -33,6 +33,7 @@ from dicegames.core.verify import verify_record
 from dicegames.web.store import SCHEMA
 from web.client import AppClient
 from web.server import Server
+from web.stores import execute
 
 ANN = {"name": "Ann", "kind": "human"}
 BEN = {"name": "Ben", "kind": "human"}
@@ -54,8 +55,7 @@ def wait_for(client: AppClient, match_id: str, ready: Any, timeout: float = 20) 
 
 def stored_fair(client: AppClient, match_id: str) -> dict[str, Any]:
     """What the server keeps to itself: the match's dice with the secret."""
-    with sqlite3.connect(client.db) as db:
-        (raw,) = db.execute("SELECT fair FROM matches WHERE id = ?", (match_id,)).fetchone()
+    ((raw,),) = execute(client.db, "SELECT fair FROM matches WHERE id = ?", (match_id,))
     fair: dict[str, Any] = json.loads(raw)
     return fair
 

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from web.client import AppClient
+from web.stores import execute
 
 ANN_HERE = {"name": "Ann", "kind": "human"}
 INVITED = {"name": "Player 2", "kind": "human", "invited": True}
@@ -202,9 +203,8 @@ def test_a_finished_game_leaves_the_lobby(client: AppClient) -> None:
 
 def test_a_table_left_for_a_day_is_no_longer_listed_but_can_be_joined(client: AppClient) -> None:
     match = table(client)
-    with sqlite3.connect(client.db) as db:  # the app's own file, as a day had passed
-        db.execute("UPDATE matches SET created = created - 86400 - 60 WHERE id = ?",
-                   (match["id"],))
+    execute(client.db, "UPDATE matches SET created = created - 86400 - 60 WHERE id = ?",
+            (match["id"],))  # the app's own store, as a day had passed
     assert match["id"] not in listed(client)
     assert join(client, match["id"])[0] == 200
 

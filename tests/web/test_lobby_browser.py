@@ -4,6 +4,7 @@ table", joins with the keyboard alone, and both see the seat taken by name and c
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from dicegames.i18n import LANGUAGES
@@ -18,6 +19,7 @@ def test_an_empty_lobby_says_how_to_fill_it(server: Server, page: Page) -> None:
     expect(page.locator("#tables li")).to_have_count(0)
 
 
+@pytest.mark.both_stores  # on PostgreSQL too (tests/web/conftest.py)
 def test_a_table_opened_in_one_browser_is_joined_from_another(server: Server,
                                                              browser: Browser) -> None:
     host_context = browser.new_context(viewport={"width": 1000, "height": 900})

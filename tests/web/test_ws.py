@@ -145,9 +145,10 @@ def _answer(socket: Socket | ClientConnection) -> dict[str, Any]:
 
 
 @pytest.mark.process
-def test_kill_9_at_any_moment_loses_no_acknowledged_move(tmp_path: Path) -> None:
-    """Moves fired as fast as possible; SIGKILL mid-stream; restart; resume exactly."""
-    server = Server(tmp_path / "games.sqlite3").start()
+def test_kill_9_at_any_moment_loses_no_acknowledged_move(fresh_target: Path | str) -> None:
+    """Moves fired as fast as possible; SIGKILL mid-stream; restart; resume exactly (on
+    each store)."""
+    server = Server(fresh_target).start()
     try:
         bots = server.post("/api/matches", {
             "game": "petits-chevaux", "seed": 5,

@@ -1,7 +1,7 @@
 """The ASGI application: pages, static ES modules, board modules, the pages' catalogues, the
 API and websockets.
 
-:func:`create_app` wires a :class:`~dicegames.web.store.Store` and a
+:func:`create_app` wires a store (:mod:`~dicegames.web.stores`: SQLite or PostgreSQL) and a
 :class:`~dicegames.web.hub.Hub` into a Starlette app. Pages are static HTML that load ES
 modules (no build step); each game's ``board.js`` is served from its package folder. Every
 error, including unknown routes and unexpected failures, answers the JSON error shape: a
@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
@@ -33,6 +33,7 @@ from dicegames.core.errors import DiceGamesError, OptionError
 from dicegames.core.registry import definition
 from dicegames.i18n import LANGUAGES, table
 from dicegames.web.api import build_routes
+from dicegames.web.cluster import Cluster
 from dicegames.web.commands import Act, AskHint, EnterDice, Undo
 from dicegames.web.compress import Compression
 from dicegames.web.domain import BadRequest, BadToken, NoBoard
@@ -53,7 +54,8 @@ from dicegames.web.live import LiveMatch, Viewer
 from dicegames.web.pwa import pwa_routes
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.responses import JSONResponse
-from dicegames.web.store import Store
+from dicegames.web.shared_limits import SharedLimits
+from dicegames.web.stores import is_postgres, open_store
 
 STATIC = Path(str(files("dicegames.web").joinpath("static")))
 MAX_WS_MESSAGE = 16 * 1024
@@ -87,7 +89,10 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
                client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
                matches_in_memory: int = MATCHES_IN_MEMORY,
                served: str | None = None, undo_grace: float = 0.0) -> Starlette:
-    """The web app storing its matches in the SQLite file ``db_path``.
+    """The web app storing its matches in ``db_path``: a SQLite file (a path or
+    ``sqlite:///path``) or a PostgreSQL database (``postgresql://...``), see
+    :func:`~dicegames.web.stores.open_store` (which raises StoreOpenError when it can't
+    be used).
 
     ``bot_delay`` is the pause in seconds before each bot move (half of it before an
     automatic roll) so people can follow; use 0 for tests and benchmarks.
@@ -100,7 +105,7 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
     ``undo_grace``: seconds the next automatic step waits after a person's last decision
     of a turn, so they can take it back (:mod:`.grace`).
     """
-    store = Store(db_path)
+    store = open_store(db_path)
     boards: dict[str, str | None] = {}
 
     def board_module(game_id: str) -> str | None:
@@ -108,9 +113,13 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
             boards[game_id] = board_source(game_id)
         return f"/games/{game_id}/board.js" if boards[game_id] is not None else None
 
+    # On PostgreSQL the process may be one of several (--workers, or more serve processes):
+    # pushes, leases and limits go through the database (cluster.py, shared_limits.py).
+    cluster = Cluster(str(db_path)) if is_postgres(db_path) else None
     hub = Hub(store, bot_delay, board_module, idle_evict, matches_in_memory,
-              undo_grace=undo_grace)
-    limits = RateLimits(client_limits if client_limits is not None else ClientLimits())
+              undo_grace=undo_grace, cluster=cluster)
+    limits = RateLimits(client_limits if client_limits is not None else ClientLimits(),
+                        shared=None if cluster is None else SharedLimits(cluster))
 
     def page(name: str) -> Any:
         async def endpoint(request: Request) -> Response:
@@ -145,10 +154,12 @@ def create_app(db_path: str | Path, bot_delay: float = 0.7, allow_origins: Itera
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await store.open()
         await hub.start()
         yield
+        await hub.leave()
         hub.close()
-        store.close()
+        await store.aclose()
 
     routes = [
         Route("/", page("index.html")),
@@ -243,7 +254,7 @@ async def _serve_socket(hub: Hub, ws: WebSocket, send_timeout: float,
     await ws.accept()
     client = client_of(ws)
     try:
-        with limits.open_socket(client):
+        async with limits.hold_socket(client):
             await _view(hub, ws, send_timeout, limits, client)
     except RateLimited as error:
         await _refuse(ws, error)
@@ -271,7 +282,7 @@ async def _view(hub: Hub, ws: WebSocket, send_timeout: float, limits: RateLimits
     loop = asyncio.get_running_loop()
     sender = loop.create_task(_push_states(match, viewer, ws, send_timeout))
     receiver = loop.create_task(_receive(hub, match, tokens, ws, viewer.lang,
-                                         count_hint=lambda: limits.check("hint", client)))
+                                         count_hint=lambda: limits.take("hint", client)))
     try:  # until the viewer leaves, or is dropped as too slow
         await asyncio.wait((sender, receiver), return_when=asyncio.FIRST_COMPLETED)
     finally:
@@ -281,7 +292,7 @@ async def _view(hub: Hub, ws: WebSocket, send_timeout: float, limits: RateLimits
 
 
 async def _receive(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
-                   lang: str, *, count_hint: Callable[[], None]) -> None:
+                   lang: str, *, count_hint: Callable[[], Awaitable[None]]) -> None:
     """Answer the viewer's messages until it disconnects (``count_hint`` counts a hint
     against the client's rate, raising :class:`~.limits.RateLimited` past it).
 
@@ -331,7 +342,7 @@ def _wants_hint(text: str) -> bool:
 
 async def _send_answer(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: WebSocket,
                        text: str, *, lang: str, client: str,
-                       count_hint: Callable[[], None]) -> None:
+                       count_hint: Callable[[], Awaitable[None]]) -> None:
     """Answer one message on its own (a hint), unless the socket has closed."""
     answer = await _answer(hub, match, tokens, text, lang, client=client,
                            count_hint=count_hint)
@@ -364,7 +375,8 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
 
 async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
                   text: str, lang: str, *, client: str = "",
-                  count_hint: Callable[[], None] = lambda: None) -> dict[str, Any]:
+                  count_hint: Callable[[], Awaitable[None]] | None = None
+                  ) -> dict[str, Any]:
     """Carry out one websocket message and return its ack or error (a hint's label in
     ``lang``, its work counted against ``client``'s limits; a refused hint's error has
     ``retry_after``, seconds)."""
@@ -392,7 +404,8 @@ async def _answer(hub: Hub, match: LiveMatch, tokens: dict[int, str],
             version = await hub.undo(match, Undo.from_json(body))
         elif kind == "hint":
             asked = AskHint.from_json(body)
-            count_hint()
+            if count_hint is not None:
+                await count_hint()
             return {"type": "hint", "id": ident, **await hub.hint(match, asked, lang, client)}
         else:
             raise BadRequest("'type' must be act, dice, undo or hint")

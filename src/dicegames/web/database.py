@@ -39,7 +39,12 @@ RETRY_AFTER = 1
 _T = TypeVar("_T")
 
 
-class DatabaseFileError(Exception):
+class StoreOpenError(Exception):
+    """The store cannot be used at all (a file, a server, an address): the message names it
+    and says why. ``dicegames serve`` and ``dicegames db`` print it on one line, exit 2."""
+
+
+class DatabaseFileError(StoreOpenError):
     """The database file cannot be used at all: the message names it and says why."""
 
     def __init__(self, path: Path, reason: str) -> None:
@@ -48,7 +53,7 @@ class DatabaseFileError(Exception):
         self.reason = reason
 
 
-def store_busy(error: sqlite3.Error) -> StoreBusy:
+def store_busy(error: Exception) -> StoreBusy:
     """The refusal of a call that could not use the database in time (answered 503
     ``store_busy`` with ``Retry-After``): nothing was changed, the request may be sent
     again."""

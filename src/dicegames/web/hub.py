@@ -16,8 +16,13 @@ The database is used off the event loop (:mod:`dicegames.web.store`); while a mo
 committed the match's state does not show it, and it is shown, acknowledged and pushed only
 once committed. A move that cannot be committed (another process holds the file locked) is
 refused with :class:`~dicegames.web.domain.StoreBusy` and the match is as before; a driver
-that meets it waits (:data:`RETRY_FIRST` doubling up to :data:`RETRY_MOST` seconds) and
-tries again.
+that meets it waits and tries again (:mod:`.driver`).
+
+With several server processes on one PostgreSQL database (:mod:`.cluster`), a move is
+stored only at the version the match has in the database (another process's move first:
+:class:`~dicegames.web.domain.Stale`, 409); the moves every process stores reach the
+others' copies as notices (:meth:`Hub.heard`, :mod:`.fanout`), and one process at a time
+drives each match (its lease, :mod:`.driver`).
 
 The hub takes requests as typed values (:mod:`.commands`, checked by the handlers) and
 refuses with domain errors (:mod:`.domain`, and the engine's own: an illegal move, an unknown
@@ -47,12 +52,13 @@ from dicegames.core.errors import (
 )
 from dicegames.core.fair import FairDice
 from dicegames.core.game import Game, State
-from dicegames.core.model import PASS, Seat
+from dicegames.core.model import Seat
 from dicegames.core.names import safe_name, text_problem
 from dicegames.core.record import from_record
 from dicegames.core.registry import configure
 from dicegames.core.session import Event, PlayerInfo, Session
 from dicegames.i18n import DEFAULT
+from dicegames.web.cluster import Cluster
 from dicegames.web.commands import Act, AskHint, CreateMatch, EnterDice, Undo, Upload
 from dicegames.web.domain import (
     AutoDice,
@@ -69,26 +75,22 @@ from dicegames.web.domain import (
     NotFinished,
     ReadOnly,
     Stale,
-    StoreBusy,
     UnplayableMatch,
 )
+from dicegames.web.driver import Driving
+from dicegames.web.fanout import Following
 from dicegames.web.grace import closes_turn
 from dicegames.web.live import LiveMatch
 from dicegames.web.pool import AnalysisPool, Busy, JobFailed
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY, Resident
 from dicegames.web.reviews import Reviews, with_labels
-from dicegames.web.store import Store, StoredMatch
+from dicegames.web.stored import StoredMatch
+from dicegames.web.stores import MatchStore
 from dicegames.web.work import HINT_BUDGET, HINT_MARGIN, HINT_SLICE, ClientLimit, busy_error
 
 RECORD_BUDGET = 5.0
 """Seconds a record may take to check or rebuild (its replay runs in a worker thread, one
 record at a time, so the event loop keeps serving everyone meanwhile)."""
-
-RETRY_FIRST = 0.1
-"""Seconds a driver waits before trying again a move the database refused (doubling)."""
-
-RETRY_MOST = 2.0
-"""The longest wait between a driver's tries."""
 
 BOT_THREADS = 4
 """Threads that think out bot moves: theirs alone (analysis runs in :mod:`.pool`)."""
@@ -97,7 +99,7 @@ _T = TypeVar("_T")
 log = logging.getLogger("dicegames.web")
 
 
-class Hub:
+class Hub(Driving, Following):
     """All matches of one server.
 
     Args:
@@ -108,12 +110,17 @@ class Hub:
         idle_evict, matches_in_memory: when idle matches leave memory (:mod:`.resident`).
         undo_grace: seconds the next automatic step waits after a person's last decision
             of a turn, so they can still take it back (:mod:`.grace`); 0: no wait.
+        cluster: this process's part in several processes on one PostgreSQL database
+            (:mod:`.cluster`: moves made elsewhere, leases, orphaned matches), or None for a
+            server alone on its database.
     """
 
-    def __init__(self, store: Store, bot_delay: float,
+    def __init__(self, store: MatchStore, bot_delay: float,
                  board_module: Callable[[str], str | None], idle_evict: float = IDLE_EVICT,
-                 matches_in_memory: int = MATCHES_IN_MEMORY, *, undo_grace: float = 0.0) -> None:
+                 matches_in_memory: int = MATCHES_IN_MEMORY, *, undo_grace: float = 0.0,
+                 cluster: Cluster | None = None) -> None:
         self.store = store
+        self.cluster = cluster
         self.bot_delay = bot_delay
         self.undo_grace = undo_grace
         self.board_module = board_module
@@ -124,12 +131,21 @@ class Hub:
         self.reviews = Reviews(self.pool, self.limits)
         self._bots = ThreadPoolExecutor(BOT_THREADS, thread_name_prefix="dicegames-bot")
         self._loading: dict[str, asyncio.Future[LiveMatch]] = {}
+        self._catching: set[asyncio.Task[None]] = set()
         self._checker = ThreadPoolExecutor(1, thread_name_prefix="dicegames-record")
 
     async def start(self) -> None:
-        """As the server starts: nothing to do now. The analysis workers start with the
-        first hint or review (:class:`~dicegames.web.pool.AnalysisPool`), so a server (or a
-        test) that is never asked for analysis never pays their start."""
+        """As the server starts: join the cluster, if any. The analysis workers start with
+        the first hint or review (:class:`~dicegames.web.pool.AnalysisPool`), so a server
+        (or a test) that is never asked for analysis never pays their start."""
+        if self.cluster is not None:
+            await self.cluster.start(self)
+
+    async def leave(self) -> None:
+        """Leave the cluster, if any (its leases handed over to the other processes);
+        before :meth:`close`."""
+        if self.cluster is not None:
+            await self.cluster.close()
 
     def close(self) -> None:
         """Stop the drivers, the reviews, the analysis workers and the threads (the server
@@ -230,6 +246,7 @@ class Hub:
             return held
         self.resident.keep(match)
         self.kick(match)
+        self.recheck(match)  # other processes' moves while it was being read
         return match
 
     async def _load(self, match_id: str) -> LiveMatch:
@@ -403,6 +420,8 @@ class Hub:
         """After a change: wake the viewers and let the driver look for automatic steps."""
         self.resident.touch(match)
         match.wake_viewers()
+        if self.cluster is not None:  # made here: the lease may have been given up since
+            self.cluster.forget(match.id)
         self.kick(match)
 
     def _check_deciding(self, match: LiveMatch, seat: Seat) -> None:
@@ -451,84 +470,6 @@ class Hub:
         await _committed(self.store.add_move(match.id, len(session.moves), entry.seat,
                                              entry.text, entry.several, finished=finished),
                          lambda: match.note(session.apply(move, seat)))
-
-    # ------------------------------------------------------------------ the driver
-
-    def kick(self, match: LiveMatch) -> None:
-        """Start the match's driver unless it is running (it stops when nothing is due)."""
-        if match.status != "playing" or (match.driver is not None and not match.driver.done()):
-            return
-        match.driver = asyncio.get_running_loop().create_task(self._drive(match))
-        match.driver.add_done_callback(_driver_ended)
-
-    async def _drive(self, match: LiveMatch) -> None:
-        """Play automatic rolls, bot moves and forced passes until a person must act."""
-        while True:
-            async with match.lock:
-                step = self._next_step(match)
-                version = match.version
-                state = match.state
-                grace = match.grace.left()
-                match.grace.arm()
-            if step is None:
-                return
-            if grace > 0:  # a person may still take their turn's last decision back
-                await match.grace.wait(grace)
-                continue
-            kind, seat = step
-            pause = self.bot_delay / 2 if kind == "roll" else self.bot_delay
-            if pause > 0:
-                await asyncio.sleep(pause)
-            move: Hashable
-            if kind == "roll":
-                fair = match.session.fair or FairDice.legacy(match.session.seed)
-                move = fair.roll(state.chance_outcomes(), version)
-            elif kind == "pass":
-                move = PASS
-            else:
-                assert seat is not None
-                move = await asyncio.get_running_loop().run_in_executor(
-                    self._bots, match.bots[seat].choose, state, seat)
-            if await self._play(match, version, move, None if kind == "roll" else seat):
-                match.wake_viewers()
-
-    async def _play(self, match: LiveMatch, version: int, move: Hashable,
-                    seat: Seat | None) -> bool:
-        """Commit and play the driver's ``move`` unless the match moved on from ``version``
-        meanwhile (then False); while the database refuses it, wait and try again."""
-        wait, tries = RETRY_FIRST, 0
-        while True:
-            async with match.lock:
-                if match.version != version:
-                    return False
-                try:
-                    await self._apply(match, move, seat)
-                except StoreBusy as busy:
-                    tries += 1
-                    if tries == 1:
-                        log.warning("match %s waits for the database: %s", match.id,
-                                    busy)
-                else:
-                    if tries:
-                        log.warning("match %s goes on: its move was stored after %d tries",
-                                    match.id, tries + 1)
-                    return True
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, RETRY_MOST)
-
-    def _next_step(self, match: LiveMatch) -> tuple[str, Seat | None] | None:
-        state = match.state
-        if state.is_terminal or match.status != "playing":
-            return None
-        if state.is_chance:
-            return ("roll", None) if match.dice == "auto" else None
-        for seat in state.current_players:
-            if seat in match.bots:
-                return "bot", seat
-        for seat in state.current_players:
-            if state.legal_actions(seat) == (PASS,):
-                return "pass", seat
-        return None
 
     def _stored(self, match: LiveMatch) -> StoredMatch:
         session = match.session
@@ -583,12 +524,6 @@ def _take_back(match: LiveMatch) -> None:
     """Undo the last move in memory (its row is deleted)."""
     match.session.undo()
     match.forget_last()
-
-
-def _driver_ended(task: asyncio.Task[None]) -> None:
-    """Log a driver that failed (it never ends silently); the next change starts another."""
-    if not task.cancelled() and task.exception() is not None:
-        log.error("a match's driver stopped", exc_info=task.exception())
 
 
 def _start_state(game: Game[Any, Any, Any], position: str | None

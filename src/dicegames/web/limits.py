@@ -12,19 +12,26 @@ HTTP requests are matched by method and path (:data:`LIMITED`) in :class:`RateLi
 hints asked over a websocket are counted by :func:`~dicegames.web.app._answer` with
 :meth:`RateLimits.check`. Open websockets are counted by :meth:`RateLimits.open_socket`.
 
+With several server processes on one PostgreSQL database, the buckets and the counts live
+in the database instead (:mod:`.shared_limits`, given as ``shared``): the async methods
+:meth:`RateLimits.take` and :meth:`RateLimits.hold_socket` ask it, and fall back on this
+process's own counts while it cannot be asked.
+
 The client is the connection's peer address (``scope["client"]``); behind a reverse proxy
 every client shares the proxy's address, so the proxy should do its own limiting.
 """
 
 from __future__ import annotations
 
+import logging
 import math
 import re
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from starlette.requests import HTTPConnection
 from starlette.responses import JSONResponse
@@ -116,12 +123,36 @@ class RateLimited(ApiError):
         super().__init__(429, "rate_limited", message, retry_after=retry_after)
 
 
+log = logging.getLogger("dicegames.web")
+
+
+class Shared(Protocol):
+    """Buckets and socket counts shared by several processes (:mod:`.shared_limits`)."""
+
+    async def take(self, kind: str, client: str, rate: Rate) -> int:
+        """0 when one request is allowed (and counted), else the seconds to wait."""
+
+    async def open_socket(self, client: str, most: int) -> bool:
+        """Count one more open websocket unless ``most`` are open; False when refused."""
+
+    async def close_socket(self, client: str) -> None:
+        """One open websocket closed."""
+
+
+def _too_many(kind: str, rate: Rate, wait: int) -> RateLimited:
+    return RateLimited(f"too many {WHAT.get(kind, kind)} from your address: at most "
+                       f"{rate.count} every {rate.seconds:g} seconds; try again in "
+                       f"{wait} s", wait)
+
+
 class RateLimits:
-    """The token buckets and open-socket counts of one server (event-loop thread only)."""
+    """The token buckets and open-socket counts of one server (event-loop thread only),
+    or of every process on its database (``shared``)."""
 
     def __init__(self, limits: ClientLimits, clock: Callable[[], float] = time.monotonic,
-                 max_clients: int = MAX_CLIENTS) -> None:
+                 max_clients: int = MAX_CLIENTS, shared: Shared | None = None) -> None:
         self.limits = limits
+        self.shared = shared
         self._clock = clock
         self._max = max_clients
         self._buckets: OrderedDict[tuple[str, str], tuple[float, float]] = OrderedDict()
@@ -147,9 +178,54 @@ class RateLimits:
             return
         self._buckets[key] = (tokens, now)
         wait = max(1, math.ceil((1 - tokens) * rate.seconds / rate.count))
-        raise RateLimited(f"too many {WHAT.get(kind, kind)} from your address: at most "
-                          f"{rate.count} every {rate.seconds:g} seconds; try again in "
-                          f"{wait} s", wait)
+        raise _too_many(kind, rate, wait)
+
+    async def take(self, kind: str, client: str) -> None:
+        """:meth:`check`, in the shared buckets when there are (else, or while the
+        database cannot be asked, this process's own).
+
+        Raises:
+            RateLimited: the bucket is empty.
+        """
+        rate = self.limits.rates.get(kind)
+        if rate is None:
+            return
+        if self.shared is not None:
+            try:
+                wait = await self.shared.take(kind, client, rate)
+            except Exception as error:  # the database away: this process's own bucket
+                log.warning("shared rate limit not reachable (%s): counting here", error)
+            else:
+                if wait:
+                    raise _too_many(kind, rate, wait)
+                return
+        self.check(kind, client)
+
+    @asynccontextmanager
+    async def hold_socket(self, client: str) -> AsyncIterator[None]:
+        """:meth:`open_socket`, counted across the processes when they share limits.
+
+        Raises:
+            RateLimited: the client already holds its websockets.
+        """
+        most = self.limits.sockets
+        allowed: bool | None = None
+        if self.shared is not None and most:
+            try:
+                allowed = await self.shared.open_socket(client, most)
+            except Exception as error:
+                log.warning("shared socket count not reachable (%s): counting here", error)
+        if allowed is None:
+            with self.open_socket(client):
+                yield
+            return
+        if not allowed:
+            raise _socket_refusal(most)
+        assert self.shared is not None
+        try:
+            yield
+        finally:
+            await self.shared.close_socket(client)
 
     @contextmanager
     def open_socket(self, client: str) -> Iterator[None]:
@@ -160,8 +236,7 @@ class RateLimits:
         """
         held = self._sockets.get(client, 0)
         if self.limits.sockets and held >= self.limits.sockets:
-            raise RateLimited(f"too many open connections from your address: at most "
-                              f"{self.limits.sockets} at once; close one first", 5)
+            raise _socket_refusal(self.limits.sockets)
         self._sockets[client] = held + 1
         try:
             yield
@@ -171,6 +246,11 @@ class RateLimits:
                 self._sockets[client] = left
             else:
                 del self._sockets[client]
+
+
+def _socket_refusal(most: int) -> RateLimited:
+    return RateLimited(f"too many open connections from your address: at most {most} at "
+                       "once; close one first", 5)
 
 
 def client_of(connection: HTTPConnection) -> str:
@@ -200,7 +280,7 @@ class RateLimitMiddleware:
             if kind is not None:
                 connection = HTTPConnection(scope)
                 try:
-                    self.limits.check(kind, client_of(connection))
+                    await self.limits.take(kind, client_of(connection))
                 except RateLimited as refused:
                     response = JSONResponse(refused.to_json(request_language(connection)),
                                             status_code=429,

@@ -28,6 +28,7 @@ from dicegames.core.registry import game_class
 from dicegames.i18n import title, translate
 from dicegames.web.commands import Join
 from dicegames.web.domain import TableFull, TableNotFound
+from dicegames.web.fanout import Notice
 from dicegames.web.language import request_language
 from dicegames.web.responses import JSONResponse
 from dicegames.web.store import Table
@@ -120,6 +121,7 @@ async def join_table(hub: Hub, match_id: str, request: Join) -> dict[str, Any]:
         seat, token = taken
         match.rename(seat, name)
     hub.changed(match)
+    await hub.announce(Notice(match.id, seat, "rename", text=name))  # other processes
     return {"id": match.id, "seat": seat, "name": name, "token": token,
             "link": f"/m/{match.id}?seat={token}"}
 

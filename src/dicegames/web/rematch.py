@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from dicegames.core.model import Seat
 from dicegames.web.commands import Again, CreateMatch
 from dicegames.web.domain import NotOver, ReadOnly
+from dicegames.web.fanout import Notice
 from dicegames.web.hub import Hub
 from dicegames.web.live import LiveMatch
 
@@ -68,6 +69,7 @@ async def play_again(hub: Hub, match: LiveMatch, request: Again) -> Rematch:
         rematch_id = match.rematch
     if created:
         hub.changed(match)  # everyone watching is told where the next game is
+        await hub.announce(Notice(match.id, 0, "rematch", text=rematch_id))
     new = await hub.get(rematch_id)
     return Rematch(new, {seat: new.seat_tokens[seat] for seat in seats
                          if seat in new.seat_tokens}, created)

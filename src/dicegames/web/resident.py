@@ -80,6 +80,11 @@ class Resident:
             self.touch(match)
         return match
 
+    def peek(self, match_id: str) -> LiveMatch | None:
+        """The match if it is in memory, without counting as a use (a move another
+        process made is played into it, but does not keep it in memory)."""
+        return self._matches.get(match_id)
+
     def holds(self, match: LiveMatch) -> bool:
         """True when ``match`` is the copy in memory (not one dropped since)."""
         return self._matches.get(match.id) is match

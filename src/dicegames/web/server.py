@@ -7,6 +7,7 @@ from the bound socket, so tests and scripts can start a server and read where it
 from __future__ import annotations
 
 import asyncio
+import functools
 import gc
 import re
 import socket
@@ -16,6 +17,7 @@ import webbrowser
 from collections.abc import Sequence
 from ipaddress import ip_address
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 import uvicorn
@@ -26,6 +28,8 @@ from dicegames.web.lan import origin_of, terminal_qr
 from dicegames.web.limits import ClientLimits
 from dicegames.web.resident import IDLE_EVICT, MATCHES_IN_MEMORY
 from dicegames.web.sockets import PING_INTERVAL, PING_TIMEOUT, ViewerProtocol
+from dicegames.web.stores import redact
+from dicegames.web.workers import Supervisor
 
 SWITCH_INTERVAL = 0.001
 """The interpreter's thread switch interval in the server process (seconds)."""
@@ -43,9 +47,10 @@ GC_THRESHOLDS = (700, 10, 100)
 ADDRESS = re.compile(r"dicegames web app: (http://\S+?)/? ")
 
 
-def spawn(db: Path, bot_delay: float = 0.0, extra: Sequence[str] = ()
+def spawn(db: Path | str, bot_delay: float = 0.0, extra: Sequence[str] = ()
           ) -> tuple[subprocess.Popen[str], str]:
-    """Start ``dicegames serve`` on a free loopback port in a child process (``extra``:
+    """Start ``dicegames serve`` on a free loopback port in a child process over ``db`` (a
+    SQLite file or a ``postgresql://`` address, as ``--db`` takes it; ``extra``:
     more command-line arguments, e.g. ``--allow-origin URL``; the undo grace period is 0
     unless ``extra`` says ``--undo-grace``).
 
@@ -139,13 +144,13 @@ def lan_sockets(host: str, port: int) -> list[socket.socket]:
     return sockets
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
+def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | str | None = None,
           bot_delay: float = 0.7, open_browser: bool = False, *,
           allow_origins: Sequence[str] = (), send_timeout: float = SEND_TIMEOUT,
           client_limits: ClientLimits | None = None, idle_evict: float = IDLE_EVICT,
           matches_in_memory: int = MATCHES_IN_MEMORY, ping_interval: float = PING_INTERVAL,
           ping_timeout: float = PING_TIMEOUT, lan: bool = False,
-          undo_grace: float = UNDO_GRACE) -> None:
+          undo_grace: float = UNDO_GRACE, workers: int = 1) -> None:
     """Serve the web app until interrupted, printing ``dicegames web app: http://...``.
 
     ``lan``: serve ``host`` (an IPv4 network address of this machine, see
@@ -160,8 +165,10 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
     when idle matches leave memory. ``ping_interval``, ``ping_timeout``: the websockets'
     keepalive (:mod:`dicegames.web.sockets`). ``undo_grace``: seconds a person has to take
     back their turn's last decision before the game goes on (:mod:`dicegames.web.grace`).
+    ``workers``: how many server processes share the port (more than one needs a
+    PostgreSQL database: :mod:`dicegames.web.workers`).
     """
-    db_path = db if db is not None else default_db()
+    db_path = db if db is not None else default_db()  # or a postgresql:// address
     if lan:
         sockets = lan_sockets(host, port)
         served: str | None = origin_of(host, sockets[0].getsockname()[1])
@@ -170,25 +177,47 @@ def serve(host: str = "127.0.0.1", port: int = 8000, db: Path | None = None,
         sockets = [listening_socket(family)]
         sockets[0].bind((host, port))
         served = None
-    # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
-    # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
-    sys.setswitchinterval(SWITCH_INTERVAL)
-    app = create_app(db_path, bot_delay=bot_delay, allow_origins=allow_origins,
-                     loopback_only=is_loopback(host), send_timeout=send_timeout,
-                     client_limits=client_limits, idle_evict=idle_evict,
-                     matches_in_memory=matches_in_memory, served=served,
-                     undo_grace=undo_grace)
-    settle_heap()
+    settings: dict[str, Any] = dict(
+        bot_delay=bot_delay, allow_origins=tuple(allow_origins),
+        loopback_only=is_loopback(host), send_timeout=send_timeout,
+        client_limits=client_limits, idle_evict=idle_evict,
+        matches_in_memory=matches_in_memory, served=served, undo_grace=undo_grace)
+    run = functools.partial(_serve_on, db_path, settings, ping_interval, ping_timeout)
+    app = None
+    if workers == 1:  # checks the database before the address is printed
+        app = _app(db_path, settings)
     for sock in sockets:
         sock.listen(2048)  # connections wait in the backlog until uvicorn accepts them
     address = f"{origin_of(host, sockets[0].getsockname()[1])}/"
-    print(f"dicegames web app: {address}  (games stored in {db_path}; Ctrl-C stops)",
+    print(f"dicegames web app: {address}  (games stored in {redact(db_path)}; Ctrl-C stops)",
           flush=True)
     if lan:
         print(f"\nOpen it on a phone on the same network: scan this code, or type {address}"
               f"\n\n{terminal_qr(address)}", flush=True)
     if open_browser:
         webbrowser.open(address)
+    if app is None:
+        Supervisor(workers, run, sockets).serve()
+    else:
+        run(sockets, app=app)
+
+
+def _app(db_path: Path | str, settings: dict[str, Any]) -> Any:
+    """The app of one server process (its threads set up for serving)."""
+    # Worker threads (record checks, bots) hand the GIL back to the event loop after 1 ms
+    # instead of 5: a request needs the GIL many times, and would otherwise wait each time.
+    sys.setswitchinterval(SWITCH_INTERVAL)
+    app = create_app(db_path, **settings)
+    settle_heap()
+    return app
+
+
+def _serve_on(db_path: Path | str, settings: dict[str, Any], ping_interval: float,
+              ping_timeout: float, sockets: list[socket.socket], *, app: Any = None) -> None:
+    """Serve the app (made here unless given) on listening ``sockets`` until stopped: the
+    whole of a server process, or of one ``--workers`` process."""
+    if app is None:
+        app = _app(db_path, settings)
     config = uvicorn.Config(app, log_level="warning", ws_max_size=64 * 1024,
                             lifespan="on", ws=ViewerProtocol, ws_ping_interval=ping_interval,
                             ws_ping_timeout=ping_timeout,

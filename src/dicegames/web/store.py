@@ -32,13 +32,24 @@ import json
 import sqlite3
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dicegames.core.session import DICE_MODES
-from dicegames.web.database import DatabaseThread, connect, open_file
-from dicegames.web.domain import DamagedMatch
+from dicegames.web.database import DatabaseFileError, DatabaseThread, connect, open_file
+from dicegames.web.migrations import SchemaTooNew, migrate_sqlite, pending_reason, sqlite_version
+from dicegames.web.stored import (
+    MATCH_COLUMNS,
+    MOVE_COLUMNS,
+    SEAT_COLUMNS,
+    DamagedRow,
+    StoredMatch,
+    Table,
+    damaged,
+    decode,
+    players_of,
+)
+
+__all__ = ["DamagedRow", "SqliteStore", "Store", "StoredMatch", "Table"]
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS matches (
@@ -73,71 +84,14 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (match_id, idx)
 );
 """
-
-
-@dataclass(frozen=True, slots=True)
-class StoredMatch:
-    """A match as stored: its set-up, seat tokens and moves ``(seat, text, several)``.
-
-    ``dice`` is ``auto`` (the server rolls), ``manual`` (people enter physical dice) or
-    ``record`` (an uploaded record: read-only, for replay).
-    """
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    players: list[dict[str, str]]
-    seed: int | None
-    dice: str
-    tokens: dict[int, str]
-    moves: list[tuple[int | None, str, bool]]
-    position: str | None = None
-    """The position the match started from (None: the start of the game)."""
-    open: bool = False
-    """Listed in the lobby while it has free invited seats (False: private)."""
-    invited: frozenset[int] = frozenset()
-    """The seats whose people were invited by a link (the lobby may hand them out)."""
-    fair: dict[str, Any] | None = None
-    """The match's dice commitment with its secret (:meth:`dicegames.core.fair.FairDice.
-    stored`); None for a match stored before commitments (its seed rolls on). Never leaves
-    the server before the game is over."""
-    rematch: str | None = None
-    """The id of the match its players started to play again (None: none yet)."""
-
-
-MIGRATIONS = (("matches", "position", "TEXT"),
-              ("matches", "open", "INTEGER NOT NULL DEFAULT 0"),
-              ("matches", "finished", "INTEGER NOT NULL DEFAULT 0"),
-              ("seats", "invited", "INTEGER NOT NULL DEFAULT 0"),
-              ("seats", "claimed", "INTEGER NOT NULL DEFAULT 0"),
-              ("matches", "fair", "TEXT"),
-              ("matches", "rematch", "TEXT"))
-"""Columns added since the first schema: a database from before gets them on opening (its
-matches stay private and unlisted)."""
-
-INDEXES = """
-CREATE INDEX IF NOT EXISTS matches_open ON matches(open, finished, created);
-"""
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """An open match with at least one free invited seat, as the lobby lists it."""
-
-    id: str
-    game: str
-    options: dict[str, Any]
-    players: list[dict[str, str]]
-    created: float
-    free: frozenset[int]
-    """The invited seats nobody has taken yet."""
-    invited: frozenset[int]
-    """All the invited seats (taken or not)."""
-
+"""The SQLite schema as the releases before versioned migrations wrote it (no
+``schema_version`` table): such a file is brought up to date by migration 1
+(:mod:`.migrations`). The tests make files of older releases from it."""
 
 class Store:
-    """The database file. Every method is a coroutine run in a database thread; a method
-    that changes anything has committed when it returns.
+    """The SQLite store (:class:`~dicegames.web.stores.MatchStore`): the database file.
+    Every method is a coroutine run in a database thread; a method that changes anything
+    has committed when it returns.
 
     Raises (every method):
         StoreBusy: the file could not be used within
@@ -152,7 +106,7 @@ class Store:
                 :func:`~dicegames.web.database.open_file`).
         """
         self.path = Path(path)
-        writer = open_file(self.path, _set_up)
+        writer = open_file(self.path, lambda db: _migrate(db, self.path))
         self._writer = DatabaseThread(writer, "dicegames-db-write")
         self._reader = DatabaseThread(connect(self.path), "dicegames-db-read")
 
@@ -160,6 +114,22 @@ class Store:
         """Finish the calls already made, then close the connections."""
         self._writer.close()
         self._reader.close()
+
+    async def open(self) -> None:
+        """Nothing to do: the file was opened and migrated by the constructor."""
+
+    async def aclose(self) -> None:
+        """:meth:`close`, for the server's shutdown (the same for both stores)."""
+        self.close()
+
+    async def ready(self) -> str | None:
+        """None when the file answers and its schema is this code's, else why not (for
+        the readiness check ``/readyz``)."""
+        try:
+            found = await self._reader.run(sqlite_version)
+        except Exception as error:  # StoreBusy or anything the file says
+            return f"the database {self.path} cannot be read: {error}"
+        return pending_reason(found)
 
     async def create(self, match: StoredMatch) -> None:
         """Store a new match with its seats and any moves it starts with (one transaction)."""
@@ -218,13 +188,13 @@ class Store:
             except sqlite3.OperationalError:
                 raise
             except sqlite3.DatabaseError as error:  # the pages of this match are damaged
-                raise _damaged(match_id, f"SQLite cannot read it ({error})") from None
+                raise damaged(match_id, f"SQLite cannot read it ({error})") from None
             if rows is None:
                 return None
             try:
-                return _decode(*rows)
+                return decode(*rows)
             except DamagedRow as error:
-                raise _damaged(match_id, str(error)) from None
+                raise damaged(match_id, str(error)) from None
 
         return await self._reader.run(read)
 
@@ -290,10 +260,10 @@ class Store:
                 (players,) = db.execute("SELECT players FROM matches WHERE id = ?",
                                         (match_id,)).fetchone()
                 try:
-                    renamed = _players(players)
+                    renamed = players_of(players)
                     renamed[seat] = {**renamed[seat], "name": name}
                 except (DamagedRow, IndexError, TypeError) as error:
-                    raise _damaged(match_id, f"its players: {error}") from None
+                    raise damaged(match_id, f"its players: {error}") from None
                 db.execute("UPDATE seats SET claimed = 1 WHERE match_id = ? AND seat = ?",
                            (match_id, seat))
                 db.execute("UPDATE matches SET players = ? WHERE id = ?",
@@ -321,7 +291,7 @@ class Store:
                             created, int | float) or not _moves_sound(db, match_id):
                         continue
                     try:
-                        match = _decode(*rows)
+                        match = decode(*rows)
                     except DamagedRow:
                         continue
                     taken = {seat for seat, _, _, claimed in rows[1] if claimed}
@@ -332,30 +302,16 @@ class Store:
         return await self._reader.run(read)
 
 
-def _set_up(db: sqlite3.Connection) -> None:
-    """The schema, and the columns an older database lacks."""
-    db.executescript(SCHEMA)
-    for table, column, kind in MIGRATIONS:  # an older database: add what it lacks
-        columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
-        if column not in columns:
-            db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
-    db.executescript(INDEXES)
+SqliteStore = Store
+"""The SQLite store by the name that tells it from :class:`~.store_pg.PgStore`."""
 
 
-# ---------------------------------------------------------------------- damaged rows
-
-
-class DamagedRow(ValueError):
-    """A stored row is not what the app writes (edited by hand, or damaged on disk)."""
-
-
-DICE = (*DICE_MODES, "record")
-"""The stored ``dice`` values: a played match's dice mode, or ``record`` (an upload)."""
-
-
-def _damaged(match_id: str, reason: str) -> DamagedMatch:
-    return DamagedMatch(f"match {match_id!r} is damaged in the database and cannot be "
-                        f"loaded: {reason}")
+def _migrate(db: sqlite3.Connection, path: Path) -> None:
+    """Bring the file's schema to this code's (:mod:`.migrations`); refuse a newer one."""
+    try:
+        migrate_sqlite(db)
+    except SchemaTooNew as error:
+        raise DatabaseFileError(path, str(error)) from None
 
 
 def _rows(db: sqlite3.Connection, match_id: str, *, with_moves: bool = True
@@ -363,13 +319,13 @@ def _rows(db: sqlite3.Connection, match_id: str, *, with_moves: bool = True
     """A match's row, its seat rows ``(seat, token, invited, claimed)`` and its move rows
     ``(idx, seat, text, several)`` in order (none unless ``with_moves``), as stored (None:
     no such match)."""
-    row = db.execute("SELECT id, game, options, players, seed, dice, position, open, fair, "
-                     "rematch FROM matches WHERE id = ?", (match_id,)).fetchone()
+    row = db.execute(f"SELECT {MATCH_COLUMNS} FROM matches WHERE id = ?",
+                     (match_id,)).fetchone()
     if row is None:
         return None
-    seats = db.execute("SELECT seat, token, invited, claimed FROM seats WHERE match_id = ?",
+    seats = db.execute(f"SELECT {SEAT_COLUMNS} FROM seats WHERE match_id = ?",
                        (match_id,)).fetchall()
-    moves = db.execute("SELECT idx, seat, text, several FROM moves WHERE match_id = ? "
+    moves = db.execute(f"SELECT {MOVE_COLUMNS} FROM moves WHERE match_id = ? "
                        "ORDER BY idx", (match_id,)).fetchall() if with_moves else []
     return row, seats, moves
 
@@ -383,90 +339,6 @@ def _moves_sound(db: sqlite3.Connection, match_id: str) -> bool:
         "NOT IN ('integer', 'null') OR typeof(text) != 'text' OR several NOT IN (0, 1)) "
         "FROM moves WHERE match_id = ?", (match_id,)).fetchone()
     return bool(bad == 0 and (count == 0 or (first == 0 and last == count - 1)))
-
-
-def _decode(row: Sequence[Any], seats: list[Any], moves: list[Any]) -> StoredMatch:
-    """A match's rows as a :class:`StoredMatch`, every field checked.
-
-    Raises:
-        DamagedRow: saying which field is wrong.
-    """
-    match_id, game, options, players, seed, dice, position, is_open, fair, rematch = row
-    if not isinstance(game, str):
-        raise DamagedRow(f"its game is {game!r}, not a game id")
-    decoded_players = _players(players)
-    if seed is not None and not isinstance(seed, int):
-        raise DamagedRow(f"its seed is {_short(seed)}, not a whole number")
-    if dice not in DICE:
-        raise DamagedRow(f"its dice mode is {_short(dice)}, not one of {', '.join(DICE)}")
-    if position is not None and not isinstance(position, str):
-        raise DamagedRow(f"its position is {_short(position)}, not a position text")
-    tokens = {}
-    invited = set()
-    for seat, token, flag, _claimed in seats:
-        if not (isinstance(seat, int) and 0 <= seat < len(decoded_players)
-                and isinstance(token, str)):
-            raise DamagedRow(f"a seat row is ({_short(seat)}, {_short(token)}), not a seat "
-                             f"number below {len(decoded_players)} and its token")
-        tokens[seat] = token
-        if flag:
-            invited.add(seat)
-    played: list[tuple[int | None, str, bool]] = []
-    for index, (idx, seat, text, several) in enumerate(moves):
-        if idx != index or not (seat is None or isinstance(seat, int)) or (
-                not isinstance(text, str)) or several not in (0, 1):
-            raise DamagedRow(f"move row {_short(idx)} is ({_short(seat)}, {_short(text)}, "
-                             f"{_short(several)}), not move {index} as (seat, notation, "
-                             "0 or 1)")
-        played.append((seat, text, bool(several)))
-    return StoredMatch(match_id, game, _object(options), decoded_players, seed, dice, tokens,
-                       played, position, is_open == 1, frozenset(invited), _fair(fair),
-                       rematch if isinstance(rematch, str) else None)
-
-
-def _fair(text: object) -> dict[str, Any] | None:
-    """The stored dice commitment: null, or a JSON object (checked further when the match
-    is rebuilt, :meth:`dicegames.core.fair.FairDice.from_json`)."""
-    if text is None:
-        return None
-    value = _json(text, "fair")
-    if not isinstance(value, dict):
-        raise DamagedRow(f"its dice commitment is {_short(text)}, not a JSON object")
-    return value
-
-
-def _object(text: object) -> dict[str, Any]:
-    """Stored options: a JSON object."""
-    value = _json(text, "options")
-    if not isinstance(value, dict):
-        raise DamagedRow(f"its options are {_short(text)}, not a JSON object")
-    return value
-
-
-def _players(text: object) -> list[dict[str, str]]:
-    """Stored players: a non-empty JSON list of ``{"name": text, "kind": text}``."""
-    value = _json(text, "players")
-    if not (isinstance(value, list) and value and all(
-            isinstance(p, dict) and isinstance(p.get("name"), str)
-            and isinstance(p.get("kind"), str) for p in value)):
-        raise DamagedRow(f"its players are {_short(text)}, not a JSON list of "
-                         "{name, kind} objects")
-    return value
-
-
-def _json(text: object, what: str) -> Any:
-    if not isinstance(text, str):
-        raise DamagedRow(f"its {what} are {_short(text)}, not JSON text")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        raise DamagedRow(f"its {what} are {_short(text)}, not valid JSON") from None
-
-
-def _short(value: object) -> str:
-    """A stored value as a message quotes it (at most 40 characters)."""
-    text = repr(value)
-    return text if len(text) <= 40 else text[:37] + "..."
 
 
 class _Transaction:

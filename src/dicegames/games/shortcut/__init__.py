@@ -11,6 +11,7 @@ DEFINITION = GameDefinition(
     bots="dicegames.games.shortcut.bots:levels",
     kernel="dicegames.games.shortcut.kernel:ShortcutKernel",
     encoder="dicegames.games.shortcut.encoder:ShortcutEncoder",
+    solution="dicegames.games.shortcut.solver:solution_tables",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 

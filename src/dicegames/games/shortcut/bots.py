@@ -10,10 +10,13 @@ from dicegames.games.shortcut.rules import ShortcutRules
 
 
 def levels(game: ShortcutRules) -> tuple[BotLevel, ...]:
-    """easy: random; medium: a fixed rule; hard: expectimax over the turn."""
+    """easy: random; medium: a fixed rule; hard: expectimax over the turn; optimal: the
+    exact solution, where it covers the game (two players, a board of a solvable size; see
+    :mod:`.solver`)."""
     from dicegames.games.shortcut.heuristics import HardBot, medium_policy
+    from dicegames.games.shortcut.optimal import OPTIMAL_DOC, OptimalBot, covered
 
-    return (
+    found: tuple[BotLevel, ...] = (
         BotLevel("easy", "a uniformly random legal choice", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "a fixed rule: the road, except the shortcut next to the "
                  "grey field where crossing saves 8 road squares or more (pressing until "
@@ -26,3 +29,6 @@ def levels(game: ShortcutRules) -> tuple[BotLevel, ...]:
                  "chance to win the race (turn-count distributions of every car under "
                  "the best solo play); a few ms per move", lambda g, rng: HardBot(rng)),
     )
+    if covered(game):
+        found += (BotLevel("optimal", OPTIMAL_DOC, OptimalBot),)
+    return found

@@ -1,7 +1,9 @@
 """Shortcut's bulk kernel: whole games over an integer array, compiled when numba is there.
 
 The rules of :mod:`.rules` and the ``medium`` rule of :mod:`.heuristics`, re-stated over flat
-integer arrays (see :mod:`dicegames.core.kernel`): any board, 2-4 players, from any state.
+integer arrays (see :mod:`dicegames.core.kernel`): any board, 2-4 players, from any state;
+and the ``optimal`` policy, the exact two-player solution's decisions (:mod:`.solver`) read
+from tables (:func:`optimal_tables`), so it decides exactly as the engine's ``optimal`` bot.
 
 **The board as data.** :func:`board_tables` turns a :class:`~.board.Board` into
 :class:`BoardTables`: its size, start, finish and road length, the ``grey`` flags, each cell's
@@ -21,8 +23,8 @@ total, so a longer turn still plays exactly, it just cannot be decoded).
 
 from __future__ import annotations
 
-from collections.abc import Hashable
-from typing import Any, NamedTuple
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
@@ -61,7 +63,7 @@ ROAD, SHORTCUT, PUSH, PRESS, CELL = range(5)
 
 DECLARE, ROAD_ROLL, SHORTCUT_ROLL, CHOOSE, PUSH_TO, OVER = (int(p) for p in Phase)
 
-RANDOM, MEDIUM = range(2)
+RANDOM, MEDIUM, OPTIMAL = range(3)
 """Policy codes, in :attr:`ShortcutKernel.policies` order."""
 
 
@@ -88,6 +90,16 @@ class BoardTables(NamedTuple):
     """The one-step destinations, :data:`WIDTH` slots a cell."""
     stf: IntArray
     """Each cell's fewest steps to the finish."""
+    opt_declare: IntArray
+    """The ``optimal`` policy's tables (:func:`optimal_tables`; one unused slot without it):
+    its declaration for the mover on ``a``, the other car on ``b``, at ``a * cells + b``,"""
+    opt_push: IntArray
+    """its push cell at the same index,"""
+    opt_choose: IntArray
+    """and after a shortcut roll to total ``t``, -1 (press) or the cell to stop on at
+    ``(a * cells + b) * (opt_cap + 1) + min(t, opt_cap)``."""
+    opt_cap: int
+    """The last shortcut total of ``opt_choose`` (it stands for every larger one)."""
 
 
 class Work(NamedTuple):
@@ -113,7 +125,19 @@ def board_tables(board: Board) -> BoardTables:
                        array([int(kind is Kind.GREY) for kind in board.kinds]),
                        array(board.road_pos), array(board.road),
                        array([len(targets) for targets in board.steps]), array(steps),
-                       array(_steps_to_finish(board)))
+                       array(_steps_to_finish(board)), array([0]), array([0]), array([0]), 0)
+
+
+def optimal_tables(tabs: BoardTables, board: Board) -> BoardTables:
+    """``tabs`` with the ``optimal`` policy's tables: the exact two-player solution's
+    decisions (:mod:`.solver`, read from its disk cache or solved now), flattened."""
+    from dicegames.games.shortcut.solver import solve
+
+    solution = solve(board)
+    return tabs._replace(opt_declare=array(solution.declare.ravel().tolist()),
+                         opt_push=array(solution.push.ravel().tolist()),
+                         opt_choose=array(solution.choose.ravel().tolist()),
+                         opt_cap=solution.choose.shape[2] - 1)
 
 
 # ------------------------------------------------------------------------------ the rules
@@ -299,10 +323,26 @@ def _medium(s: IntArray, b: BoardTables, dist: IntArray, queue: IntArray,
 
 
 @njit_uncounted
+def _optimal(s: IntArray, b: BoardTables) -> int:
+    """The ``optimal`` policy's action code, read from its tables (two players)."""
+    here = s[CARS + s[PLAYER]]
+    pair = here * b.cells + s[CARS + 1 - s[PLAYER]]
+    phase = s[PHASE]
+    if phase == DECLARE:
+        return int(b.opt_declare[pair])  # ROAD, SHORTCUT, PUSH: the kernel's codes too
+    if phase == PUSH_TO:
+        return int(CELL + b.opt_push[pair])
+    cell = b.opt_choose[pair * (b.opt_cap + 1) + min(s[TOTAL], b.opt_cap)]
+    return PRESS if cell < 0 else int(CELL + cell)
+
+
+@njit_uncounted
 def _choose(s: IntArray, b: BoardTables, policy: int, rng: IntArray, work: Work) -> int:
     """The action code ``policy`` picks (random: uniform over the legal codes)."""
     if policy == MEDIUM:
         return _medium(s, b, work.dist, work.queue, work.legal)
+    if policy == OPTIMAL:
+        return _optimal(s, b)
     count = _legal(s, b, work.legal, work.dist, work.queue)
     return int(work.legal[below(rng, count)] if count > 1 else work.legal[0])
 
@@ -355,9 +395,11 @@ def _playouts(start: IntArray, b: BoardTables, policies: IntArray, dice: IntArra
 
 
 class ShortcutKernel(ArrayKernel):
-    """Shortcut over integer arrays: any board, 2-4 players, ``random`` and ``medium``."""
+    """Shortcut over integer arrays: any board, 2-4 players, ``random`` and ``medium``;
+    ``optimal`` where the exact solution covers the game (two players, a solvable board)."""
 
     game_id = "shortcut"
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "optimal")
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -369,11 +411,34 @@ class ShortcutKernel(ArrayKernel):
         self.board: Board = game.board
         self.players: int = game.players
         self.tabs: BoardTables = board_tables(game.board)
+        self._optimal: BoardTables | None = None
 
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every Shortcut game: any board, any player count."""
         return isinstance(game, ShortcutRules)
+
+    def policy_of(self, bot: str) -> str | None:
+        """As the base class; ``optimal`` only where the exact solution covers the game."""
+        if bot == "optimal" and not self._solved():
+            return None
+        return super().policy_of(bot)
+
+    def _solved(self) -> bool:
+        from dicegames.games.shortcut.solver import supported
+
+        return supported(self.players, self.board) is None
+
+    def tables_for(self, policies: Sequence[int]) -> BoardTables:
+        """:attr:`tabs`, with the ``optimal`` policy's tables (built on first use) when it
+        plays."""
+        if OPTIMAL not in policies:
+            return self.tabs
+        if not self._solved():
+            raise ValueError("the optimal policy covers two players on a solvable board")
+        if self._optimal is None:
+            self._optimal = optimal_tables(self.tabs, self.board)
+        return self._optimal
 
     # ---------------------------------------------------------------- states
 
