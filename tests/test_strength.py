@@ -235,3 +235,18 @@ def test_a_solo_game_says_the_mean_score_alone(monkeypatch: pytest.MonkeyPatch) 
     with use("de"):
         assert strength.plain_strength("g", "medium", 1) == (
             "erzielt allein im Schnitt 85 Punkte")
+
+
+@pytest.mark.parametrize("game", SHIPPED)
+def test_the_exact_figures_give_optimal_the_game_value(game: str) -> None:
+    data = strength.load(game)
+    assert data is not None
+    if data["exact_value"] is None:
+        return
+    best = strength.level_entry(data, "optimal")
+    assert best is not None and best["exact"] is not None
+    assert best["exact"]["first"] == pytest.approx(data["exact_value"], abs=1e-9)
+    assert (best["exact"]["first"] + best["exact"]["second"]) / 2 == pytest.approx(0.5)
+    for entry in data["levels"]:
+        if entry["exact"] is not None:  # nobody beats optimal play on average
+            assert (entry["exact"]["first"] + entry["exact"]["second"]) / 2 <= 0.5 + 1e-9
