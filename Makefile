@@ -9,8 +9,8 @@ BIN    := $(VENV)/bin
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs clean browser \
-	postgres proxies
+.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs strength \
+	clean browser postgres proxies
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -183,6 +183,11 @@ lighthouse: $(VENV)/.dev-installed
 
 docs: $(VENV)/.dev-installed
 	$(BIN)/python scripts/gen_docs.py
+
+# Every game's strength table: round robins of its levels through the kernels, the figures
+# into games/<game>/strength.json and the rules pages (docs/analysis.md, "Strength tables").
+strength: $(VENV)/.dev-installed
+	$(BIN)/python scripts/strength_tables.py
 
 clean:
 	rm -rf $(VENV) $(PEERS) .mypy_cache .pytest_cache .ruff_cache .hypothesis

@@ -4,8 +4,10 @@ A page is assembled from the game's spec (pitch, players, declared options with 
 allowed values, bot levels), its family summary (:mod:`dicegames.howto`) and the hand-written
 ``rules.md`` in the game's folder (the rules as dicegames plays them, the rulings, the
 notation). It reads in the order a family needs it: the summary first, then the full rules
-and rulings, the options in words and the computer players; the notation, the positions, the
-file formats, the option keys and the command lines come last, under "For developers".
+and rulings, the options in words, the computer players and how strong each one is (the
+measured table of :mod:`dicegames.strength`, when the game has one); the notation, the
+positions, the file formats, the option keys and the command lines come last, under "For
+developers".
 ``scripts/gen_docs.py`` writes the pages to ``docs/rules/``, and a test fails when those
 files drift from this output.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from dicegames import strength
 from dicegames.bots import bot_levels
 from dicegames.core.options import OptionSpec
 from dicegames.core.registry import game_class, make
@@ -135,6 +138,9 @@ def _rules_page(game_id: str, lang: str, with_summary: bool) -> str:
     lines += ["", "## " + _("Computer players"), ""]
     lines += ["| " + _("bot | how it plays") + " |", "|---|---|"]
     lines += [f"| `{level.name}` | {_(level.doc)} |" for level in bot_levels(game)]
+    measured = strength.load(spec.id)
+    if measured is not None:
+        lines += ["", strength.table_markdown(measured)]
     lines += ["", "## " + _("For developers"), "",
               _("The notation and positions of moves, the option keys and the command lines."),
               ""]

@@ -24,6 +24,9 @@ vector     a :class:`~dicegames.envs.vector.VectorGame` class: N games   :mod:`d
            stepped in one compiled call, the encoder's vectors             .vector`
 solution   ``game -> dict | None``: the exact solution's arrays (value   ``dicegames solve``
            and policy tables, numpy) and a one-line ``summary``
+exact      ``game -> dict | None``: each level's exact win chance        the strength tables
+           against ``optimal`` (:data:`dicegames.strength.Exact`);       (:mod:`dicegames
+           None for a configuration no solution covers                     .strength`)
 ========== ============================================================= ====================
 
 and the flag ``simultaneous`` (several seats decide on one roll, as in EXTRA!).
@@ -41,7 +44,7 @@ from dicegames.core.game import Game
 from dicegames.core.model import GameSpec
 
 PARTS = ("presenter", "bots", "kernel", "encoder", "estimator", "solver", "vector",
-         "solution")
+         "solution", "exact")
 """The names of a definition's optional parts."""
 
 
@@ -67,7 +70,7 @@ class GameDefinition:
 
     Attributes:
         rules: the pure rules class (a :class:`~dicegames.core.game.Game` subclass).
-        presenter, bots, kernel, encoder, estimator, solver, vector, solution: the
+        presenter, bots, kernel, encoder, estimator, solver, vector, solution, exact: the
             optional parts
             (see the module docstring), each the object or a ``"module:attribute"`` text.
         simultaneous: True when several seats decide on one roll (EXTRA!'s shared roll):
@@ -85,6 +88,7 @@ class GameDefinition:
     solver: object = None
     vector: object = None
     solution: object = None
+    exact: object = None
     simultaneous: bool = False
     folder: Path | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, init=False, repr=False)

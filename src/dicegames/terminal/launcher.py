@@ -24,6 +24,7 @@ from dicegames.core.options import OptionSpec, OptionValue, is_digits
 from dicegames.core.registry import configure, game_class, games, make
 from dicegames.core.session import Session
 from dicegames.i18n import DEFAULT, _, current, title
+from dicegames.strength import plain_strength
 from dicegames.terminal.console import QUIT_WORDS, ExitCode, QuitRequested, Terminal
 from dicegames.terminal.info import first_sentence, player_range
 from dicegames.terminal.play import new_seed, play_session
@@ -99,11 +100,15 @@ PLAIN_LEVELS = {
 its bots play)."""
 
 
-def plain_levels(levels: Sequence[BotLevel]) -> list[tuple[str, str]]:
+def plain_levels(levels: Sequence[BotLevel], game: Game[Any, Any, Any] | None = None
+                 ) -> list[tuple[str, str]]:
     """The listed levels, weakest first, each with a plain description.
 
     A level the table does not know is described by its game's text up to the first colon,
-    semicolon or parenthesis; a level that is the same bot as an earlier one says so.
+    semicolon or parenthesis; a level that is the same bot as an earlier one says so. Given
+    the configured ``game``, each description also says how strong the level is at its
+    player count, from the game's measured figures (:func:`dicegames.strength.
+    plain_strength`): "a strong opponent; wins about 2 games in 3 against medium".
     """
     shown: list[tuple[str, str]] = []
     seen: dict[str, str] = {}
@@ -115,7 +120,9 @@ def plain_levels(levels: Sequence[BotLevel]) -> list[tuple[str, str]]:
         if level.doc in seen:
             plain = _("the same player as {level}", level=seen[level.doc])
         seen.setdefault(level.doc, level.name)
-        shown.append((level.name, plain))
+        words = (plain_strength(game.spec.id, level.name, game.players, translated=False)
+                 if game is not None else None)
+        shown.append((level.name, f"{plain}; {words}" if words else plain))
     return shown
 
 
@@ -127,7 +134,7 @@ def ask_seats(term: Terminal, game: Game[Any, Any, Any]) -> list[str]:
     """
     levels = bot_levels(game)
     term.say(_("Computer players (type the level to seat one):"))
-    for name, plain in plain_levels(levels):
+    for name, plain in plain_levels(levels, game):
         term.say(f"  [bold cyan]{escape(name)}[/]: {escape(plain)}")
     term.say("[dim]" + escape(_("How each one plays: dicegames rules {game}.",
                                  game=game.spec.id)) + "[/]")

@@ -97,7 +97,7 @@ def game_summary(game_id: str, lang: str = "en") -> dict[str, Any]:
         "default_players": spec.default_players, "age": spec.age,
         "minutes": list(spec.minutes),
         "options": [option_json(o, lang) for o in spec.options],
-        "bots": bot_json(bot_levels(make(spec.id)), lang),
+        "bots": bot_json(bot_levels(make(spec.id)), lang, spec.id),
     }
 
 

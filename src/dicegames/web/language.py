@@ -10,9 +10,10 @@ from typing import Any
 
 from starlette.requests import HTTPConnection
 
+from dicegames import strength
 from dicegames.core.model import BotLevel
 from dicegames.core.options import OptionSpec
-from dicegames.i18n import choose, translate
+from dicegames.i18n import choose, translate, use
 from dicegames.terminal.launcher import PLAIN_LEVELS
 
 
@@ -33,9 +34,32 @@ def option_json(option: OptionSpec, lang: str) -> dict[str, Any]:
             "allowed": option.allowed()}
 
 
-def bot_json(levels: tuple[BotLevel, ...], lang: str) -> list[dict[str, Any]]:
+def strength_words(game_id: str, level: str, lang: str) -> dict[str, str]:
+    """How strong ``level`` is in words in ``lang``, by player count (see
+    :func:`dicegames.strength.plain_strength`; ``"1"``: its mean score alone)."""
+    data = strength.load(game_id)
+    entry = strength.level_entry(data, level) if data is not None else None
+    if entry is None:
+        return {}
+    counts = [versus["players"] for versus in entry.get("versus") or []]
+    if entry.get("alone") is not None:
+        counts.insert(0, 1)
+    found: dict[str, str] = {}
+    with use(lang):
+        for players in counts:
+            words = strength.plain_strength(game_id, level, players)
+            if words is not None:
+                found[str(players)] = words
+    return found
+
+
+def bot_json(levels: tuple[BotLevel, ...], lang: str, game_id: str | None = None
+             ) -> list[dict[str, Any]]:
     """The bot levels: each with its technical description (``doc``, English, as on the
-    rules pages) and, for listed levels, a plain one in ``lang`` (``plain``)."""
+    rules pages) and, for listed levels, a plain one in ``lang`` (``plain``) and how strong
+    it is in words for each player count measured (``strength``: ``{"2": "wins about 2
+    games in 3 against medium", ...}``, from the game's strength figures; empty without
+    them)."""
     seen: dict[str, str] = {}
     answer: list[dict[str, Any]] = []
     for level in levels:
@@ -48,5 +72,7 @@ def bot_json(levels: tuple[BotLevel, ...], lang: str) -> list[dict[str, Any]]:
         if level.listed:
             seen.setdefault(level.doc, level.name)
         answer.append({"name": level.name, "doc": level.doc, "plain": plain,
-                       "listed": level.listed})
+                       "listed": level.listed,
+                       "strength": strength_words(game_id, level.name, lang)
+                       if game_id is not None and level.listed else {}})
     return answer

@@ -14,6 +14,7 @@ DEFINITION = GameDefinition(
     estimator="dicegames.games.extra_meters.estimator:estimator",
     solver="dicegames.games.extra_meters.strategy:strategy_chart",
     solution="dicegames.games.extra_meters.export:solution_tables",
+    exact="dicegames.games.extra_meters.exact:exact",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 

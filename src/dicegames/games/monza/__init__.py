@@ -13,6 +13,7 @@ DEFINITION = GameDefinition(
     encoder="dicegames.games.monza.encoder:MonzaEncoder",
     estimator="dicegames.games.monza.optimal:estimator",
     solution="dicegames.games.monza.export:solution_tables",
+    exact="dicegames.games.monza.exact:exact",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 

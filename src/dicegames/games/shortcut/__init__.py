@@ -12,6 +12,7 @@ DEFINITION = GameDefinition(
     kernel="dicegames.games.shortcut.kernel:ShortcutKernel",
     encoder="dicegames.games.shortcut.encoder:ShortcutEncoder",
     solution="dicegames.games.shortcut.solver:solution_tables",
+    exact="dicegames.games.shortcut.exact:exact",
 )
 """The game as the registry knows it: the rules, and the parts imported on first use."""
 

@@ -5,6 +5,7 @@ import {showPhoneAccess} from "/static/lan.js";
 import {askName, nameLine} from "/static/player-name.js";
 import {startLobby} from "/static/lobby.js";
 import {drawHowto} from "/static/howto.js";
+import {refreshLevelTitles} from "/static/strength.js";
 
 const $ = (id) => document.getElementById(id);
 let games = [];
@@ -39,6 +40,7 @@ function renumber() {
     row.querySelector(".remove").disabled = rows.length <= current.min_players;
   });
   $("add-player").disabled = rows.length >= current.max_players;
+  refreshLevelTitles(rows, current);
 }
 
 /** One option: its label, its input, and its plain explanation (linked for screen readers).
