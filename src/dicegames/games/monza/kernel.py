@@ -37,6 +37,7 @@ from dicegames.core.kernel import (
     array,
     below,
     copy,
+    float_zeros,
     njit,
     njit_inline,
     njit_uncounted,
@@ -106,6 +107,10 @@ class Work(NamedTuple):
     cars: IntArray
     """The hard rule's cars after a move, then (from :data:`.kernel_hard.OTHERS`) after
     the reply."""
+    memo: FloatArray
+    """The race value after a reply, by the square it ends on."""
+    stamp: IntArray
+    """Which ``memo`` entries are current (a generation, kept in the last slot)."""
 
 
 # ------------------------------------------------------------------------------ the policies
@@ -120,7 +125,8 @@ def _work(tabs: Tables) -> Work:
     return Work(zeros(max(width, 2) + 1),
                 zeros((squares + 1) * MULTISETS + squares * DEPTH + 1),
                 zeros(3 * DEPTH + DEPTH * width), zeros(3 * squares * DEPTH), zeros(6),
-                zeros(3 * squares * DEPTH), zeros(2 * OTHERS))
+                zeros(3 * squares * DEPTH), zeros(2 * OTHERS), float_zeros(squares + 1),
+                zeros(squares + 2))
 
 
 @njit_uncounted
@@ -131,7 +137,7 @@ def _medium_step(s: IntArray, t: IntArray, stamps: IntArray, stack: IntArray,
     :func:`.kernel_rules.ends_of` lists, reached by the first root step that leads there."""
     seat = s[PLAYER]
     count = ends_of(t, s[CARS + seat], _dice_code(s), stamps, stack, found)
-    best = best_medium(t, s, CARS, s[PLAYERS], seat, found, count)
+    best = best_medium(t, s, CARS, s[PLAYERS], seat, found, 0, count)
     return int(stack[3 * DEPTH + found[3 * best + 2]])
 
 
@@ -140,15 +146,15 @@ def _pick(s: IntArray, t: IntArray, hard: Any, policy: int, rng: IntArray, work:
     """The action code ``policy`` picks for the deciding seat (see :func:`_choose`);
     ``hard`` holds the hard rule's tables (chances, weights, rolls), ``work`` the scratch
     arrays (legal, stamps, stack, found, reply, cars)."""
-    legal, stamps, stack, found, reply, cars = work
+    legal, stamps, stack, found, reply, cars, memo, stamp = work
     squares, stf = t[SQUARES], t[O_STF]
     phase = s[PHASE]
     if phase == STUCK:
         return int(2 * squares + 1)
     if policy == HARD and phase == STEP:
-        chances, weights, rolls = hard
-        return hard_step(s, t, chances, weights, rolls, legal, stamps, stack, found, reply,
-                         cars)
+        chances, weights, rolls, replies = hard
+        return hard_step(s, t, chances, weights, rolls, replies, legal, stamps, stack, found,
+                         reply, cars, memo, stamp)
     if policy != RANDOM:
         if phase == STEP:
             return _medium_step(s, t, stamps, stack, found)
@@ -168,8 +174,9 @@ def _pick(s: IntArray, t: IntArray, hard: Any, policy: int, rng: IntArray, work:
 @njit_uncounted
 def _choose(s: IntArray, tabs: Tables, policy: int, rng: IntArray, work: Work) -> int:
     """The action code ``policy`` picks for the deciding seat."""
-    return _pick(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls), policy, rng,
-                 (work.legal, work.stamps, work.stack, work.found, work.reply, work.cars))
+    return _pick(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls, tabs.replies), policy,
+                 rng, (work.legal, work.stamps, work.stack, work.found, work.reply, work.cars,
+                       work.memo, work.stamp))
 
 
 @njit_uncounted
@@ -177,16 +184,16 @@ def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: I
          work: Work, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends, or until ``stop_seat`` begins its
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    return _play(s, tabs.flat, tabs.chances, tabs.weights, tabs.rolls, policies, dice, whims,
-                 work.legal, work.stamps, work.stack, work.found, work.roll, work.reply,
-                 work.cars, stop_seat, stop_turns)
+    return _play(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls, tabs.replies),
+                 policies, dice, whims, work.legal, work.stamps, work.stack, work.found,
+                 work.roll, (work.reply, work.cars, work.memo, work.stamp), stop_seat,
+                 stop_turns)
 
 
 @njit_uncounted
-def _play(s: IntArray, t: IntArray, chances: FloatArray, weights: FloatArray, rolls: IntArray,
-          policies: IntArray, dice: IntArray, whims: IntArray, legal: IntArray,
-          stamps: IntArray, stack: IntArray, found: IntArray, roll: IntArray, reply: IntArray,
-          cars: IntArray, stop_seat: int, stop_turns: int) -> int:
+def _play(s: IntArray, t: IntArray, tables: Any, policies: IntArray, dice: IntArray,
+          whims: IntArray, legal: IntArray, stamps: IntArray, stack: IntArray, found: IntArray,
+          roll: IntArray, hard: Any, stop_seat: int, stop_turns: int) -> int:
     """:func:`_run` over the table and scratch arrays as arrays."""
     seen, left = horizon_start(s[PLAYER], s[TURN], stop_seat, stop_turns)
     played = 0
@@ -201,8 +208,9 @@ def _play(s: IntArray, t: IntArray, chances: FloatArray, weights: FloatArray, ro
                 roll[below(dice, 6)] += 1
             _apply_outcome(s, t, roll, 0)
         else:
-            code = _pick(s, t, (chances, weights, rolls), policies[_decider(s)], whims,
-                         (legal, stamps, stack, found, reply, cars))
+            reply, cars, memo, stamp = hard
+            code = _pick(s, t, tables, policies[_decider(s)], whims,
+                         (legal, stamps, stack, found, reply, cars, memo, stamp))
             _apply_action(s, t, code, legal)
         played += 1
     return played
@@ -257,8 +265,9 @@ class MonzaKernel(ArrayKernel):
         if HARD not in policies:
             return self.tabs
         if self._hard is None:
-            chances, weights, rolls = hard_tables(self.game)
-            self._hard = self.tabs._replace(chances=chances, weights=weights, rolls=rolls)
+            chances, weights, rolls, replies = hard_tables(self.game, self.tabs.flat)
+            self._hard = self.tabs._replace(chances=chances, weights=weights, rolls=rolls,
+                                            replies=replies)
         return self._hard
 
     @classmethod

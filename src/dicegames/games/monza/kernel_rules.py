@@ -112,6 +112,9 @@ class Tables(NamedTuple):
     """The 462 rolls' probabilities as floats (:data:`.race.ROLL_WEIGHTS`; hard only)."""
     rolls: IntArray
     """The 462 rolls' dice as base-7 codes, in the same order (hard only)."""
+    replies: IntArray
+    """The ends the medium rule may pick from each position with each roll (hard only;
+    :func:`.kernel_hard._fill_replies`)."""
 
 
 def tables(game: MonzaRules) -> Tables:
@@ -119,7 +122,7 @@ def tables(game: MonzaRules) -> Tables:
     t = copy(circuit_tables(game.circuit))
     t[NPLAYERS], t[COMPULSION], t[VARIANT_ON] = (game.players, int(game.longest_rule),
                                                  int(game.variant))
-    return Tables(t, float_array([0.0]), float_array([0.0]), array([0]))
+    return Tables(t, float_array([0.0]), float_array([0.0]), array([0]), array([0]))
 
 
 @njit_uncounted
@@ -411,15 +414,16 @@ def medium_key(t: IntArray, cars: IntArray, at: int, players: int, seat: int, en
 
 @njit_uncounted
 def best_medium(t: IntArray, cars: IntArray, at: int, players: int, seat: int,
-                found: IntArray, count: int) -> int:
-    """The index in ``found`` of the end the medium rule picks (:func:`.heuristics.medium_end`:
-    the best key, the smallest (end, used) on a tie as ``max(sorted(ends))`` picks)."""
-    best = 0
+                found: IntArray, first: int, count: int) -> int:
+    """The index in ``found`` (triples ``first .. first + count - 1``) of the end the medium
+    rule picks (:func:`.heuristics.medium_end`: the best key, the smallest (end, used) on a
+    tie as ``max(sorted(ends))`` picks)."""
+    best = first
     best_key = (0, 0, 0, 0)
-    for index in range(count):
+    for index in range(first, first + count):
         end, used = found[3 * index], found[3 * index + 1]
         key = medium_key(t, cars, at, players, seat, end, used)
-        if index == 0 or key > best_key or (key == best_key and (
+        if index == first or key > best_key or (key == best_key and (
                 end < found[3 * best] or (end == found[3 * best] and used < found[3 * best + 1]))):
             best, best_key = index, key
     return best
