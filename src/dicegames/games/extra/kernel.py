@@ -493,6 +493,7 @@ class ExtraKernel(ArrayKernel):
 
     game_id = "extra"
     policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)

@@ -246,6 +246,7 @@ class MonzaKernel(ArrayKernel):
 
     game_id = "monza"
     policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)

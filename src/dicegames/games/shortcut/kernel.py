@@ -502,6 +502,7 @@ class ShortcutKernel(ArrayKernel):
 
     game_id = "shortcut"
     policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
