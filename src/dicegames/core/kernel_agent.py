@@ -14,6 +14,7 @@ slower than the engine's bot), and a state the kernel cannot encode goes to the 
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from dicegames.core.game import Game, State
@@ -51,14 +52,21 @@ class KernelAgent:
                                                                 self.whims))
 
 
+@lru_cache(maxsize=16)
+def _kernel(game: Game[Any, Any, Any]) -> GameKernel | None:
+    """The game's compiled kernel, one per configured game (so that the tables a policy
+    builds on first use, such as Monza's reply table, are built once, not once a game)."""
+    from dicegames.core.kernel import HAVE_NUMBA, kernel_for
+
+    return kernel_for(game) if HAVE_NUMBA else None
+
+
 def kernel_agents(game: Game[Any, Any, Any], names: Sequence[str | None],
                   agents: Sequence[Agent]) -> list[Agent]:
     """``agents`` (by seat, built from the bot ``names``), each one that the compiled kernel
     plays by a deterministic policy replaced by a :class:`KernelAgent`; the others as given.
     """
-    from dicegames.core.kernel import HAVE_NUMBA, kernel_for
-
-    kernel = kernel_for(game) if HAVE_NUMBA else None
+    kernel = _kernel(game)
     if kernel is None:
         return list(agents)
     chosen: list[Agent] = []
