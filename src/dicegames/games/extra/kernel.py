@@ -1,7 +1,8 @@
 """EXTRA!'s bulk kernel: whole games over an integer array, compiled when numba is there.
 
-The rules of :mod:`.rules` and :mod:`.sheet` and the ``medium`` rule of :mod:`.heuristics`,
-re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): 1-6 players, any
+The rules of :mod:`.rules` and :mod:`.sheet` and the ``medium`` and ``hard`` rules of
+:mod:`.heuristics` (``hard`` in :mod:`.kernel_hard`), re-stated over flat integer arrays
+(see :mod:`dicegames.core.kernel`): 1-6 players, any
 ``extra_columns``, the children's variant for any seats under either ``children_rule``, from
 any state.
 
