@@ -32,8 +32,12 @@ from dicegames.bots import make_bot
 from dicegames.core.kernel import BACKEND, kernel_for
 from dicegames.core.workers import die_with_parent
 
-PAIRINGS = {"random": "easy", "medium": "medium"}
+PAIRINGS = {"random": "easy", "medium": "medium", "hard": "hard"}
 """Kernel policy -> the engine bot that plays exactly like it."""
+
+SIZES = {"hard": (10, 2_000, 10)}
+"""Games per round (engine, numba, plain Python) of a policy slower than the default
+(150, 20,000, 400): ``hard`` searches at every decision."""
 
 CHILD = """
 import json, sys, time
@@ -113,17 +117,21 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", default="shortcut,monza,extra")
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--policies", default=",".join(PAIRINGS),
+                        help="kernel policies to time (default: all of %(default)s)")
     parser.add_argument("--million", action="store_true")
     args = parser.parse_args()
     print(f"kernels on {BACKEND}; CPU-time rates, medians of {args.rounds} interleaved rounds")
     for game_id in args.games.split(","):
         for players in (2, 4 if game_id == "shortcut" else 6):
-            for policy, bot in PAIRINGS.items():
+            for policy in args.policies.split(","):
+                bot = PAIRINGS[policy]
+                engine_n, fast_n, plain_n = SIZES.get(policy, (150, 20_000, 400))
                 rows: list[tuple[float, float, float]] = []
                 for round_ in range(args.rounds):
-                    engine = engine_rate(game_id, players, bot, 150, round_)
-                    fast = kernel_rate(game_id, players, policy, 20_000, round_)
-                    plain = python_rate(game_id, players, policy, 400)
+                    engine = engine_rate(game_id, players, bot, engine_n, round_)
+                    fast = kernel_rate(game_id, players, policy, fast_n, round_)
+                    plain = python_rate(game_id, players, policy, plain_n)
                     rows.append((engine, fast, plain))
                 engine, fast, plain = (statistics.median(r[i] for r in rows) for i in range(3))
                 ratio_fast = statistics.median(r[1] / r[0] for r in rows)

@@ -260,15 +260,15 @@ def test_the_strategy_chart_says_why_it_starts_at_3_dice() -> None:
 @pytest.mark.process
 def test_ctrl_c_writes_the_report_of_what_was_done(env: dict[str, str],  # noqa: F811
                                                    tmp_path: Path) -> None:
-    """Shortcut's hard bot has no kernel policy: the run says its expected time first, and
-    SIGINT (Ctrl-C) during its engine games still writes the page, exit code 130."""
+    """Petits Chevaux' ``expert`` has no kernel policy: the run says its expected time first,
+    and SIGINT (Ctrl-C) during its engine games still writes the page, exit code 130."""
     import signal
     import subprocess
     import sys
 
     out = tmp_path / "page.html"
-    process = subprocess.Popen([sys.executable, "-m", "dicegames", "analyse", "shortcut",
-                                "--ladder", "random,hard", "--games", "2000", "--seed", "1",
+    process = subprocess.Popen([sys.executable, "-m", "dicegames", "analyse", "petits-chevaux",
+                                "--ladder", "random,expert", "--games", "2000", "--seed", "1",
                                 "--out", str(out)], env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
     try:

@@ -104,4 +104,4 @@ def test_kernel_playouts_agree_with_engine_games(players: int, policies: list[st
 def test_the_registry_and_bot_names() -> None:
     _, kernel = kernel_of(2)
     assert kernel.policy_of("easy") == "random"
-    assert kernel.policy_of("hard") is None
+    assert kernel.policy_of("hard") == "hard"

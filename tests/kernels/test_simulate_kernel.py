@@ -109,3 +109,14 @@ def test_the_command_line_says_which_path_played() -> None:
          "medium,search-60", "--games", "1", "--seed", "3"],
         capture_output=True, text=True, check=True, timeout=120)
     assert "played by the engine (bot 'search-60' has no kernel policy)" in table.stdout
+
+
+@pytest.mark.parametrize(("game_id", "players"), [("shortcut", 3), ("monza", 2), ("extra", 2)])
+def test_simulate_plays_hard_in_the_kernel(game_id: str, players: int) -> None:
+    """``hard`` has a kernel policy in Shortcut, Monza and EXTRA!: simulate (and so the
+    reports, ladders, reviews and hints that roll out through it) plays it there."""
+    game = dicegames.make(game_id, players=players)
+    assert plan(game, ["hard"] * players).policies == ("hard",) * players
+    report = simulate(game, ["hard", "medium", "easy"][:players], 200, seed=5, rotate=True)
+    assert report.engine.startswith("compiled kernel" if kernel.HAVE_NUMBA else "kernel in")
+    assert sum(p.wins for p in report.per_player) <= 200

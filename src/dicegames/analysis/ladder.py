@@ -2,9 +2,9 @@
 
 The report's runs go through the game's bulk kernel (tens of thousands of games in
 seconds), so its default ladder holds ``random`` and every listed level **the kernel plays**;
-a level without a kernel policy (Petits Chevaux's ``search``, a ``hard`` that searches a
-whole turn) would play every game on the engine, hours for the same runs, and is listed as
-skipped with that reason. Named with ``--ladder`` or ``--players`` it plays anyway, and
+a level without a kernel policy (Petits Chevaux's ``search`` and ``expert``) would play
+every game on the engine, hours for the same runs, and is listed as skipped with that
+reason. Named with ``--ladder`` or ``--players`` it plays anyway, and
 :func:`expected_seconds` says how long that should take before the run starts.
 
 **One bot is counted once.** Two level names the kernel plays with the same policy are the

@@ -21,6 +21,7 @@ from typing import Any
 from dicegames.analysis.estimate import Estimator, estimator_for
 from dicegames.bots import bot_spec
 from dicegames.core.game import Game, State
+from dicegames.core.kernel_agent import kernel_agents
 from dicegames.core.model import NodeKind
 from dicegames.core.options import OptionValue
 from dicegames.core.registry import configure
@@ -90,11 +91,13 @@ def trace_game(game: Game[Any, Any, Any], task: TraceTask, index: int,
 
     The game is the rollout primitive's engine loop (:func:`dicegames.core.rollout.
     play_out`) with the generators :func:`~dicegames.core.rollout.rollout` derives from
-    ``game_seed(seed, index)``: the game ``simulate`` plays on the engine.
+    ``game_seed(seed, index)``: the game ``simulate`` plays on the engine. A bot the kernel
+    plays by a deterministic policy decides through the kernel (the same choices:
+    :mod:`dicegames.core.kernel_agent`).
     """
     dice, rngs = engine_streams(game_seed(task.seed, index), game.players)
-    agents = [bot_spec(game, name).build(game, rng)
-              for name, rng in zip(task.bots, rngs, strict=True)]
+    agents = kernel_agents(game, task.bots, [bot_spec(game, name).build(game, rng)
+                                             for name, rng in zip(task.bots, rngs, strict=True)])
     counts = {"decisions": 0, "forced": 0, "options": 0, "turn": 0}
     leaders: list[int] = []
     chances: list[tuple[float, ...]] = []

@@ -226,6 +226,11 @@ class GameKernel(ABC):
     bot_names: ClassVar[dict[str, str]] = {}
     """Bot level names that play exactly like a kernel policy: ``{"easy": "random", ...}``."""
 
+    deterministic: ClassVar[frozenset[str]] = frozenset()
+    """Policies that draw nothing from their generator, so that the kernel's choice is the
+    engine bot's in every state (:mod:`dicegames.core.kernel_agent` lets the kernel take an
+    engine game's decisions for them)."""
+
     def __init__(self, game: Any) -> None:
         self.game = game
 

@@ -1,7 +1,8 @@
 """EXTRA!'s bulk kernel: whole games over an integer array, compiled when numba is there.
 
-The rules of :mod:`.rules` and :mod:`.sheet` and the ``medium`` rule of :mod:`.heuristics`,
-re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): 1-6 players, any
+The rules of :mod:`.rules` and :mod:`.sheet` and the ``medium`` and ``hard`` rules of
+:mod:`.heuristics` (``hard`` in :mod:`.kernel_hard`), re-stated over flat integer arrays
+(see :mod:`dicegames.core.kernel`): 1-6 players, any
 ``extra_columns``, the children's variant for any seats under either ``children_rule``, from
 any state.
 
@@ -26,8 +27,8 @@ chance outcome is the roll's index in :data:`.rules.ROLLS`.
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
-from typing import Any, NamedTuple
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar, NamedTuple
 
 from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
@@ -56,6 +57,7 @@ from dicegames.games.extra.data import (
     Sheet,
 )
 from dicegames.games.extra.heuristics import progress
+from dicegames.games.extra.kernel_hard import hard_table, hard_value, new_number_cost
 from dicegames.games.extra.rules import ROLLS, ExtraRules, Roll
 from dicegames.games.extra.sheet import legal_decisions, pairings
 
@@ -77,7 +79,7 @@ FREE = 15
 SMOOTH = 16
 """Slots per row in the table of :func:`.heuristics.progress` (rows have at most 13 boxes)."""
 
-RANDOM, MEDIUM = range(2)
+RANDOM, MEDIUM, HARD = range(3)
 """Policy codes, in :attr:`ExtraKernel.policies` order."""
 
 ROLL_INDEX = {tuple(faces): index for index, (faces, _) in enumerate(ROLLS)}
@@ -139,6 +141,9 @@ class Tables(NamedTuple):
     """The int table: every part at its fixed offset ``T_...``."""
     smooth: FloatArray
     """The medium rule's smoothed row scores (floats, ``row * SMOOTH + crosses``)."""
+    hard: FloatArray
+    """The hard rule's float table (:func:`.kernel_hard.hard_table`; one 0 until a hard
+    policy plays)."""
 
 
 class Work(NamedTuple):
@@ -148,6 +153,8 @@ class Work(NamedTuple):
     """The deciding seat's legal decisions, four slots each."""
     picked: IntArray
     """Each seat's decision of this roll as it is taken, four slots each."""
+    sheet: IntArray
+    """A state array's room: the sheet a decision leaves, for the hard rule."""
 
 
 def tables(game: ExtraRules) -> Tables:
@@ -160,7 +167,7 @@ def tables(game: ExtraRules) -> Tables:
             *(int(s < game.players and game._child_rows[s]) for s in seats),
             *NEGATIVE_BOXES, *BOXES, *ROW_VALUES, *_roll_tables()]
     assert len(flat) == T_SIZE
-    return Tables(array(flat), float_array(smooth))
+    return Tables(array(flat), float_array(smooth), float_array([0.0]))
 
 
 # ------------------------------------------------------------------------------ the sheet
@@ -366,15 +373,32 @@ def _over(s: IntArray) -> bool:
 
 
 @njit_inline
-def _pick(s: IntArray, t: IntArray, f: FloatArray, seat: int, policy: int, rng: IntArray,
-          dec: IntArray) -> int:
+def _hard_value(s: IntArray, t: IntArray, h: FloatArray, seat: int, dec: IntArray, at: int,
+                sheet: IntArray) -> float:
+    """The hard rule's value of decision row ``at`` (:func:`.heuristics.hard_policy`): the
+    sheet it leaves, recorded in ``sheet``, by :func:`.kernel_hard.hard_value`."""
+    base = HEAD + seat * SEAT
+    for k in range(SEAT):
+        sheet[base + k] = s[base + k]
+    _record(sheet, t, seat, dec, at)
+    value = hard_value(sheet, t, h, base, t[T_CHILD_EXTRA + seat])
+    return float(value - new_number_cost(h, dec[at * 4 + 2], dec[at * 4 + 3]))
+
+
+@njit_inline
+def _pick(s: IntArray, tabs: Tables, seat: int, policy: int, rng: IntArray, dec: IntArray,
+          sheet: IntArray) -> int:
     """The decision index ``policy`` picks for ``seat`` (its decisions left in ``dec``)."""
+    t = tabs.flat
     count = _decisions(s, t, seat, dec)
     if policy == RANDOM:
         return below(rng, count) if count > 1 else 0
     best, best_value = 0, -math.inf
     for at in range(count):
-        value = _medium_value(s, t, f, seat, dec, at)
+        if policy == HARD:
+            value = _hard_value(s, t, tabs.hard, seat, dec, at, sheet)
+        else:
+            value = _medium_value(s, t, tabs.smooth, seat, dec, at)
         if value > best_value:
             best, best_value = at, value
     return best
@@ -383,7 +407,7 @@ def _pick(s: IntArray, t: IntArray, f: FloatArray, seat: int, policy: int, rng: 
 @njit_uncounted
 def _choose(s: IntArray, tabs: Tables, policy: int, rng: IntArray, work: Work) -> int:
     """The decision index ``policy`` picks for the deciding seat."""
-    return _pick(s, tabs.flat, tabs.smooth, _decider(s), policy, rng, work.dec)
+    return _pick(s, tabs, _decider(s), policy, rng, work.dec, work.sheet)
 
 
 @njit_inline
@@ -398,7 +422,7 @@ def _roll(rng: IntArray, t: IntArray) -> int:
 @njit
 def _work(tabs: Tables) -> Work:
     """Fresh scratch arrays."""
-    return Work(zeros(MAX_DECISIONS * 4), zeros(MAX_SEATS * 4))
+    return Work(zeros(MAX_DECISIONS * 4), zeros(MAX_SEATS * 4), zeros(HEAD + MAX_SEATS * SEAT))
 
 
 @njit_uncounted
@@ -408,7 +432,7 @@ def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: I
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied.
     Each seat's decision is kept in ``work.picked`` as it is taken, so the last one records
     them without listing decisions again."""
-    t, f, dec, picked = tabs.flat, tabs.smooth, work.dec, work.picked
+    t, dec, picked = tabs.flat, work.dec, work.picked
     seen, left = horizon_start(s[ROLLER], s[TURN], stop_seat, stop_turns)
     played = 0
     for seat in range(s[PLAYERS]):  # decisions already pending in a state played from
@@ -425,7 +449,7 @@ def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: I
             s[ROLL] = _roll(dice, t)
         else:
             seat = _decider(s)
-            code = _pick(s, t, f, seat, policies[seat], whims, dec)
+            code = _pick(s, tabs, seat, policies[seat], whims, dec, work.sheet)
             for k in range(4):
                 picked[seat * 4 + k] = dec[code * 4 + k]
             s[HEAD + seat * SEAT + PENDING] = code
@@ -465,9 +489,12 @@ def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
 
 
 class ExtraKernel(ArrayKernel):
-    """EXTRA! over integer arrays: every option and player count, ``random`` and ``medium``."""
+    """EXTRA! over integer arrays: every option and player count, ``random``, ``medium``
+    and ``hard``."""
 
     game_id = "extra"
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -478,6 +505,15 @@ class ExtraKernel(ArrayKernel):
         assert isinstance(game, ExtraRules)
         self.players: int = game.players
         self.tabs: Tables = tables(game)
+        self._hard: Tables | None = None
+
+    def tables_for(self, policies: Sequence[int]) -> Tables:
+        """:attr:`tabs`, with the hard rule's table (built on first use) when it plays."""
+        if HARD not in policies:
+            return self.tabs
+        if self._hard is None:
+            self._hard = self.tabs._replace(hard=hard_table(self.game.columns))
+        return self._hard
 
     @classmethod
     def supports(cls, game: Any) -> bool:

@@ -1,16 +1,23 @@
 """Shortcut's bulk kernel: whole games over an integer array, compiled when numba is there.
 
-The rules of :mod:`.rules` and the ``medium`` rule of :mod:`.heuristics`, re-stated over flat
-integer arrays (see :mod:`dicegames.core.kernel`): any board, 2-4 players, from any state;
-and the ``optimal`` policy, the exact two-player solution's decisions (:mod:`.solver`) read
-from tables (:func:`optimal_tables`), so it decides exactly as the engine's ``optimal`` bot.
+The rules of :mod:`.rules` and the ``medium`` and ``hard`` bots of :mod:`.heuristics`,
+re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`): any board, 2-4 players,
+from any state; and the ``optimal`` policy, the exact two-player solution's decisions
+(:mod:`.solver`) read from tables (:func:`optimal_tables`), so it decides exactly as the
+engine's ``optimal`` bot.
 
 **The board as data.** :func:`board_tables` turns a :class:`~.board.Board` into
 :class:`BoardTables`: its size, start, finish and road length, the ``grey`` flags, each cell's
 ``road_pos``, the ``road`` cells in order, each cell's one-step destinations (``nsteps`` and
 ``steps``, :data:`WIDTH` slots a cell) and ``stf``, the fewest steps to the finish (the medium
-rule's measure and the result's score). The compiled functions share the scratch arrays of
-:class:`Work`.
+rule's measure and the result's score), and ``within``, the solo race's turn-count law of
+:mod:`.planner` (the hard bot's leaf values; built when a hard policy first plays). The
+compiled functions share the scratch arrays of :class:`Work`.
+
+**The hard bot** (:func:`_hard`) is :class:`.heuristics.TurnSearch` over these tables: the
+same expectimax over the turn with the same float operations in the same order (the values
+bottom-up where the engine recurses, which computes the same numbers), so it picks the
+engine's action to the last bit, ties to the first legal action.
 
 **The state array**: ``[phase, player, turn, winner, rolls, total, players, cars...,
 roll_1..roll_MAX]``: the engine's :class:`~.data.ShortcutData` field by field, with the
@@ -31,11 +38,15 @@ from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
     KIND_TERMINAL,
+    FloatArray,
     IntArray,
     array,
     below,
     copy,
+    float_array,
+    float_zeros,
     njit,
+    njit_inline,
     njit_uncounted,
     to_list,
     zeros,
@@ -43,7 +54,7 @@ from dicegames.core.kernel import (
 from dicegames.games.shortcut.board import Board, Kind
 from dicegames.games.shortcut.data import Cell, Declaration, Phase, Press, ShortcutData
 from dicegames.games.shortcut.heuristics import CUT_SAVING, STOP_AT
-from dicegames.games.shortcut.planner import _steps_to_finish
+from dicegames.games.shortcut.planner import HORIZON, _steps_to_finish, planner_for
 from dicegames.games.shortcut.rules import STUCK, ShortcutRules
 
 PHASE, PLAYER, TURN, WINNER, ROLLS, TOTAL, PLAYERS, CARS = range(8)
@@ -63,7 +74,7 @@ ROAD, SHORTCUT, PUSH, PRESS, CELL = range(5)
 
 DECLARE, ROAD_ROLL, SHORTCUT_ROLL, CHOOSE, PUSH_TO, OVER = (int(p) for p in Phase)
 
-RANDOM, MEDIUM, OPTIMAL = range(3)
+RANDOM, MEDIUM, HARD, OPTIMAL = range(4)
 """Policy codes, in :attr:`ShortcutKernel.policies` order."""
 
 
@@ -100,6 +111,9 @@ class BoardTables(NamedTuple):
     ``(a * cells + b) * (opt_cap + 1) + min(t, opt_cap)``."""
     opt_cap: int
     """The last shortcut total of ``opt_choose`` (it stands for every larger one)."""
+    within: FloatArray
+    """The hard bot's turn-count law: ``within[c * (HORIZON + 1) + n]``, the chance to finish
+    from cell ``c`` within ``n`` turns under the best solo play (one 0 until hard plays)."""
 
 
 class Work(NamedTuple):
@@ -111,6 +125,11 @@ class Work(NamedTuple):
     """Breadth-first distances (``cells``)."""
     queue: IntArray
     """Breadth-first queue and cell lists (``cells``)."""
+    known: IntArray
+    """The hard bot's flags: each cell's leaf value computed (``cells``)."""
+    values: FloatArray
+    """The hard bot's floats: the others' survival law (``HORIZON + 1``), then each cell's
+    leaf value (``cells``), then the waits by shortcut total (``cells + 4``)."""
 
 
 def board_tables(board: Board) -> BoardTables:
@@ -125,7 +144,8 @@ def board_tables(board: Board) -> BoardTables:
                        array([int(kind is Kind.GREY) for kind in board.kinds]),
                        array(board.road_pos), array(board.road),
                        array([len(targets) for targets in board.steps]), array(steps),
-                       array(_steps_to_finish(board)), array([0]), array([0]), array([0]), 0)
+                       array(_steps_to_finish(board)), array([0]), array([0]), array([0]), 0,
+                       float_array([0.0]))
 
 
 def optimal_tables(tabs: BoardTables, board: Board) -> BoardTables:
@@ -322,6 +342,126 @@ def _medium(s: IntArray, b: BoardTables, dist: IntArray, queue: IntArray,
     return ROAD
 
 
+@njit_inline
+def _leaf(b: BoardTables, work: Work, cell: int) -> float:
+    """:meth:`.heuristics.TurnSearch.leaf`: the chance to win when the turn ends on ``cell``
+    (the others' survival law at the start of ``work.values``), computed once a decision."""
+    values = work.values
+    at = HORIZON + 1 + cell
+    if work.known[cell] == 0:
+        work.known[cell] = 1
+        if cell == b.finish:
+            values[at] = 1.0
+        else:
+            law = cell * (HORIZON + 1)
+            value = 0.0
+            for n in range(1, HORIZON + 1):
+                value += (b.within[law + n] - b.within[law + n - 1]) * values[n]
+            values[at] = value
+    return float(values[at])
+
+
+@njit_inline
+def _wait(b: BoardTables, work: Work, total: int, deepest: int) -> float:
+    """:meth:`.heuristics.TurnSearch.wait` (filled by :func:`_press_values`)."""
+    return float(work.values[HORIZON + 1 + b.cells + min(total, deepest)])
+
+
+@njit_inline
+def _press(b: BoardTables, work: Work, here: int, total: int, deepest: int) -> float:
+    """:meth:`.heuristics.TurnSearch.press_value`: roll (again) with ``total`` so far."""
+    rest = (_wait(b, work, total + 1, deepest) + _wait(b, work, total + 2, deepest)
+            + _wait(b, work, total + 3, deepest))
+    return _leaf(b, work, here) / 2 + rest / 6
+
+
+@njit_uncounted
+def _press_values(s: IntArray, b: BoardTables, work: Work) -> int:
+    """The waits of :meth:`.heuristics.TurnSearch.wait` for every total up to the deepest
+    cell the car reaches (bottom-up; a total beyond it only stops); the deepest distance."""
+    seat = s[PLAYER]
+    here = s[CARS + seat]
+    dist, queue = work.dist, work.queue
+    for cell in range(b.cells):
+        dist[cell] = -1
+    dist[here] = 0
+    queue[0] = here
+    head, tail = 0, 1
+    while head < tail:  # board.reachable(here, 10_000, blocked)
+        cell = queue[head]
+        head += 1
+        if cell == b.finish:
+            continue
+        for k in range(b.nsteps[cell]):
+            step = b.steps[cell * WIDTH + k]
+            if dist[step] < 0 and not _blocked(s, b.grey, step, seat):
+                dist[step] = dist[cell] + 1
+                queue[tail] = step
+                tail += 1
+    deepest = dist[queue[tail - 1]]
+    waits = HORIZON + 1 + b.cells
+    for total in range(deepest + 1):  # the best stop within each total
+        best = -1.0
+        for k in range(tail):
+            if dist[queue[k]] <= total:
+                best = max(best, _leaf(b, work, queue[k]))
+        work.values[waits + total] = best
+    for total in range(deepest - 1, -1, -1):
+        work.values[waits + total] = max(work.values[waits + total],
+                                          _press(b, work, here, total, deepest))
+    return int(deepest)
+
+
+@njit_uncounted
+def _hard(s: IntArray, b: BoardTables, work: Work) -> int:
+    """The hard bot's action code (:class:`.heuristics.HardBot`): the legal action of the
+    highest chance to win, the first on a tie."""
+    legal = work.legal
+    count = _legal(s, b, legal, work.dist, work.queue)
+    if count == 1:
+        return int(legal[0])
+    seat = s[PLAYER]
+    here = s[CARS + seat]
+    values = work.values
+    for n in range(HORIZON + 1):  # P(no other car has finished after n rounds)
+        values[n] = 1.0
+    for other in range(s[PLAYERS]):
+        if other != seat:
+            law = s[CARS + other] * (HORIZON + 1)
+            for n in range(HORIZON + 1):
+                values[n] = values[n] * (1.0 - b.within[law + n])
+    for cell in range(b.cells):
+        work.known[cell] = 0
+    deepest = -1
+    if s[PHASE] != PUSH_TO:
+        for k in range(count):
+            if legal[k] in (SHORTCUT, PRESS):
+                deepest = _press_values(s, b, work)
+                break
+    best, best_value = 0, -1.0
+    for k in range(count):
+        code = legal[k]
+        if code >= CELL:
+            value = _leaf(b, work, code - CELL)
+        elif code == PRESS:
+            value = _press(b, work, here, s[TOTAL], deepest)
+        elif code == SHORTCUT:
+            value = _press(b, work, here, 0, deepest)
+        elif code == ROAD:
+            value = 0.0
+            for roll in range(1, 7):
+                place = b.road_pos[here] + roll
+                value += _leaf(b, work, b.road[place] if place < b.road_length else here)
+            value = value / 6
+        else:  # push: the best one-step destination
+            value = -1.0
+            for j in range(_push_targets(s, b, work.queue)):
+                value = max(value, _leaf(b, work, work.queue[j]))
+        if k == 0 or value > best_value:
+            best, best_value = k, value
+    return int(legal[best])
+
+
 @njit_uncounted
 def _optimal(s: IntArray, b: BoardTables) -> int:
     """The ``optimal`` policy's action code, read from its tables (two players)."""
@@ -341,6 +481,8 @@ def _choose(s: IntArray, b: BoardTables, policy: int, rng: IntArray, work: Work)
     """The action code ``policy`` picks (random: uniform over the legal codes)."""
     if policy == MEDIUM:
         return _medium(s, b, work.dist, work.queue, work.legal)
+    if policy == HARD:
+        return _hard(s, b, work)
     if policy == OPTIMAL:
         return _optimal(s, b)
     count = _legal(s, b, work.legal, work.dist, work.queue)
@@ -350,7 +492,8 @@ def _choose(s: IntArray, b: BoardTables, policy: int, rng: IntArray, work: Work)
 @njit
 def _work(b: BoardTables) -> Work:
     """Fresh scratch arrays for the board."""
-    return Work(zeros(b.cells + 1), zeros(b.cells), zeros(b.cells))
+    return Work(zeros(b.cells + 1), zeros(b.cells), zeros(b.cells), zeros(b.cells),
+                float_zeros(HORIZON + 1 + 2 * b.cells + 4))
 
 
 @njit_uncounted
@@ -395,11 +538,13 @@ def _playouts(start: IntArray, b: BoardTables, policies: IntArray, dice: IntArra
 
 
 class ShortcutKernel(ArrayKernel):
-    """Shortcut over integer arrays: any board, 2-4 players, ``random`` and ``medium``;
-    ``optimal`` where the exact solution covers the game (two players, a solvable board)."""
+    """Shortcut over integer arrays: any board, 2-4 players, ``random``, ``medium`` and
+    ``hard``; ``optimal`` where the exact solution covers the game (two players, a solvable
+    board)."""
 
     game_id = "shortcut"
-    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "optimal")
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "optimal")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard", "optimal"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -411,7 +556,7 @@ class ShortcutKernel(ArrayKernel):
         self.board: Board = game.board
         self.players: int = game.players
         self.tabs: BoardTables = board_tables(game.board)
-        self._optimal: BoardTables | None = None
+        self._tables: dict[tuple[bool, bool], BoardTables] = {}
 
     @classmethod
     def supports(cls, game: Any) -> bool:
@@ -430,15 +575,24 @@ class ShortcutKernel(ArrayKernel):
         return supported(self.players, self.board) is None
 
     def tables_for(self, policies: Sequence[int]) -> BoardTables:
-        """:attr:`tabs`, with the ``optimal`` policy's tables (built on first use) when it
-        plays."""
-        if OPTIMAL not in policies:
+        """:attr:`tabs`, with the tables of the policies that need their own (built on first
+        use): the solo race's turn-count law when ``hard`` plays, the exact solution's
+        decisions when ``optimal`` plays."""
+        hard, optimal = HARD in policies, OPTIMAL in policies
+        if not hard and not optimal:
             return self.tabs
-        if not self._solved():
+        if optimal and not self._solved():
             raise ValueError("the optimal policy covers two players on a solvable board")
-        if self._optimal is None:
-            self._optimal = optimal_tables(self.tabs, self.board)
-        return self._optimal
+        key = (hard, optimal)
+        if key not in self._tables:
+            tabs = self.tabs
+            if hard:
+                within = planner_for(self.game).within
+                tabs = tabs._replace(within=float_array([p for law in within for p in law]))
+            if optimal:
+                tabs = optimal_tables(tabs, self.board)
+            self._tables[key] = tabs
+        return self._tables[key]
 
     # ---------------------------------------------------------------- states
 
