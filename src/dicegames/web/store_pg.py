@@ -49,8 +49,9 @@ from dicegames.web.stored import (
     players_of,
 )
 
-POOL_MIN = 2
-"""Connections the pool keeps open."""
+POOL_MIN = 4
+"""Connections the pool keeps open (opened at start-up: a burst of requests then waits
+for no new connection, each a new server process of PostgreSQL)."""
 
 POOL_MAX = 16
 """Connections the pool opens at most (each server process)."""
@@ -141,9 +142,13 @@ class PgStore:
                                  f"{_first_line(error)}") from None
         self._settled: set[tuple[str, int]] = set()
         """(match, seat) pairs known to be no longer offered by the lobby."""
+        # prepare_threshold 0: every statement is prepared on its first use by a
+        # connection (the store's statements are a fixed few): planned once per connection
+        # rather than for each of its first five uses.
         self._pool = AsyncConnectionPool(
             url, min_size=pool_min, max_size=pool_max, open=False, timeout=WAIT,
-            name="dicegames", kwargs={"autocommit": True, "options": session_options(url)})
+            name="dicegames", kwargs={"autocommit": True, "options": session_options(url),
+                    "prepare_threshold": 0})
 
     @property
     def pool(self) -> AsyncConnectionPool[Any]:
