@@ -49,9 +49,8 @@ from dicegames.web.stored import (
     players_of,
 )
 
-POOL_MIN = 4
-"""Connections the pool keeps open (opened at start-up: a burst of requests then waits
-for no new connection, each a new server process of PostgreSQL)."""
+POOL_MIN = 2
+"""Connections the pool keeps open."""
 
 POOL_MAX = 16
 """Connections the pool opens at most (each server process)."""
