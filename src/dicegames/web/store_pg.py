@@ -141,13 +141,9 @@ class PgStore:
                                  f"{_first_line(error)}") from None
         self._settled: set[tuple[str, int]] = set()
         """(match, seat) pairs known to be no longer offered by the lobby."""
-        # prepare_threshold 0: every statement is prepared on its first use by a
-        # connection (the store's statements are a fixed few): planned once per connection
-        # rather than for each of its first five uses.
         self._pool = AsyncConnectionPool(
             url, min_size=pool_min, max_size=pool_max, open=False, timeout=WAIT,
-            name="dicegames", kwargs={"autocommit": True, "options": session_options(url),
-                    "prepare_threshold": 0})
+            name="dicegames", kwargs={"autocommit": True, "options": session_options(url)})
 
     @property
     def pool(self) -> AsyncConnectionPool[Any]:
