@@ -12,7 +12,13 @@ process), so its moves are pushed across processes. Measured per set-up:
   version (p50, p99);
 - cross-process push: from the player's client reading the ack to the spectator's socket
   (on the other process) receiving that version (p50, p99); on one process, the same
-  spectator on the same process.
+  spectator on the same process;
+- what a move costs, whatever else runs on the machine: CPU milliseconds per acknowledged
+  move of the server processes, of PostgreSQL's backends serving the database, and of this
+  load generator (``/proc``), and the database's transactions per acknowledged move
+  (``pg_stat_database``: each statement of the store is one). On a machine shared with
+  other work the moves per second follow the CPU share the scheduler gives these
+  processes; the costs per move do not.
 
 The set-ups run interleaved, :data:`ROUNDS` rounds of the three in turn (the order rotating),
 each :data:`SECONDS` seconds on fresh processes and a fresh database; the figures are the
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import statistics
 import sys
@@ -151,6 +158,42 @@ async def _client(urls: list[str], number: int, deadline: float,
         tally["finished"] += finished
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used (0 when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _backends(database: str) -> dict[int, float]:
+    """PostgreSQL's processes serving ``database`` (their titles name it): their CPU."""
+    found: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                title = cmdline.read().decode(errors="replace")
+        except OSError:
+            continue
+        if title.startswith("postgres: ") and f" {database} " in title:
+            found[int(entry)] = _cpu(int(entry))
+    return found
+
+
+def _commits(pg: PgServer, database: str) -> int:
+    """Transactions committed in ``database`` so far (the statistics lag a little)."""
+    import psycopg
+    with psycopg.connect(pg.admin_dsn, autocommit=True) as admin:
+        admin.execute("SELECT pg_stat_clear_snapshot()")
+        row = admin.execute("SELECT xact_commit FROM pg_stat_database WHERE datname = %s",
+                            (database,)).fetchone()
+    return int(row[0]) if row is not None else 0
+
+
 def _percentile(values: list[float], share: float) -> float | None:
     ordered = sorted(values)
     if not ordered:
@@ -163,7 +206,7 @@ async def _load(urls: list[str], games: int, seconds: float) -> dict[str, Any]:
     start = time.perf_counter()
     await asyncio.gather(*(_client(urls, n, start + seconds, tally) for n in range(games)))
     elapsed = time.perf_counter() - start
-    return {"moves_per_s": len(tally["push"]) / elapsed,
+    return {"moves": len(tally["push"]), "moves_per_s": len(tally["push"]) / elapsed,
             "push_p50_ms": _percentile(tally["push"], 0.5),
             "push_p99_ms": _percentile(tally["push"], 0.99),
             "cross_p50_ms": _percentile(tally["cross"], 0.5),
@@ -180,10 +223,29 @@ def run_setup(store: str, processes: int, pg: PgServer | None, games: int = GAME
             dsn = pg.create_database()
         db: Any = dsn if dsn is not None else Path(folder) / "bench.sqlite3"
         started = []
+        database = "" if dsn is None else dsn.rsplit("/", 1)[-1].split("?")[0]
         try:
             for _ in range(processes):
                 started.append(spawn(db, bot_delay=0.0, extra=("--no-rate-limits",)))
+            servers = [process.pid for process, _ in started]
+            before = sum(_cpu(pid) for pid in servers)
+            backends = _backends(database) if database else {}
+            commits = _commits(pg, database) if pg is not None and database else 0
+            mine = os.times()
             figures = asyncio.run(_load([url for _, url in started], games, seconds))
+            moves = max(1, figures["moves"])
+            used = os.times()
+            figures["server_ms_per_move"] = (
+                1000 * (sum(_cpu(pid) for pid in servers) - before) / moves)
+            figures["client_ms_per_move"] = 1000 * (used.user + used.system - mine.user
+                                                    - mine.system) / moves
+            if database and pg is not None:
+                now = _backends(database)
+                figures["postgres_ms_per_move"] = 1000 * sum(
+                    cpu - backends.get(pid, 0.0) for pid, cpu in now.items()) / moves
+                time.sleep(0.6)  # the statistics are sent every 500 ms
+                figures["statements_per_move"] = (_commits(pg, database) - commits) / moves
+            figures["load"] = os.getloadavg()[0]
         finally:
             for process, _ in started:
                 process.terminate()
@@ -209,8 +271,9 @@ def cluster_figures(rounds: int = ROUNDS, games: int = GAMES,
     for (store, processes), figures in runs.items():
         row: dict[str, Any] = {"store": store, "processes": processes}
         for key in ("moves_per_s", "push_p50_ms", "push_p99_ms", "cross_p50_ms",
-                    "cross_p99_ms"):
-            values = [run[key] for run in figures if run[key] is not None]
+                    "cross_p99_ms", "server_ms_per_move", "postgres_ms_per_move",
+                    "client_ms_per_move", "statements_per_move", "load"):
+            values = [run[key] for run in figures if run.get(key) is not None]
             row[key] = statistics.median(values) if values else None
         medians.append(row)
     by = {(row["store"], row["processes"]): row for row in medians}

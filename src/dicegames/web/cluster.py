@@ -13,8 +13,12 @@ does three things with PostgreSQL itself (no other coordination service):
   A driver renews its lease before a step once less than half of :data:`LEASE` is left; when
   nothing is due it just stops (no statement: the lease runs out, and whichever process a
   person acts on next takes it); a process that finds the lease held by another lets that
-  one drive. Moves are refused at a stale version by the store anyway
-  (:mod:`.cluster_schema`), so even two drivers at once could never both play a step.
+  one drive. The leases of the matches driven since the last sweep (steps that found their
+  lease held, so asked nothing) are renewed by the sweep, all in the statement that records
+  the process as alive: a busy process renews its leases in one statement every
+  :data:`SWEEP` seconds instead of one per match every ``LEASE / 2``. Moves are refused
+  at a stale version by the store anyway (:mod:`.cluster_schema`), so even two drivers at
+  once could never both play a step.
 - **Orphans.** Every :data:`SWEEP` seconds each process looks for leases past their
   expiry whose holder is dead (no heartbeat for :data:`DEAD` seconds: ``kill -9``, a crash,
   a stall, or a clean stop) and takes the match over: loads it if needed and starts its
@@ -86,6 +90,17 @@ SELECT holder, extract(epoch FROM expires - clock_timestamp())::float8 FROM leas
 """
 
 
+_BEAT = """
+WITH beat AS (
+    INSERT INTO processes (holder, seen) VALUES (%(h)s, clock_timestamp())
+    ON CONFLICT (holder) DO UPDATE SET seen = EXCLUDED.seen)
+UPDATE leases SET expires = clock_timestamp() + %(s)s * interval '1 second'
+WHERE holder = %(h)s AND match_id = ANY(%(m)s)
+RETURNING match_id, extract(epoch FROM expires - clock_timestamp())::float8
+"""
+"""The heartbeat, and the renewal of this process's leases of the matches in ``m``."""
+
+
 _ORPHANS = """
 SELECT l.match_id FROM leases AS l LEFT JOIN processes AS p ON p.holder = l.holder
 WHERE l.expires < clock_timestamp() AND l.holder <> %s
@@ -127,6 +142,9 @@ class Cluster:
         self._tasks: list[asyncio.Task[None]] = []
         self._held: dict[str, tuple[bool, float]] = {}
         """Per match: whether this process holds the lease, and until when (monotonic)."""
+        self._driven: set[str] = set()
+        """The matches whose lease a step found held here since the last sweep (renewed by
+        the sweep: :data:`_BEAT`)."""
         self.listening = asyncio.Event()
         """Set while the listening connection is up (tests wait for it)."""
 
@@ -182,6 +200,7 @@ class Cluster:
         if held is not None:
             mine, until = held
             if mine and until - now > self.lease / 2:
+                self._driven.add(match_id)
                 return True
             if not mine and until > now:
                 return False
@@ -209,6 +228,7 @@ class Cluster:
     async def release(self, match_id: str) -> None:
         """Nothing is due in the match: give up its lease (or clear an expired one)."""
         self._held.pop(match_id, None)
+        self._driven.discard(match_id)
         with contextlib.suppress(Exception):
             await self.execute("DELETE FROM leases WHERE match_id = %s AND "
                                "(holder = %s OR expires < clock_timestamp())",
@@ -265,10 +285,22 @@ class Cluster:
             wait = min(wait * 2, RECONNECT_MOST)
 
     async def heartbeat(self) -> None:
-        """Record this process as alive now (``processes``)."""
-        await self.execute(
-            "INSERT INTO processes (holder, seen) VALUES (%s, clock_timestamp()) "
-            "ON CONFLICT (holder) DO UPDATE SET seen = EXCLUDED.seen", (self.name,))
+        """Record this process as alive now (``processes``), and renew the leases of the
+        matches driven here since the last heartbeat (one statement)."""
+        driven = [match_id for match_id in self._driven
+                  if self._held.get(match_id, (False, 0.0))[0]]
+        self._driven.clear()
+        asked = time.monotonic()
+        rows = await self.execute(_BEAT, {"h": self.name, "s": self.lease, "m": driven})
+        renewed = {str(match_id): float(left) for match_id, left in rows}
+        for match_id in driven:
+            held = self._held.get(match_id)
+            if held is None or not held[0]:
+                continue  # given up meanwhile
+            if match_id in renewed:
+                self._held[match_id] = (True, asked + renewed[match_id])
+            elif held[1] <= time.monotonic():
+                del self._held[match_id]  # expired and taken: ask at the next step
 
     async def _sweep(self, hub: ClusterHub) -> None:
         """Heartbeat, take over the matches whose lease expired, now and then prune."""

@@ -104,6 +104,22 @@ def _play(match: LiveMatch, move: StoredMove) -> None:
     match.note(match.session.apply(text, seat))
 
 
+def _already_held(match: LiveMatch, notice: Notice) -> bool:
+    """True when ``match`` already is as ``notice`` leaves it: a move this process stored
+    itself (every process hears its own notices too), or an undo already taken back here.
+
+    Checked as the notice arrives, without the match's lock (nothing awaits in between, so
+    the moves held can't change meanwhile): the common case, a process hearing its own
+    move, then costs no task and no lock. :func:`catch_up` makes the same decision, so
+    skipping it changes nothing.
+    """
+    version = match.version
+    if notice.op == "insert":
+        return (notice.move is not None and notice.index < version
+                and _held(match, notice.index) == notice.move)
+    return notice.op == "delete" and notice.index == version
+
+
 async def catch_up(match: LiveMatch, notice: Notice | None, read: ReadMoves) -> bool:
     """Bring ``match`` (whose lock the caller holds) to the stored moves that ``notice``
     announces (None: check every move, e.g. after notices may have been missed); True when
@@ -182,7 +198,7 @@ class Following:
         """A move was stored or taken back by some process (:mod:`.cluster`): a match held
         here catches up, in order, under its lock (:func:`~.fanout.catch_up`)."""
         match = self.resident.peek(notice.match_id)
-        if match is not None:
+        if match is not None and not _already_held(match, notice):
             task = asyncio.get_running_loop().create_task(self._catch_up(match, notice))
             self._catching.add(task)
             task.add_done_callback(self._catching.discard)
