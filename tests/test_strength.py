@@ -111,6 +111,11 @@ def test_stale_figures_are_named() -> None:
     data["options"] = {**data["options"], "track_length": 7}
     assert "default options changed" in (stale(data, game) or "")
     assert stale(None, game) is not None
+    data = copy.deepcopy(strength.load(game))
+    assert data is not None
+    medium = next(entry for entry in data["levels"] if entry["name"] == "medium")
+    medium.update(rating=None, versus=[], unrated="no-kernel")  # as before its kernel policy
+    assert "the kernel now plays medium" in (stale(data, game) or "")
 
 
 # ------------------------------------------------------------- every shipped game's page

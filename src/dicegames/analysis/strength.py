@@ -220,7 +220,8 @@ def measure(game_id: str, games: int, seed: int, *, options: dict[str, Any] | No
 
 def stale(data: dict[str, Any] | None, game_id: str) -> str | None:
     """Why a game's data file no longer describes its levels, or None when it does: no
-    file, other default options, or other listed levels (one added or renamed)."""
+    file, other default options, other listed levels (one added or renamed), or a level
+    left unrated for want of a kernel policy that the kernel now plays."""
     if data is None:
         return "no strength figures (run scripts/strength_tables.py)"
     spec = definition(game_id).spec
@@ -231,4 +232,9 @@ def stale(data: dict[str, Any] | None, game_id: str) -> str | None:
     if listed != data["listed"]:
         return (f"the listed levels are now {', '.join(listed)}; the figures measured "
                 f"{', '.join(data['listed'])}")
+    unrated = [entry["name"] for entry in data["levels"]
+               if entry.get("unrated") == "no-kernel" and kernel_plays(duel, [entry["name"]])]
+    if unrated:
+        return (f"the kernel now plays {', '.join(unrated)}, left unrated for want of a "
+                f"kernel policy when the figures were measured")
     return None
