@@ -6,6 +6,12 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+# Python writes its bytecode caches (__pycache__) even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE): otherwise every test process, and every server or command a test
+# starts, compiles each module from source again, and pytest rewrites every test module's
+# asserts again (collection took twice the CPU, a server's start 0.9 s of CPU instead of 0.25).
+unexport PYTHONDONTWRITEBYTECODE
+
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
