@@ -15,7 +15,7 @@ unexport PYTHONDONTWRITEBYTECODE
 # Where Debian's chromium lives (a variable so a test can pretend it is missing).
 CHROMIUM_PATH ?= /usr/bin/chromium
 
-.PHONY: run test check lint typecheck pytest bench bench-peers bench-kernels lighthouse docs clean browser \
+.PHONY: run test check lint typecheck pytest pytest-compiled bench bench-peers bench-kernels lighthouse docs clean browser \
 	postgres
 
 $(BIN)/python:
@@ -42,7 +42,7 @@ test: $(VENV)/.dev-installed browser postgres
 	wait $$compiling; compiled=$$?; cat $(VENV)/.compile-kernels.log; \
 	if [ $$checks -ne 0 ]; then exit $$checks; fi; \
 	if [ $$compiled -ne 0 ]; then exit $$compiled; fi; \
-	$(MAKE) --no-print-directory pytest
+	$(MAKE) --no-print-directory pytest-compiled
 
 # The browser tests drive an installed Chromium (Playwright never downloads one), and the
 # Japanese pages need a font with Japanese glyphs (else Chromium draws empty boxes and the
@@ -130,6 +130,11 @@ check: $(VENV)/.dev-installed lint typecheck
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
 pytest: $(VENV)/.dev-installed browser postgres
 	@$(BIN)/python scripts/compile_kernels.py
+	@$(MAKE) --no-print-directory pytest-compiled
+
+# The two runs of `make pytest`, the kernels compiled already (`make test` compiles them
+# while ruff and mypy run, and doesn't load them a second time).
+pytest-compiled: $(VENV)/.dev-installed
 	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -m "not timing"; first=$$?; \
 	$(BIN)/pytest -m timing; second=$$?; \
 	for status in $$first $$second; do \
