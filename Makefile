@@ -118,14 +118,15 @@ WORKERS ?= 2
 
 check: $(VENV)/.dev-installed lint typecheck
 	@$(BIN)/python scripts/compile_kernels.py >/dev/null
-	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -q -m "$(FAST)"; status=$$?; \
+	@$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder -q -m "$(FAST)"; status=$$?; \
 	if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
 	exit $$status
 
 # The kernels are compiled first, once (scripts/compile_kernels.py), rather than by every
 # test process that meets them cold. Then everything, in two runs: the tests that don't
 # measure time on $(WORKERS) processes (pytest-xdist; a module's tests stay on one process,
-# so its server starts once), then the timing-sensitive ones (marked timing: latency,
+# so its server starts once; the longest modules first, as tests/conftest.py orders them,
+# kept by --no-loadscope-reorder), then the timing-sensitive ones (marked timing: latency,
 # budgets, the soak) alone, so no other test competes with them for the two cores.
 # pytest exits 5 when it collects no test: for us that is a failure, never a pass.
 pytest: $(VENV)/.dev-installed browser postgres
@@ -135,7 +136,7 @@ pytest: $(VENV)/.dev-installed browser postgres
 # The two runs of `make pytest`, the kernels compiled already (`make test` compiles them
 # while ruff and mypy run, and doesn't load them a second time).
 pytest-compiled: $(VENV)/.dev-installed
-	@$(BIN)/pytest -n $(WORKERS) --dist loadfile -m "not timing"; first=$$?; \
+	@$(BIN)/pytest -n $(WORKERS) --dist loadfile --no-loadscope-reorder -m "not timing"; first=$$?; \
 	$(BIN)/pytest -m timing; second=$$?; \
 	for status in $$first $$second; do \
 		if [ $$status -eq 5 ]; then echo "pytest collected no tests" >&2; exit 1; fi; \
