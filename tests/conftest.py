@@ -79,3 +79,31 @@ def pg_module_dsn(pg_server: PgServer) -> Iterator[str]:
     dsn = pg_server.create_database()
     yield dsn
     pg_server.drop_database(dsn)
+
+
+# The order modules are handed to the test processes in (`make test` and `make check` run
+# pytest-xdist with --dist loadfile --no-loadscope-reorder, so this order is kept): the longest
+# first, so that the run ends on short modules and neither process waits long for the other.
+# A module's kind stands for its length: the browser modules first, then those that start a
+# server process, then the slow ones, then the rest; the modules with more tests first within
+# a kind (xdist's own order). Tests keep their order within a module.
+MODULE_KINDS = ("browser", "process", "slow")
+"""Marks that make a module longer, the longest kind first."""
+
+
+def module_rank(items: list[pytest.Item]) -> tuple[int, int]:
+    """Where a module's ``items`` go in the run: its longest kind, then most tests first."""
+    marks = {mark.name for item in items for mark in item.iter_markers()}
+    kind = next((rank for rank, name in enumerate(MODULE_KINDS) if name in marks),
+                len(MODULE_KINDS))
+    return kind, -len(items)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Hand the modules out longest first (:func:`module_rank`), after the marks are set."""
+    modules: dict[str, list[pytest.Item]] = {}
+    for item in items:
+        modules.setdefault(item.nodeid.split("::")[0], []).append(item)
+    items[:] = [item for module in sorted(modules.values(), key=module_rank)
+                for item in module]

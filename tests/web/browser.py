@@ -97,3 +97,52 @@ def play_to_the_end(page: Page, rng: random.Random, limit: int = 1500) -> int:
             continue
         buttons.nth(rng.randrange(count)).click()
     raise AssertionError(f"the game did not end after {limit} clicks")
+
+
+TEXT_PROBLEMS = """() => {
+  const problems = [];
+  const width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width + 1) {
+    const wide = document.documentElement.scrollWidth;
+    problems.push(`the page is wider than the screen: ${wide} > ${width}`);
+  }
+  for (const node of document.querySelectorAll('button, select, .choice, a.button')) {
+    const box = node.getBoundingClientRect();
+    if (!node.getClientRects().length || box.width === 0) continue;  // not shown
+    if (node.scrollWidth > node.clientWidth + 1) {
+      const words = node.textContent.trim();
+      const sizes = `${node.scrollWidth} > ${node.clientWidth}`;
+      problems.push(`text runs out of a button: "${words}" (${sizes})`);
+    }
+    let scroller = node.parentElement;  // a list that scrolls may hold buttons out of view
+    while (scroller && !/(auto|scroll|hidden)/.test(getComputedStyle(scroller).overflow)) {
+      scroller = scroller.parentElement;
+    }
+    if (!scroller && (box.right > width + 1 || box.left < -1)) {
+      problems.push(`a button leaves the screen: "${node.textContent.trim()}"`);
+    }
+  }
+  for (const board of document.querySelectorAll('#board svg')) {
+    if (board.parentElement.closest('#board svg')) continue;  // a picture inside the board
+    const edge = board.getBoundingClientRect();
+    if (!edge.width) continue;
+    for (const text of board.querySelectorAll('text')) {
+      const words = text.textContent.trim();
+      const box = text.getBoundingClientRect();
+      if (!words || !box.width) continue;
+      if (box.left < edge.left - 1 || box.right > edge.right + 1 || box.top < edge.top - 1
+          || box.bottom > edge.bottom + 1) {
+        problems.push(`board words clipped: "${words}"`);
+      }
+    }
+  }
+  return problems;
+}"""
+"""Where words don't fit (run in the page): the page wider than the screen, a button's text
+running out of it or a button off the screen, a board's words clipped by its edge."""
+
+
+def text_problems(page: Page) -> list[str]:
+    """Every place on the page as it stands where words don't fit (:data:`TEXT_PROBLEMS`)."""
+    found: list[str] = page.evaluate(TEXT_PROBLEMS)
+    return found

@@ -17,7 +17,6 @@ from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Browser, Page, expect
 
 from dicegames.i18n import LANGUAGES
-from polling import until
 from web.browser import READY, play_to_the_end
 from web.games import game_ids, skip_unless
 from web.server import Server
@@ -27,35 +26,6 @@ GAMES = game_ids()
 AXE = Axe()
 RULES = {"rules": {"label-content-name-mismatch": {"enabled": True}}}
 """axe-core's options: its default rules, and the experimental one named here."""
-CHANGING = ["#title", "#seats", ".stepper", "#status", "#dice", "#board", "#review", "#error",
-            "#log"]
-"""What the replay page redraws from one move to the next (replay.js ``show``): each move
-after the first is checked within these (the header, the landmarks and the record link are
-the same at every move, and the full-page checks at the first and last move hold them)."""
-STEP_AND_CHECK = """async ([move, include, options]) => {
-  const game = document.getElementById("game");
-  if (game.dataset.shown !== String(move)) {
-    const step = document.getElementById("step");
-    step.value = String(move);
-    step.dispatchEvent(new Event("input", {bubbles: true}));
-    const until = Date.now() + 15000;
-    while (game.dataset.shown !== String(move)) {
-      if (Date.now() > until) {
-        throw new Error(`move ${move} was not drawn: `
-          + document.getElementById("error").textContent);
-      }
-      await new Promise((done) => setTimeout(done, 5));
-    }
-  }
-  const result = await axe.run(include ? {include} : document, options);
-  return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at `
-    + v.nodes.slice(0, 4).map((n) => n.target.join(", ")).join("; "));
-}"""
-"""Show a move of the replay (as the slider does, without a reload; replay.js marks
-``#game[data-shown]`` once the move is drawn in full) and run the axe-core already injected
-into the page over ``include`` (the whole page when null): its violations, one line each."""
-
-
 def violations(page: Page) -> list[str]:
     """axe-core's violations on the page as it stands, one line each with the nodes."""
     found = AXE.run(page, options=RULES).response["violations"]
@@ -130,31 +100,3 @@ def test_the_end_of_a_game_and_its_replay(server: Server, page: Page) -> None:
     page.wait_for_url("**/replay/**")
     expect(page.locator("#board svg").first).to_be_visible()
     check(page)
-
-
-@pytest.mark.parametrize("game", GAMES)
-def test_a_replay_at_every_move(server: Server, seen: Page, game: str) -> None:
-    # The winner's badge on the last move failed color-contrast (white on green, 4.4:1).
-    # Every move is shown in turn in the one page, with axe-core injected once: the whole
-    # page at the first and the last move, the parts a move redraws at every move between.
-    skip_unless(game, "bots")
-    match = server.post("/api/matches", {"game": game, "seed": 6, "players": [
-        {"name": "Ann", "kind": "bot:easy"}, {"name": "Bot", "kind": "bot:easy"}]})
-    until(lambda: server.get(f"/api/matches/{match['id']}")["status"] == "finished" or None,
-          "the bots to finish their game", 60)
-    seen.goto(server.url + f"/replay/{match['id']}")
-    step = seen.locator("#step")
-    expect(step).not_to_have_attribute("max", "100")  # the replay's own length is set
-    last = int(step.get_attribute("max") or 0)
-    assert last > 0
-    expect(seen.locator("#game")).to_have_attribute("data-shown", "0")
-    seen.evaluate(AXE.axe_script)
-    options = {**RULES, "resultTypes": ["violations"]}
-    failures = []
-    for move in range(last + 1):
-        include = None if move in (0, last) else CHANGING
-        found = seen.evaluate(STEP_AND_CHECK, [move, include, options])
-        failures += [f"move {move} of {last}: {line}" for line in found]
-    assert not failures, "\n".join(failures)
-    expect(seen.locator("#game")).to_have_attribute("data-shown", str(last))
-    expect(seen.locator(".badge", has_text="winner").first).to_be_visible()
