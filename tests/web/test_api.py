@@ -16,6 +16,7 @@ import dicegames
 from dicegames.core.record import from_record
 from dicegames.docs import rules_page
 from dicegames.web.store import SCHEMA, Store
+from polling import until
 from web.client import AppClient
 from web.games import game_ids, skip_unless
 from web.stores import execute
@@ -410,9 +411,14 @@ def test_a_stored_match_the_rules_refuse_is_a_clear_409(fresh_target: Path | str
     running = AppClient(fresh_target).start()
     try:
         match = running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
+        # The opening roll is the driver's (automatic dice): wait until it is stored.
+        until(lambda: running.call("GET", f"/api/matches/{match['id']}")[1]["version"] >= 1
+              or None, "the opening roll to be stored")
         running.stop()
         execute(fresh_target, "UPDATE moves SET text = 'seven' WHERE match_id = ? AND idx = 0",
                 (match["id"],))
+        assert execute(fresh_target, "SELECT text FROM moves WHERE match_id = ? AND idx = 0",
+                       (match["id"],)) == [("seven",)]
         running = AppClient(fresh_target).start()
         status, error = running.call("GET", f"/api/matches/{match['id']}")
         assert (status, error["error"]) == (409, "unplayable_match")
