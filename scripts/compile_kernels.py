@@ -23,18 +23,37 @@ from dicegames.core.registry import definition, definitions, make
 
 
 def compile_one(game_id: str) -> tuple[str, float]:
-    """Play a few kernel games of ``game_id`` with every policy: the seconds it took."""
+    """Play a few kernel games of ``game_id`` with every policy: the seconds it took.
+
+    Every policy plays at the smallest and the default player count; a policy that covers
+    neither (an exact solution of three or four runners, of two players only) plays at the
+    smallest count it covers (its tables refuse the others with ValueError). A policy that
+    covers no player count at its default options is an error."""
     began = time.perf_counter()
     spec = definition(game_id).spec
-    for players in sorted({spec.min_players, spec.default_players}):
-        game = make(game_id, players=players)
-        found = kernel.kernel_for(game)
-        if found is None:
-            continue
-        start = game.new_state()
-        for policy in type(found).policies:
-            found.playouts(start.data, [policy] * players, 4, seed=1)
+    counts = sorted({spec.min_players, spec.default_players})
+    others = [n for n in range(spec.min_players, spec.max_players + 1) if n not in counts]
+    kernels = {}
+    for players in [*counts, *others]:
+        found = kernel.kernel_for(make(game_id, players=players))
+        if found is not None:
+            kernels[players] = found
+    if not kernels:
+        return game_id, time.perf_counter() - began
+    for policy in type(next(iter(kernels.values()))).policies:
+        played = False
+        for players, found in kernels.items():
+            if played and players not in counts:
+                break
+            start = make(game_id, players=players).new_state()
+            try:
+                found.playouts(start.data, [policy] * players, 4, seed=1)
+            except ValueError:  # the policy does not cover this player count
+                continue
             found.rollout(found.encode(start.data), [policy] * players, seed=1)
+            played = True
+        if not played:
+            raise ValueError(f"{game_id}: the kernel policy {policy!r} covers no player count")
     return game_id, time.perf_counter() - began
 
 

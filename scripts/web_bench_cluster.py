@@ -285,9 +285,23 @@ def cluster_figures(rounds: int = ROUNDS, games: int = GAMES,
                      for (store, processes), figures in runs.items()}}
 
 
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures as JSON (``--quick``: one short round of 10 games, to try it)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="one round of 10 games, 3 s each set-up (a smoke run)")
+    parser.add_argument("--rounds", type=int, default=ROUNDS,
+                        help=f"interleaved rounds of the three set-ups ({ROUNDS})")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    print(json.dumps(cluster_figures(rounds=1 if args.quick else args.rounds,
+                                     games=10 if args.quick else GAMES,
+                                     seconds=3.0 if args.quick else SECONDS), indent=2))
+    return 0
+
+
 if __name__ == "__main__":
-    arguments = sys.argv[1:]
-    quick = "--quick" in arguments
-    print(json.dumps(cluster_figures(rounds=1 if quick else ROUNDS,
-                                     games=10 if quick else GAMES,
-                                     seconds=3.0 if quick else SECONDS), indent=2))
+    sys.exit(main())
