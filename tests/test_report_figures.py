@@ -60,8 +60,8 @@ def test_the_slow_petits_chevaux_bots_are_skipped_with_the_reason() -> None:
 
 def test_bots_without_a_kernel_policy_announce_the_expected_time() -> None:
     said: list[str] = []
-    game = dicegames.make("shortcut")
-    report = build_report(game, games=2, seed=1, bots=["random", "hard"], traced=0,
+    game = dicegames.make("petits-chevaux", players=2)  # expert has no kernel policy
+    report = build_report(game, games=2, seed=1, bots=["random", "expert"], traced=0,
                           announce=said.append)
     assert len(said) == 1 and "expect" in said[0] and "the ladder about" in said[0]
     assert report.main.engine.startswith("engine")
