@@ -67,7 +67,7 @@ def write_pages() -> None:
         target = DOCS / f"{game_id}.md"
         text = rules_page(game_id)
         if not target.is_file() or target.read_text(encoding="utf-8") != text:
-            target.write_text(text, encoding="utf-8")
+            write_bytes(target, text.encode())  # atomic, only onto a regular file
             print(f"wrote {target}")
 
 

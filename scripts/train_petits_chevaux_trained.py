@@ -27,12 +27,14 @@ import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 import numpy.typing as npt
 
 import dicegames
 from dicegames.analysis.stats import wilson_interval
+from dicegames.core.files import write_bytes
 from dicegames.core.kernel import float_array, kernel_for
 from dicegames.games.petits_chevaux import kernel_play as play
 from dicegames.games.petits_chevaux.kernel import PetitsChevauxKernel
@@ -183,8 +185,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                       "interval": [round(low, 4), round(high, 4)],
                       "hard_same_games": round(result.hard_rate, 4),
                       "seconds": round(result.seconds)})
-        with open(args.write, "w", encoding="utf-8") as out:
-            out.write(text)
+        write_bytes(Path(args.write), text.encode())  # atomic, only onto a regular file
     return 0 if math.isfinite(result.win_rate) else 1
 
 
