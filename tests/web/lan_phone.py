@@ -93,6 +93,19 @@ def play_together(pages: list[Page], rng: random.Random, limit: int = 3000) -> i
     raise AssertionError(f"the game did not end within {limit} rounds")
 
 
+def listen(page: Page) -> list[str]:
+    """What ``page`` reports from now on (console lines, uncaught errors, failed and refused
+    requests), printed when a step fails: the failure then says why the page did not fill."""
+    heard: list[str] = []
+    page.on("console", lambda message: heard.append(f"console {message.type}: {message.text}"))
+    page.on("pageerror", lambda error: heard.append(f"page error: {error}"))
+    page.on("requestfailed", lambda request: heard.append(
+        f"request failed: {request.url} ({request.failure})"))
+    page.on("response", lambda answer: heard.append(f"answer {answer.status}: {answer.url}")
+            if answer.status >= 400 else None)
+    return heard
+
+
 def main(folder: Path) -> None:
     """Everything of the module docstring, inside this namespace."""
     make_network()
@@ -110,9 +123,15 @@ def main(folder: Path) -> None:
             browser = playwright.chromium.launch(executable_path=str(chromium), args=ARGS,
                                                  timeout=LAUNCH_TIMEOUT_MS)
             laptop = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
+            heard = listen(laptop)
             laptop.goto(f"{local}/?game=extra-meters")
             # The section is filled after the game cards and the lobby: give a loaded machine time.
-            expect(laptop.locator("#phone-access .address")).to_have_text(f"{url}/", timeout=30_000)
+            try:
+                expect(laptop.locator("#phone-access .address")).to_have_text(f"{url}/",
+                                                                              timeout=60_000)
+            except AssertionError:
+                print("what the laptop's page reported:", *heard, sep="\n  ", file=sys.stderr)
+                raise
             expect(laptop.locator("#phone-access img")).to_have_js_property("complete", True)
             assert laptop.locator("#phone-access img").evaluate("img => img.naturalWidth") > 0
             expect(laptop.locator("#setup-title")).not_to_be_empty()

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from dicegames.cli import main
 from dicegames.web.lan import PROBE, network_address, origin_of, terminal_qr, usable
@@ -169,3 +169,27 @@ def test_the_home_page_says_how_to_open_it_on_a_phone(server: Server, page: Page
     expect(section.get_by_role("heading")).to_have_text("Auf dem Handy öffnen")
     expect(section).to_contain_text("dicegames serve --lan")
     expect(section.locator("img")).to_have_count(0)  # no code of a loopback address
+
+
+def test_the_home_page_asks_again_for_the_games_when_the_server_did_not_answer(
+        server: Server, page: Page) -> None:
+    """A server restarting (or a dropped network) while the home page loads: the page says
+    the games could not be loaded, asks again, and fills itself once the server answers."""
+    refused = {"count": 0}
+
+    def first_two_refused(route: Route) -> None:
+        if refused["count"] < 2:
+            refused["count"] += 1
+            route.fulfill(status=503, content_type="application/json",
+                          body='{"error": "unavailable", "message": "restarting"}')
+        else:
+            route.continue_()
+
+    page.route("**/api/games?*", first_two_refused)
+    page.goto(server.url + "/?lang=fr")
+    expect(page.locator("#games-error")).to_contain_text("Les jeux n’ont pas pu être chargés")
+    expect(page.locator("#games-error")).to_contain_text("restarting")
+    expect(page.locator("#games li").first).to_be_visible(timeout=15_000)
+    expect(page.locator("#games-error")).to_be_empty()
+    expect(page.locator("#phone")).to_be_visible()
+    assert refused["count"] == 2

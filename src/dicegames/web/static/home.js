@@ -232,10 +232,26 @@ async function uploadRecord() {
   }
 }
 
+// The games, asked again (after 1, 2, 4… up to 15 s) while the server cannot answer (it is
+// restarting, the network dropped): the page says so meanwhile, and fills itself when it can.
+async function loadGames() {
+  for (let wait = 1000; ; wait = Math.min(2 * wait, 15000)) {
+    try {
+      const found = (await api("/api/games")).games;
+      $("games-error").textContent = "";
+      return found;
+    } catch (error) {
+      $("games-error").textContent = t("The games could not be loaded ({reason}): trying again…",
+                                       {reason: error.message});
+      await new Promise((done) => setTimeout(done, wait));
+    }
+  }
+}
+
 async function main() {
   $("record-file").addEventListener("change", uploadRecord);
   $("open-record").addEventListener("click", () => $("record-file").click());
-  games = (await api("/api/games")).games;
+  games = await loadGames();
   $("games").replaceChildren(...games.map(card));
   $("games").before(nameLine());  // the quick start's remembered name, and how to change it
   $("add-player").addEventListener("click", () => {
