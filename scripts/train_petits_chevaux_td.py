@@ -1,0 +1,212 @@
+"""Train the TD-Gammon-style network of Petits Chevaux (an experiment towards issue 27).
+
+The network (dicegames.games.petits_chevaux.kernel_td) plays the move whose afterstate
+(the position the move leaves) it values most: its estimate of the mover's chance to win.
+This script fits it by **temporal-difference learning, TD(lambda)**,
+in the manner of TD-Gammon, over whole four-player games played by the compiled kernel
+against three ``medium`` bots, the learner's seat rotating from game to game:
+
+1. ``--warm`` games in which the learner plays ``hard``'s moves: the network learns the
+   value of ``hard``'s play, a stable start (a network learning from its own random play
+   against three ``medium`` bots wins too rarely to learn anything);
+2. ``--games`` games in which it plays its own greedy choice and keeps learning from it.
+
+Its result is then measured on ``--eval-games`` fresh games (seeds kept apart from
+training) with a 95% Wilson interval, beside ``hard`` on the same seeds, and with
+``--save`` written as JSON (the settings, the figures, the flat weights), which ``--start``
+reads back to train on::
+
+    nice -n 10 .venv/bin/python scripts/train_petits_chevaux_td.py --seed 1 --save td.json
+
+The network is not a level: trained for as long as this machine allowed, it stayed below
+``hard`` (docs/performance.md, "Petits Chevaux: TD(lambda) over a per-square encoding").
+
+Reproducible from ``--seed`` (numpy's generator for the first weights, the kernel's seeded
+dice for the games; the training loop is sequential compiled code). numpy is needed, numba
+for the speed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+
+import dicegames
+from dicegames.analysis.stats import wilson_interval
+from dicegames.core.files import write_bytes
+from dicegames.core.kernel import IntArray, kernel_for, seed_words
+from dicegames.games.petits_chevaux import kernel_td as td
+from dicegames.games.petits_chevaux.kernel import PetitsChevauxKernel
+from dicegames.games.petits_chevaux.kernel_rules import HARD, MEDIUM
+
+Vector = npt.NDArray[np.float64]
+
+PLAYERS = 4
+"""The trained level is fitted on four players (and plays every count)."""
+
+GREEDY = -1
+"""The learner plays the network's own choice (no behaviour policy)."""
+
+EVAL_SEED = 1 << 40
+"""Seeds of the final measurement start here: never those of training."""
+
+CHUNK = 5_000
+"""Games per compiled call (progress is logged between calls)."""
+
+
+@dataclass(slots=True)
+class Training:
+    """What a run found and measured."""
+
+    weights: list[float]
+    """The network's flat weights (:func:`.trained.layout`)."""
+    win_rate: float
+    """Its share of wins against three ``medium`` bots in the measurement."""
+    interval: tuple[float, float]
+    """The 95% Wilson interval of that share."""
+    games: int
+    """Games of the measurement."""
+    hard_rate: float
+    """``hard``'s share on the same seeds: the baseline."""
+    seconds: float
+    """Training and measurement time (wall clock)."""
+    history: list[float] = field(default_factory=list)
+    """The learner's share of wins in each chunk of training games."""
+
+
+class _Run:
+    """The compiled training loop's arrays for one game configuration."""
+
+    def __init__(self, kernel: PetitsChevauxKernel, state: IntArray, weights: Vector) -> None:
+        self.kernel = kernel
+        self.state = state
+        self.weights = weights
+        self.trace: Vector = np.zeros_like(weights)
+
+    def play(self, games: int, words: npt.NDArray[np.int64], alpha: float, lam: float,
+             behaviour: int) -> float:
+        """Play (and, with ``alpha`` > 0, learn from) ``games`` games; the learner's share
+        of wins."""
+        results = np.zeros(games, dtype=np.int64)
+        td.train_games(self.weights, td_hidden(self.weights), self.kernel.cfg,
+                       self.kernel.paths, MEDIUM, behaviour, games, words, alpha, lam,
+                       self.trace, self.state, results)
+        return float(results.mean())
+
+
+def td_hidden(weights: Sequence[float] | Vector) -> int:
+    """The hidden units of a flat weight array (see :func:`.kernel_td.layout`)."""
+    hidden = td.hidden_of(len(weights))
+    if hidden < 1:
+        raise ValueError(f"{len(weights)} weights are no network over {td.INPUTS} inputs")
+    return hidden
+
+
+def load(path: str) -> list[float]:
+    """The flat weights of a file ``--save`` wrote (checked against the network's
+    inputs)."""
+    with open(path, encoding="utf-8") as file:
+        spec = json.load(file)
+    if not isinstance(spec, dict) or spec.get("inputs") != td.INPUTS:
+        raise ValueError(f"{path}: not a network over {td.INPUTS} inputs")
+    weights = [float(w) for w in spec["weights"]]
+    td_hidden(weights)
+    if not all(math.isfinite(w) for w in weights):
+        raise ValueError(f"{path}: the weights hold something other than finite numbers")
+    return weights
+
+
+def words_of(seed: int) -> npt.NDArray[np.int64]:
+    """The training loop's generator words (dice, then whims) for ``seed``."""
+    return np.array(seed_words(seed) + seed_words(seed ^ 0x5DEECE66D), dtype=np.int64)
+
+
+def measure(kernel: PetitsChevauxKernel, state: IntArray, weights: Sequence[float],
+            games: int, seed: int, *, behaviour: int = GREEDY) -> float:
+    """The share of ``games`` the network (or ``behaviour``) wins against three ``medium``
+    bots, the seat rotating (no learning; the weights are left as they are)."""
+    run = _Run(kernel, state, np.array(weights, dtype=float))
+    return run.play(games, words_of(seed), 0.0, 0.0, behaviour)
+
+
+def train(seed: int, *, hidden: int, warm: int, games: int, eval_games: int, alpha: float,
+          lam: float, start: Sequence[float] | None = None, log: bool = True) -> Training:
+    """Run the training (see the module docstring) and measure its result; ``start``: the
+    first weights (random, ``hidden`` units, by default)."""
+    started = time.perf_counter()
+    game = dicegames.make("petits-chevaux", players=PLAYERS)
+    kernel = kernel_for(game)
+    assert isinstance(kernel, PetitsChevauxKernel)
+    state = kernel.encode(game.new_state().data)
+    rng = np.random.default_rng(seed)
+    first = rng.normal(0.0, 0.1, td.layout(hidden)) if start is None else np.array(start)
+    run = _Run(kernel, state, first.astype(float))
+    words = words_of(seed)
+    history: list[float] = []
+    for phase, total, behaviour in (("warm", warm, HARD), ("greedy", games, GREEDY)):
+        done = 0
+        while done < total:
+            chunk = min(CHUNK, total - done)
+            history.append(run.play(chunk, words, alpha, lam, behaviour))
+            done += chunk
+            if log:
+                print(f"{phase} {done}/{total}: learner won {history[-1]:.4f} "
+                      f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    weights = [float(w) for w in run.weights]
+    measured = max(PLAYERS, eval_games - eval_games % PLAYERS)
+    share = measure(kernel, state, weights, measured, EVAL_SEED + seed)
+    hard = measure(kernel, state, weights, measured, EVAL_SEED + seed, behaviour=HARD)
+    low, high = wilson_interval(round(share * measured), measured)
+    return Training(weights, share, (low, high), measured, hard,
+                    time.perf_counter() - started, history)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hidden", type=int, default=32, help="hidden units")
+    parser.add_argument("--warm", type=int, default=100_000,
+                        help="games learning the value of hard's play")
+    parser.add_argument("--games", type=int, default=200_000,
+                        help="games learning from the network's own play")
+    parser.add_argument("--alpha", type=float, default=0.1, help="the step size")
+    parser.add_argument("--lam", type=float, default=0.7, help="TD's lambda")
+    parser.add_argument("--eval-games", type=int, default=40_000)
+    parser.add_argument("--start", metavar="PATH", help="train on from weights --save wrote")
+    parser.add_argument("--save", metavar="PATH", help="write the weights and figures there")
+    args = parser.parse_args(argv)
+    start = load(args.start) if args.start else None
+    result = train(args.seed, hidden=args.hidden, warm=args.warm, games=args.games,
+                   eval_games=args.eval_games, alpha=args.alpha, lam=args.lam, start=start)
+    low, high = result.interval
+    print(f"trained vs 3 medium: {result.win_rate:.4f} [{low:.4f}, {high:.4f}] over "
+          f"{result.games} games (hard on the same seeds: {result.hard_rate:.4f}); "
+          f"{result.seconds:.0f} s")
+    if args.save:
+        spec = {"format": "petits-chevaux-td", "inputs": td.INPUTS,
+                "hidden": td_hidden(result.weights),
+                "trainer": {"seed": args.seed, "warm": args.warm, "games": args.games,
+                            "alpha": args.alpha, "lam": args.lam, "start": args.start},
+                "measured": {"against": "3 medium, 4 players, seats rotated",
+                             "games": result.games, "win_rate": round(result.win_rate, 4),
+                             "interval": [round(low, 4), round(high, 4)],
+                             "hard_same_seeds": round(result.hard_rate, 4),
+                             "seconds": round(result.seconds)},
+                "history": [round(h, 4) for h in result.history],
+                "weights": [round(w, 6) for w in result.weights]}
+        write_bytes(Path(args.save), (json.dumps(spec) + "\n").encode())
+    return 0 if math.isfinite(result.win_rate) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
