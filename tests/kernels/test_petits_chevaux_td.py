@@ -29,7 +29,8 @@ from dicegames.games.petits_chevaux.kernel_rules import HORSES, STRIDE, legal_mo
 
 assert not HAVE_NUMBA  # the plain-Python path, as asked
 root, out = Path(sys.argv[1]), Path(sys.argv[2])
-spec = importlib.util.spec_from_file_location("train_td", root / "scripts/train_petits_chevaux_td.py")
+spec = importlib.util.spec_from_file_location(
+    "train_td", root / "scripts/train_petits_chevaux_td.py")
 trainer = importlib.util.module_from_spec(spec)
 sys.modules[spec.name] = trainer  # its dataclass looks its module up while it is built
 spec.loader.exec_module(trainer)
