@@ -18,8 +18,9 @@ reads back to train on::
 
     nice -n 10 .venv/bin/python scripts/train_petits_chevaux_td.py --seed 1 --save td.json
 
-The network is not a level: trained for as long as this machine allowed, it stayed below
-``hard`` (docs/performance.md, "Petits Chevaux against three `medium`").
+The network is no level yet: in the time this machine allowed it reached about ``expert``'s
+share against three ``medium`` bots, not the 36% aimed at (docs/performance.md, "Petits
+Chevaux against three `medium`").
 
 Reproducible from ``--seed`` (numpy's generator for the first weights, the kernel's seeded
 dice for the games; the training loop is sequential compiled code). numpy is needed, numba
