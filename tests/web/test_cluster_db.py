@@ -19,28 +19,24 @@ import pytest
 from dicegames.core.registry import configure
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.web.cluster import Cluster
-from dicegames.web.cluster_schema import CHANNEL, SCHEMA, STALE_STATE
+from dicegames.web.cluster_schema import CHANNEL, STALE_STATE
 from dicegames.web.fanout import Notice, StoredMove, catch_up
 from dicegames.web.live import LiveMatch
-
-TABLES = """
-CREATE TABLE matches (id TEXT PRIMARY KEY);
-CREATE TABLE moves (match_id TEXT NOT NULL REFERENCES matches(id), idx INTEGER NOT NULL,
-    seat INTEGER, text TEXT NOT NULL, several INTEGER NOT NULL,
-    PRIMARY KEY (match_id, idx));
-"""
+from dicegames.web.migrations import migrate_postgres
 
 
 def _setup(dsn: str) -> psycopg.Connection[Any]:
+    """A fresh database migrated as a server migrates it, with one match ``m``."""
     db = psycopg.connect(dsn, autocommit=True)
-    db.execute(TABLES)
-    db.execute(SCHEMA)
-    db.execute("INSERT INTO matches VALUES ('m')")
+    migrate_postgres(db)
+    db.execute("INSERT INTO matches (id, game, options, players, dice, created) "
+               "VALUES ('m', 'toy', '{}', '[]', 'auto', 0)")
     return db
 
 
 def _insert(db: psycopg.Connection[Any], idx: int, text: str = "x") -> None:
-    db.execute("INSERT INTO moves VALUES ('m', %s, 0, %s, 0)", (idx, text))
+    db.execute("INSERT INTO moves (match_id, idx, seat, text, several, at) "
+               "VALUES ('m', %s, 0, %s, 0, 0)", (idx, text))
 
 
 def test_only_the_next_move_is_stored_and_only_the_last_taken_back(pg_dsn: str) -> None:

@@ -29,11 +29,10 @@ from dicegames.web.migrations import (
     migrate_sqlite,
     pending_reason,
 )
-from dicegames.web.store import SCHEMA
 from dicegames.web.stored import StoredMatch
 from dicegames.web.stores import MatchStore, is_postgres, open_store, redact
 from pgcluster import PgServer, free_port
-from web.stores import execute
+from web.stores import execute, legacy_sqlite
 
 _T = TypeVar("_T")
 
@@ -271,8 +270,8 @@ def _migrate_with(target: Path | str, migrations: tuple[Migration, ...]) -> int:
 
 def test_a_file_of_the_releases_before_migrations_is_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as db:  # as the previous release left it, without `rematch`
-        db.executescript(SCHEMA.replace(",\n    rematch TEXT", ""))
+    legacy_sqlite(path, without=("rematch",))  # as the previous release left it
+    with sqlite3.connect(path) as db:
         db.execute("INSERT INTO matches (id, game, options, players, seed, dice, created) "
                    "VALUES ('old', 'extra-meters', '{}', ?, 5, 'auto', 1.0)",
                    ('[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]',))
