@@ -8,6 +8,11 @@ a store applies, in one transaction, every migration the database lacks, and ref
 (:class:`SchemaTooNew`) a database that a newer dicegames migrated further than this code
 knows: its tables may mean something this code would misread.
 
+Migration 1 is written once for both (:data:`_FIRST`, spelled per :data:`DIALECTS`): the
+two texts were near-copies, and a column added to one but not the other would go unseen.
+Migration 2 is PostgreSQL's alone (:mod:`.cluster_schema`: triggers and PL/pgSQL, nothing
+SQLite could share), and later ones are short enough to write out twice.
+
 Migration 1 is the schema of the releases before versioned migrations. On SQLite it also
 brings a file of any of those releases up to it: their tables exist, perhaps without the
 columns added since (``position``, ``open``, ``finished``, ``invited``, ``claimed``,

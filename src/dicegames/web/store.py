@@ -73,6 +73,8 @@ class Store:
         writer = open_file(self.path, lambda db: _migrate(db, self.path))
         self._writer = DatabaseThread(writer, "dicegames-db-write")
         self._reader = DatabaseThread(connect(self.path), "dicegames-db-read")
+        self.created = 0
+        """Matches stored through this store so far (:class:`~.metrics.StoredCount`)."""
 
     def close(self) -> None:
         """Finish the calls already made, then close the connections."""
@@ -130,6 +132,7 @@ class Store:
                      for index, (seat, text, several) in enumerate(match.moves)])
 
         await self._writer.run(write)
+        self.created += 1
 
     async def add_move(self, match_id: str, index: int, seat: int | None, text: str,
                        several: bool, *, finished: bool = False) -> None:
