@@ -235,3 +235,45 @@ def test_notices_of_names_and_rematches_round_trip() -> None:
     assert Notice.parse('{"m": "m", "op": "rename", "i": 1}') is None
     assert Notice.parse("not json") is None
     assert Notice.parse('{"m": "m", "op": "drop"}') is None
+
+
+def test_failures_on_the_clusters_own_connections_are_counted(pg_dsn: str) -> None:
+    """The leases' statement refused, the heartbeat refused, the listening connection cut:
+    each is counted (the metrics add them to ``dicegames_store_errors_total``), and the
+    process goes on (the listener connects again)."""
+    db = _setup(pg_dsn)
+
+    class Quiet:
+        def heard(self, notice: Notice) -> None: ...
+        async def orphaned(self, match_id: str) -> None: ...
+        def resync(self) -> None: ...
+
+    async def scenario() -> None:
+        cluster = Cluster(pg_dsn, sweep=600.0)  # one sweep at the start, then none
+        await cluster.start(Quiet())
+        try:
+            await asyncio.wait_for(cluster.listening.wait(), 10)
+            await asyncio.sleep(0.2)
+            assert cluster.errors == 0
+            db.execute("ALTER TABLE leases RENAME TO leases_away")
+            assert not await cluster.lead("m")
+            assert cluster.errors == 1
+            db.execute("ALTER TABLE leases_away RENAME TO leases")
+            db.execute("ALTER TABLE processes RENAME TO processes_away")
+            with pytest.raises(psycopg.Error):
+                await cluster.heartbeat()
+            assert cluster.errors == 2
+            db.execute("ALTER TABLE processes_away RENAME TO processes")
+            cut = db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE query = %s", (f"LISTEN {CHANNEL}",)).fetchall()
+            assert cut == [(True,)]
+            for _ in range(100):
+                if cluster.errors == 3 and cluster.listening.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert cluster.errors == 3 and cluster.listening.is_set()
+        finally:
+            await cluster.close()
+            db.close()
+
+    asyncio.run(scenario())

@@ -14,14 +14,16 @@ import time
 from collections.abc import Iterator
 from ipaddress import ip_network
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+from dicegames.web.hub import Hub
 from dicegames.web.metrics import Metrics, StoredCount
 from dicegames.web.migrations import LATEST
-from dicegames.web.ops import OpsOptions, may_read
+from dicegames.web.ops import HubCounts, OpsOptions, may_read
 from dicegames.web.pool import AnalysisPool, Busy
 from polling import until
 from web.client import AppClient
@@ -160,6 +162,13 @@ def test_a_scrape_does_not_count_the_matches_table_each_time(
         for _ in range(5):
             assert value(scrape(running), "dicegames_matches_stored") == first + 1
         assert len(calls) == 1
+
+
+def test_the_store_errors_count_the_clusters_connections_too() -> None:
+    hub = SimpleNamespace(store=SimpleNamespace(errors=2), cluster=SimpleNamespace(errors=3))
+    assert HubCounts(cast(Hub, hub)).store_errors() == 5
+    hub.cluster = None  # one process on its own
+    assert HubCounts(cast(Hub, hub)).store_errors() == 2
 
 
 def test_metrics_count_matches_moves_and_requests_by_route_template(app: AppClient) -> None:

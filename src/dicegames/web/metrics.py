@@ -13,7 +13,9 @@ What is measured, and where it comes from:
                                         :mod:`.pool`: ``hint`` or ``review`` (slices)
 ``dicegames_reviews_active``            reviews queued or running (:mod:`.reviews`)
 ``dicegames_store_errors_total``        store calls that failed (each a 503
-                                        ``store_busy``, or a driver's retry)
+                                        ``store_busy``, or a driver's retry), and
+                                        failures on the cluster's own connections
+                                        (leases, heartbeat, listening: :mod:`.cluster`)
 ``dicegames_http_request_duration_``    HTTP requests by ``method``, ``route`` (the
 ``seconds{method,route,status}``        route's template, never a raw path: no match id
                                         or token in a label) and ``status``

@@ -309,7 +309,7 @@ def request_fields(scope: Scope, method: str, route: str, status: int,
 
 class HubCounts:
     """The :class:`~.metrics.Counts` of an app: its hub's matches, moves and analysis, its
-    store's errors."""
+    store's and cluster's errors."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -323,9 +323,11 @@ class HubCounts:
         return self.hub.moves_applied
 
     def store_errors(self) -> int:
-        """Store calls that failed."""
+        """Store calls that failed, and statements of the cluster's own connections
+        (leases, heartbeat, listening: :attr:`~.cluster.Cluster.errors`)."""
         store: Observable = self.hub.store
-        return store.errors
+        cluster = self.hub.cluster
+        return store.errors + (cluster.errors if cluster is not None else 0)
 
     def analysis_waiting(self) -> tuple[int, int]:
         """Hints and review slices waiting for a worker."""
