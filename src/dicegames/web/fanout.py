@@ -45,6 +45,16 @@ ReadMoves = Callable[[str, int], Awaitable[list[StoredMove] | None]]
 no such match)."""
 
 
+RELOAD_CLOSE = 1012
+"""The close code of the viewers of a match that could not catch up with the store and was
+dropped from memory (1012, "service restart": connect again, now). Without it they would
+keep a socket to the dropped copy, which nothing wakes any more: no pushes until they
+reconnected by themselves. The page connects again at once and gets the match replayed
+from the store."""
+
+RELOAD_REASON = "the match is reloaded from the store: connect again"
+"""The close reason sent with :data:`RELOAD_CLOSE` (at most 123 bytes)."""
+
 OPS = ("insert", "delete", "rename", "rematch")
 """The notices: a move stored or taken back (sent by the moves' trigger), a seat taken in
 the lobby under a new name, a rematch started (sent by :meth:`Following.announce`)."""
@@ -233,6 +243,7 @@ class Following:
                         "from memory and replayed on its next request", match.id, error)
             if self.resident.holds(match):
                 self.resident.drop(match)
+            match.close_viewers(RELOAD_CLOSE, RELOAD_REASON)  # they connect to the new copy
             return
         if changed:
             match.wake_viewers()
