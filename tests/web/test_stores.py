@@ -23,6 +23,7 @@ from dicegames.web.database import StoreOpenError
 from dicegames.web.domain import DamagedMatch, StoreBusy
 from dicegames.web.migrations import (
     MIGRATIONS,
+    TABLES,
     Migration,
     SchemaTooNew,
     migrate_postgres,
@@ -266,6 +267,23 @@ def _migrate_with(target: Path | str, migrations: tuple[Migration, ...]) -> int:
         return migrate_sqlite(db, migrations)
     finally:
         db.close()
+
+
+def test_both_databases_get_the_same_columns(tmp_path: Path, pg_dsn: str) -> None:
+    """Migration 1 is written once for both: each table has the same columns, in the same
+    order, as nullable and with the same defaults, in a SQLite file and in PostgreSQL."""
+    path = tmp_path / "new.sqlite3"
+    _migrate_with(path, MIGRATIONS)
+    _migrate_with(pg_dsn, MIGRATIONS)
+    for table in TABLES:
+        in_sqlite = [(name, bool(notnull or key), default)  # a key: never NULL in PostgreSQL
+                     for _, name, _, notnull, default, key
+                     in execute(path, f"PRAGMA table_info({table})")]
+        in_postgres = [(name, nullable == "NO", default) for name, nullable, default in execute(
+            pg_dsn, "SELECT column_name, is_nullable, column_default FROM "
+                    "information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+            (table,))]
+        assert in_sqlite == in_postgres, table
 
 
 def test_a_file_of_the_releases_before_migrations_is_upgraded(tmp_path: Path) -> None:
