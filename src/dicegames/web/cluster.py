@@ -32,7 +32,8 @@ The hub's side is :class:`ClusterHub`. A process stopping cleanly marks its leas
 so the others take its matches over at their next sweep.
 
 Every failure on the cluster's own connections (a statement of the leases, the heartbeat,
-the sweep or a notice; the listening connection lost or refused) is counted in
+the sweep, a notice or the shared limits of :mod:`.shared_limits`; the listening
+connection lost or refused) is counted in
 :attr:`Cluster.errors`, which the metrics add to the store's
 (``dicegames_store_errors_total``): the process goes on (it retries, or leaves the work to
 another process), but an operator should see the database failing.
