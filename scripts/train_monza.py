@@ -47,7 +47,7 @@ PLAYERS = (3, 4, 5, 6)
 """The player counts the level is fitted and measured on."""
 
 SPREAD: dict[str, float] = {
-    "exposure": 0.05, "exposure_loss": 0.05, "race_now": 0.3, "pushed": 0.05,
+    "exposure": 0.05, "exposure_loss": 0.05, "exposure_value": 0.5, "race_now": 0.3, "pushed": 0.05,
     "used": 0.02, "gain": 0.05, "lead": 0.05,
 }
 """The first generation's standard deviation of each weight (hard's scores are win chances:

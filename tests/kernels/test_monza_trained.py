@@ -134,11 +134,12 @@ def test_exposure_is_the_chance_that_a_later_medium_player_lands_on_the_car(
             cars = work.cars
             for k, car in enumerate(data.cars):
                 cars[k] = car
-            chance, loss = _exposure(tabs.flat, tabs.weights, tabs.rolls, tabs.replies, cars,
-                                     5, seat, int(finishing), work.stamps, work.stack,
-                                     work.reply)
+            chance, loss, value = _exposure(tabs.flat, tabs.chances, tabs.weights, tabs.rolls,
+                                            tabs.replies, cars, 5, seat, int(finishing),
+                                            work.stamps, work.stack, work.reply)
             assert chance == pytest.approx(expected, abs=1e-12), data
             assert loss >= 0.0 and (expected > 0 or loss == 0.0)
+            assert value >= -1e-12 and (expected > 0 or value == 0.0)
             checked += expected > 0
     assert checked > 0
 

@@ -11,6 +11,9 @@ does not look at them. :data:`.trained.FEATURE_NAMES` measures, on the cars afte
   car's square and pushes it back (exact over the 462 rolls, on the cars as they are now);
 - ``exposure_loss``: the same chances times the steps to a target the push would cost,
   in tens of steps;
+- ``exposure_value``: the same chances times the race value (:func:`.kernel_hard._race`)
+  the push would cost: what hard's score would lose if it weighed those players' pushes
+  as it weighs the next player's;
 - ``race_now``: the race value at once (:func:`.kernel_hard._race`), before any reply;
 - ``pushed``: the steps to a target the move's push costs the car pushed back, in tens;
 - ``used``: the dice used, in sixths;
@@ -75,17 +78,20 @@ def _steps_at(t: IntArray, car: int) -> int:
 
 
 @njit_uncounted
-def _exposure(t: IntArray, weights: FloatArray, rolls: IntArray, replies: IntArray,
-              cars: IntArray, players: int, seat: int, finishing: int, stamps: IntArray,
-              stack: IntArray, found: IntArray) -> tuple[float, float]:
-    """(chance, chance times steps lost / 10) summed over the players after the next one
-    who move before ``seat`` again, that their medium move ends on ``seat``'s car and pushes
-    it back (the cars in ``cars[:players]``; ``cars[OTHERS:]`` is scratch)."""
+def _exposure(t: IntArray, chances: FloatArray, weights: FloatArray, rolls: IntArray,
+              replies: IntArray, cars: IntArray, players: int, seat: int, finishing: int,
+              stamps: IntArray, stack: IntArray, found: IntArray) -> tuple[float, float, float]:
+    """Summed over the players after the next one who move before ``seat`` again, the
+    chance that their medium move ends on ``seat``'s car and pushes it back: alone, times
+    the steps to a target lost / 10, and times the race value lost (the cars in
+    ``cars[:players]``; ``cars[OTHERS:]`` is scratch)."""
     mine = cars[seat]
     if mine < 0 or t[t[O_TARGET] + mine] == 1:
-        return 0.0, 0.0
+        return 0.0, 0.0, 0.0
     chance = 0.0
     loss = 0.0
+    value = 0.0
+    before = -1.0
     for d in range(2, players):
         j = (seat + d) % players
         if finishing == 1 and j < seat:
@@ -109,9 +115,12 @@ def _exposure(t: IntArray, weights: FloatArray, rolls: IntArray, replies: IntArr
             cars[OTHERS + j] = mine
             _push_back(t, cars, OTHERS, players, j)
             lost = _steps_at(t, cars[OTHERS + seat]) - _steps_at(t, mine)
+            if before < 0.0:
+                before = _race(t, chances, cars, 0, players, seat, seat)
             chance += p
             loss += p * lost / 10
-    return chance, loss
+            value += p * (before - _race(t, chances, cars, OTHERS, players, seat, seat))
+    return chance, loss, value
 
 
 @njit_uncounted
@@ -121,8 +130,8 @@ def _learned(t: IntArray, chances: FloatArray, weights: FloatArray, rolls: IntAr
              found: IntArray) -> float:
     """``weights · features`` of ending the move on ``end`` (a square that is no target)
     after ``used`` dice, the cars after the move (and its push) in ``cars[:players]``."""
-    chance, loss = _exposure(t, weights, rolls, replies, cars, players, seat, s[FINISHING],
-                             stamps, stack, found)
+    chance, loss, value = _exposure(t, chances, weights, rolls, replies, cars, players, seat,
+                                    s[FINISHING], stamps, stack, found)
     race_now = _race(t, chances, cars, 0, players, seat, seat)
     pushed = 0
     for other in range(players):
@@ -133,7 +142,7 @@ def _learned(t: IntArray, chances: FloatArray, weights: FloatArray, rolls: IntAr
         if other != seat and (best < 0 or _steps_at(t, cars[other]) < best):
             best = _steps_at(t, cars[other])
     mine = _steps_at(t, end)
-    features = (chance, loss, race_now, pushed / 10, used / 6,
+    features = (chance, loss, value, race_now, pushed / 10, used / 6,
                 (_steps_at(t, s[CARS + seat]) - mine) / 10, (best - mine) / 10)
     total = 0.0
     for k in range(len(features)):

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from dicegames.core.kernel import GameKernel
 
 FEATURE_NAMES: tuple[str, ...] = (
-    "exposure", "exposure_loss", "race_now", "pushed", "used", "gain", "lead",
+    "exposure", "exposure_loss", "exposure_value", "race_now", "pushed", "used", "gain", "lead",
 )
 """What each learned weight multiplies (computed by :func:`.kernel_trained._learned`; named
 here so that reading the weights needs no kernel)."""
