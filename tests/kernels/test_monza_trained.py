@@ -155,12 +155,16 @@ def test_the_level_is_offered_unlisted_and_plays_in_the_kernel() -> None:
     assert int(sum(result.winners)) >= 40
 
 
-def test_shipped_weights_are_read() -> None:
+def test_shipped_weights_are_trained_and_measured() -> None:
     weights = shipped_weights()
     assert len(weights) == FEATURES
+    assert any(w != 0.0 for w in weights)
     spec = json.loads((ROOT / "src/dicegames/games/monza/trained_weights.json").read_text())
     assert spec["format"] == FORMAT
     assert spec["features"] == list(FEATURE_NAMES)
+    measured = spec["measured"]["by_players"]
+    assert [m["players"] for m in measured] == [3, 4, 5, 6]
+    assert all(m["games"] >= 10_000 for m in measured)
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -150,7 +150,8 @@ OPTIMAL_DOC = ("plays perfectly: the exact solution of the two-player race; it t
 
 TRAINED_DOC = ("hard's judgement of each move plus learned weights for what it leaves on the "
                "circuit (how likely the players after the next one are to push the car back, "
-               "the lead, the dice used), fitted on kernel games against hard")
+               "the lead, the dice used), fitted on kernel games against hard; an experiment, not "
+               "measurably stronger than hard")
 """The trained level's line (:mod:`.trained`, :mod:`.kernel_trained`)."""
 
 
