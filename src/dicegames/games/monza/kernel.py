@@ -4,8 +4,9 @@ The rules of :mod:`.rules` (with RULINGS.md's targets: a car on a target moves n
 never pushed, a target holds any number of cars) and the ``medium`` and ``hard`` rules of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
 any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
-The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`; this module
-holds the ``random`` and ``medium`` rules, whole games and the protocol.
+The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`, the
+``trained`` rule (hard plus learned weights) in :mod:`.kernel_trained`; this module holds the
+``random`` and ``medium`` rules, whole games and the protocol.
 
 **Tables** (:func:`tables`, a :class:`Tables`): ``flat``, one int array: a header (squares,
 players, compulsion, variant, successor width, and where each part below starts, in the named
