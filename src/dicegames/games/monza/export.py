@@ -43,6 +43,8 @@ def solution_tables(game: Any) -> dict[str, Any] | None:
 
     if not covered(game):
         return None
+    if game.variant:
+        return variant_tables(game)
     solution = solution_for(game)
     n = len(solution.circuit.squares)
     end, used = policy_arrays(solution)
@@ -52,6 +54,29 @@ def solution_tables(game: Any) -> dict[str, Any] | None:
             "roll_p": np.array([float(p) for _, p in ROLLS]), "end": end, "used": used,
             "summary": f"the first player wins {value:.4%} under optimal play (a shared "
                        f"win counting half)"}
+
+
+def variant_tables(game: Any) -> dict[str, Any]:
+    """The arrays of the solution with ``variant_last_colour`` (:mod:`.solver_variant`):
+    ``a`` ``(S, S)`` as without the variant, ``y`` ``(S, S, 7)``: ``y[x, w, k]``, seat 0's
+    chance at the start of seat 1's turn, seat 1 on ``w`` off the targets, seat 0 on ``x``
+    (a target too) having used ``k`` dice in the round; the rolls, ``value`` and
+    ``summary``. The moves are not tabulated (they depend on the round's dice counts too):
+    the ``optimal`` bot takes the move and the free step of the best chance."""
+    import numpy as np
+
+    from dicegames.games.monza.solver import exact_solution
+    from dicegames.games.monza.solver_variant import VariantSolution
+
+    solution = exact_solution(game)
+    assert isinstance(solution, VariantSolution)
+    n = len(solution.circuit.squares)
+    value = float(solution.a[n, n])
+    return {"players": 2, "value": value, "a": solution.a, "y": solution.y,
+            "rolls": np.array([roll.counts for roll, _ in ROLLS], dtype=np.int8),
+            "roll_p": np.array([float(p) for _, p in ROLLS]),
+            "summary": f"the first player wins {value:.4%} under optimal play with the "
+                       f"last-colour variant (a shared win counting half)"}
 
 
 def playable_positions(solution: Solution) -> list[int]:

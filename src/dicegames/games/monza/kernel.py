@@ -277,7 +277,7 @@ class MonzaKernel(ArrayKernel):
     def _solved(self) -> bool:
         from dicegames.games.monza.optimal import covered
 
-        return covered(self.game)
+        return covered(self.game) and not self.game.variant
 
     def tables_for(self, policies: Sequence[int]) -> Tables:
         """:attr:`tabs`, with the tables of the policies that need their own (built on first
