@@ -1,6 +1,7 @@
 """Monza's ``optimal`` kernel policy against the engine's ``optimal`` bot (the exact
-two-player solution): the same step at every decision, from the start and from random
-positions, both compulsions, on the default circuit and on a small crowded one."""
+two-player solution): the same step (and free step of the last-colour variant) at every
+decision, from the start and from random positions, both compulsions, with and without the
+variant, on the default circuit and on a small crowded one."""
 
 from __future__ import annotations
 
@@ -15,13 +16,15 @@ from kernels.test_monza_kernel import any_state, kernel_of, small  # noqa: F401
 pytest.importorskip("numpy")
 
 
-@pytest.mark.parametrize("compulsion", ["longest", "greedy"])
-@pytest.mark.parametrize("circuit", ["default", "small"])
+@pytest.mark.parametrize(("circuit", "compulsion", "variant"), [
+    ("default", "longest", False), ("default", "greedy", False), ("default", "longest", True),
+    ("small", "longest", False), ("small", "longest", True), ("small", "greedy", True)])
 def test_optimal_chooses_as_the_engine_bot_step_by_step(circuit: str, compulsion: str,
+                                                        variant: bool,
                                                         small: str) -> None:  # noqa: F811
     game, kernel = kernel_of(2, circuit=small if circuit == "small" else circuit,
-                             compulsion=compulsion)
-    rng = random.Random(f"monza-optimal{circuit}{compulsion}")
+                             compulsion=compulsion, variant_last_colour=variant)
+    rng = random.Random(f"monza-optimal{circuit}{compulsion}{variant}")
     choose = half_bot(game, "optimal")
     for index in range(12):
         walk(game, kernel, rng, chooser=choose if index % 2 else None,
@@ -41,11 +44,12 @@ def test_the_kernel_plays_optimal_only_where_the_solution_covers_the_game() -> N
         kernel3.playouts(three.new_state().data, ["optimal", "medium", "medium"], 1, 0)
 
 
-def test_kernel_playouts_of_optimal_against_itself_win_the_exact_share() -> None:
-    from dicegames.games.monza.solver import solution_for
+@pytest.mark.parametrize("variant", [False, True])
+def test_kernel_playouts_of_optimal_against_itself_win_the_exact_share(variant: bool) -> None:
+    from dicegames.games.monza.solver import exact_solution
 
-    game, kernel = kernel_of(2)
-    solution = solution_for(game)
+    game, kernel = kernel_of(2, variant_last_colour=variant)
+    solution = exact_solution(game)
     start = solution.index(-1)
     exact = float(solution.a[start, start])
     games = 20_000

@@ -50,7 +50,7 @@ from dicegames.core.model import PASS
 from dicegames.games.monza.circuit import Circuit
 from dicegames.games.monza.data import COLOURS, DICE, STAY, Advance, MonzaData, Phase, Step
 from dicegames.games.monza.kernel_hard import OTHERS, hard_step, hard_tables
-from dicegames.games.monza.kernel_optimal import optimal_step, optimal_tables
+from dicegames.games.monza.kernel_optimal import optimal_free_step, optimal_step, optimal_tables
 from dicegames.games.monza.kernel_rules import (
     CARS,
     DEPTH,
@@ -158,8 +158,10 @@ def _pick(s: IntArray, t: IntArray, hard: Any, policy: int, rng: IntArray, work:
     if policy == HARD and phase == STEP:
         return hard_step(s, t, chances, weights, rolls, replies, legal, stamps, stack, found,
                          reply, cars, memo, stamp)
-    if policy == OPTIMAL and phase == STEP:
-        return optimal_step(s, t, solved, pushed, legal, stamps, stack, found)
+    if policy == OPTIMAL:
+        if phase == STEP:
+            return optimal_step(s, t, solved, pushed, legal, stamps, stack, found)
+        return optimal_free_step(s, t, solved, legal)
     if policy != RANDOM:
         if phase == STEP:
             return _medium_step(s, t, stamps, stack, found)
@@ -277,7 +279,7 @@ class MonzaKernel(ArrayKernel):
     def _solved(self) -> bool:
         from dicegames.games.monza.optimal import covered
 
-        return covered(self.game) and not self.game.variant
+        return covered(self.game)
 
     def tables_for(self, policies: Sequence[int]) -> Tables:
         """:attr:`tabs`, with the tables of the policies that need their own (built on first
