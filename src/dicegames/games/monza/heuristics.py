@@ -145,13 +145,13 @@ def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
 OPTIMAL_DOC = ("plays perfectly: the exact solution of the two-player race; it takes the move "
                "with the highest chance to win against any opponent, and no player does better "
                "against it on average")
-"""The optimal level's line (two players, without the last-colour variant)."""
+"""The optimal level's line (two players, with or without the last-colour variant)."""
 
 
 def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
     """The bots Monza offers (the ``bots`` part of its definition): easy, medium and hard
     for every configuration, and ``optimal`` where the exact solution covers it (two
-    players, no last-colour variant, a circuit of a solvable size; see :mod:`.solver`)."""
+    players, a circuit of a solvable size; see :mod:`.solver` and :mod:`.solver_variant`)."""
     from dicegames.games.monza.optimal import covered, optimal_bot
 
     levels: tuple[BotLevel, ...] = (
