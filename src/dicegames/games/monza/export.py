@@ -3,8 +3,9 @@
 The ``solution`` part of the game's definition: :func:`solution_tables` returns the arrays of
 a configuration the solver covers (:func:`.solver.supported`: two players on a circuit of
 at most :data:`.solver.LARGEST` playable positions), None for the others; with
-``variant_last_colour`` the arrays of :func:`variant_tables`. Positions are square ids (the circuit's order), the start
-zone being the last index ``n`` (the number of squares); ``S = n + 1``. The layout (also in
+``variant_last_colour`` the arrays of :func:`variant_tables`. Positions are square ids (the
+circuit's order), the start zone being the last index ``n`` (the number of squares);
+``S = n + 1``. The layout (also in
 docs/rl.md):
 
 - ``a`` ``(S, S)`` float64: ``a[x, y]``, seat 0's chance to win (a shared win counting half)

@@ -3,9 +3,11 @@
 The rules of :mod:`.rules` (with RULINGS.md's targets: a car on a target moves no more and is
 never pushed, a target holds any number of cars) and the ``medium`` and ``hard`` rules of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
-any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
-The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`; this module
-holds the ``random`` and ``medium`` rules, whole games and the protocol.
+any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state;
+and ``optimal`` (:mod:`.optimal`, the exact two-player solution) where the solver covers the
+game. The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`, the
+``optimal`` one in :mod:`.kernel_optimal`; this module holds the ``random`` and ``medium``
+rules, whole games and the protocol.
 
 **Tables** (:func:`tables`, a :class:`Tables`): ``flat``, one int array: a header (squares,
 players, compulsion, variant, successor width, and where each part below starts, in the named
