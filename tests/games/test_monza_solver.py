@@ -248,3 +248,62 @@ def test_the_optimal_bot_takes_a_best_step_everywhere_with_the_variant() -> None
         mine = exact[chosen] if seat == 0 else 1.0 - exact[chosen]
         best = value if seat == 0 else 1.0 - value
         assert mine == pytest.approx(best, abs=1e-12)
+
+
+def chain_value(name: str, levels: tuple[str, str]) -> float:
+    """Seat 0's chance from the start with the variant, each seat playing a fixed engine bot
+    (``optimal``, or ``easy``: uniform among the legal actions), by iterating the chain over
+    every reachable state through the rules class."""
+    game = make(CIRCUITS[name], variant_last_colour=True)
+    bots = [make_bot(game, level, random.Random(0)) for level in levels]
+    start = normal(game.new_state())
+    number = {start: 0}
+    states = [start]
+    edges: list[list[tuple[int, float]]] = []
+    for state in states:
+        if state.is_terminal:
+            edges.append([])
+            continue
+        if state.is_chance:
+            nexts = [(normal(state.apply(o)), float(p)) for o, p in state.chance_outcomes()]
+        else:
+            seat = state.current_players[0]
+            legal = state.legal_actions(seat)
+            if levels[seat] == "optimal":
+                nexts = [(normal(state.apply(bots[seat].choose(state, seat), seat)), 1.0)]
+            else:
+                nexts = [(normal(state.apply(a, seat)), 1.0 / len(legal)) for a in legal]
+        row = []
+        for after, p in nexts:
+            if after not in number:
+                number[after] = len(states)
+                states.append(after)
+            row.append((number[after], p))
+        edges.append(row)
+    value = [s.result.returns()[0] if s.is_terminal else 0.5 for s in states]
+    inner = [i for i in reversed(range(len(states))) if not states[i].is_terminal]
+    for _ in range(10_000):
+        change = 0.0
+        for i in inner:
+            new = math.fsum(value[j] * p for j, p in edges[i])
+            change = max(change, abs(new - value[i]))
+            value[i] = new
+        if change <= 1e-15:
+            return value[0]
+    raise AssertionError("the chain did not settle")
+
+
+def test_optimal_against_random_steps_with_the_variant_is_evaluated_exactly() -> None:
+    from dicegames.games.monza import evaluate_variant, solver_variant
+
+    game = make(VARIANT_CIRCUIT, variant_last_colour=True)
+    solution = solver_variant.compute(game.circuit, game.longest_rule)
+    opt, rnd = evaluate_variant.OPTIMAL, evaluate_variant.RANDOM
+    both = evaluate_variant.red_chance(solution, opt, opt)
+    n = len(game.circuit.squares)
+    assert both == pytest.approx(solution.a[n, n], abs=1e-12)
+    for red, yellow, levels in ((opt, rnd, ("optimal", "easy")), (rnd, opt, ("easy", "optimal"))):
+        exact = evaluate_variant.red_chance(solution, red, yellow)
+        assert exact == pytest.approx(chain_value("variant", levels), abs=1e-12)
+    luck = evaluate_variant.luck(solution)
+    assert 0.5 < luck["mean"] < 1 and luck["skill"] == pytest.approx(2 * luck["mean"] - 1)
