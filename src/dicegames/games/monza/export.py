@@ -5,8 +5,7 @@ a configuration the solver covers (:func:`.solver.supported`: two players on a c
 at most :data:`.solver.LARGEST` playable positions), None for the others; with
 ``variant_last_colour`` the arrays of :func:`variant_tables`. Positions are square ids (the
 circuit's order), the start zone being the last index ``n`` (the number of squares);
-``S = n + 1``. The layout (also in
-docs/rl.md):
+``S = n + 1``. The layout (also in docs/rl.md):
 
 - ``a`` ``(S, S)`` float64: ``a[x, y]``, seat 0's chance to win (a shared win counting half)
   at the start of seat 0's turn, seat 0's car on ``x`` and seat 1's on ``y``, nobody on a
