@@ -145,7 +145,7 @@ def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
 OPTIMAL_DOC = ("plays perfectly: the exact solution of the two-player race; it takes the move "
                "with the highest chance to win against any opponent, and no player does better "
                "against it on average")
-"""The optimal level's line (two players, without the last-colour variant)."""
+"""The optimal level's line (two players, with or without the last-colour variant)."""
 
 
 TRAINED_DOC = ("hard's judgement of each move plus learned weights for what it leaves on the "
@@ -158,8 +158,8 @@ TRAINED_DOC = ("hard's judgement of each move plus learned weights for what it l
 def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
     """The bots Monza offers (the ``bots`` part of its definition): easy, medium, hard and
     trained (unlisted: see :mod:`.trained`) for every configuration, and ``optimal`` where
-    the exact solution covers it (two players, no last-colour variant, a circuit of a
-    solvable size; see :mod:`.solver`)."""
+    the exact solution covers it (two players, a circuit of a solvable size; see
+    :mod:`.solver` and :mod:`.solver_variant`)."""
     from dicegames.games.monza.optimal import covered, optimal_bot
     from dicegames.games.monza.trained import trained_bot
 
