@@ -23,8 +23,8 @@ def levels(game: ExtraRules) -> tuple[BotLevel, ...]:
         BotLevel("hard", "looks to the end of its game: the exact expected number of rolls "
                  "left for its EXTRA columns and each row's expected final score, tuned "
                  "by simulated solo games", lambda g, rng: PolicyBot(hard_policy, rng)),
-        BotLevel("trained", "hard's look to the end of its game with learned weights (a cost "
-                 "for starting each row, a cost for each face as a new EXTRA number), fitted "
-                 "on millions of simulated solo games",
+        BotLevel("trained", "stronger than hard: hard's look to the end of its game with "
+                 "weights learned from millions of simulated solo games (a cost for starting "
+                 "each row, and for each face written as a new EXTRA number)",
                  lambda g, rng: PolicyBot(trained_policy, rng), listed=False),
     )
