@@ -122,7 +122,18 @@ def test_the_level_is_offered_and_plays_in_the_kernel() -> None:
     assert "trained" in kernel.deterministic
     result = kernel.playouts(game.new_state().data, ["trained", "hard", "medium"], 50, 3)
     assert len(result.turns) == 50
-    assert not level.listed  # until its weights beat hard's
+    assert level.listed  # its shipped weights beat hard's
+
+
+def test_shipped_weights_are_trained_and_measured() -> None:
+    weights = shipped_weights()
+    assert len(weights) == WEIGHTS
+    assert weights != hard_weights()
+    spec = json.loads((ROOT / "src/dicegames/games/extra/trained_weights.json").read_text())
+    assert spec["format"] == FORMAT
+    assert spec["measured"]["solo"]["games"] >= 100_000
+    low, _ = spec["measured"]["solo"]["interval"]
+    assert low > 0  # the shipped weights beat hard's mean solo score, with significance
 
 
 @pytest.mark.parametrize(("change", "message"), [

@@ -26,5 +26,5 @@ def levels(game: ExtraRules) -> tuple[BotLevel, ...]:
         BotLevel("trained", "stronger than hard: hard's look to the end of its game with "
                  "weights learned from millions of simulated solo games (a cost for starting "
                  "each row, and for each face written as a new EXTRA number)",
-                 lambda g, rng: PolicyBot(trained_policy, rng), listed=False),
+                 lambda g, rng: PolicyBot(trained_policy, rng)),
     )
