@@ -12,8 +12,10 @@ score. The search starts at ``hard``'s tuning (:func:`.trained.hard_weights`).
 The final mean is then measured on ``--eval-games`` fresh solo games (seeds kept apart from
 training) beside ``hard`` on the same dice: both means and the paired difference with its
 95% interval; and, with ``--eval-multi`` games per player count 2-6, its share of wins in
-one seat against ``hard`` in the others, seats rotated, with a 95% Wilson interval. The
-weights, the settings and the figures go to the weights file::
+one seat against ``hard`` in the others, seats rotated, with a 95% Wilson interval (a win
+shared by k players counts 1/k: everyone meets the same rolls, so the ``hard`` seats always
+tie among themselves, and two equal policies always tie). The weights, the settings and the
+figures go to the weights file::
 
     nice -n 10 .venv/bin/python scripts/train_extra.py --seed 1 \\
         --write src/dicegames/games/extra/trained_weights.json
