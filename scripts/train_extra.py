@@ -27,6 +27,7 @@ for the games). numpy is needed, numba for the speed.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
@@ -206,10 +207,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="start from the weights of this file (e.g. a shorter run's)")
     parser.add_argument("--write", metavar="PATH", help="write the weights file there")
     args = parser.parse_args(argv)
-    start = None
+    start, version = None, f"cem-seed{args.seed}"
     if args.start:
         with open(args.start, encoding="utf-8") as weights:
-            start = parse_weights(weights.read())
+            text = weights.read()
+        start = parse_weights(text)
+        version = f"{json.loads(text).get('version')}+{version}"
     result = train(args.seed, generations=args.generations, population=args.population,
                    elite=args.elite, games=args.games, eval_games=args.eval_games,
                    eval_multi=args.eval_multi, start=start)
@@ -225,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"  {name:12} {weight:9.3f}")
     if args.write:
         text = weights_text(
-            result.weights, version=f"cem-seed{args.seed}",
+            result.weights, version=version,
             trainer={"script": "scripts/train_extra.py", "seed": args.seed,
                      "generations": args.generations, "population": args.population,
                      "elite": args.elite, "games": args.games, "start": args.start},
