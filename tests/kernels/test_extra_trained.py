@@ -189,3 +189,8 @@ def test_a_small_training_run_is_reproducible_and_writes_a_valid_file(
     assert len(parse_weights(out.read_text())) == WEIGHTS
     assert spec["trainer"]["script"] == "scripts/train_extra.py"
     assert set(spec["measured"]["against_hard"]) == {"2", "3", "4", "5", "6"}
+    again = tmp_path / "again.json"
+    assert script.main(["--seed", "4", "--start", str(out), "--generations", "1",
+                        "--population", "2", "--elite", "1", "--games", "30",
+                        "--eval-games", "30", "--eval-multi", "0", "--write", str(again)]) == 0
+    assert json.loads(again.read_text())["version"] == "cem-seed1+cem-seed4"
