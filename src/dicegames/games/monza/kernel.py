@@ -4,8 +4,9 @@ The rules of :mod:`.rules` (with RULINGS.md's targets: a car on a target moves n
 never pushed, a target holds any number of cars) and the ``medium`` and ``hard`` rules of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
 any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
-The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`; this module
-holds the ``random`` and ``medium`` rules, whole games and the protocol.
+The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`, the
+``trained`` rule (hard plus learned weights) in :mod:`.kernel_trained`; this module holds the
+``random`` and ``medium`` rules, whole games and the protocol.
 
 **Tables** (:func:`tables`, a :class:`Tables`): ``flat``, one int array: a header (squares,
 players, compulsion, variant, successor width, and where each part below starts, in the named
@@ -85,9 +86,11 @@ from dicegames.games.monza.kernel_rules import (
     ends_of,
     tables,
 )
+from dicegames.games.monza.kernel_trained import trained_step, trained_tables
 from dicegames.games.monza.rules import ROLLS, MonzaRules
+from dicegames.games.monza.trained import shipped_weights
 
-RANDOM, MEDIUM, HARD = range(3)
+RANDOM, MEDIUM, HARD, TRAINED = range(4)
 """Policy codes, in :attr:`MonzaKernel.policies` order."""
 
 
@@ -157,6 +160,10 @@ def _pick(s: IntArray, t: IntArray, hard: Any, policy: int, rng: IntArray, work:
         chances, weights, rolls, replies = hard
         return hard_step(s, t, chances, weights, rolls, replies, legal, stamps, stack, found,
                          reply, cars, memo, stamp)
+    if policy == TRAINED and phase == STEP:
+        chances, weights, rolls, replies = hard
+        return trained_step(s, t, chances, weights, rolls, replies, legal, stamps, stack,
+                            found, reply, cars, memo, stamp)
     if policy != RANDOM:
         if phase == STEP:
             return _medium_step(s, t, stamps, stack, found)
@@ -243,12 +250,13 @@ def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
 
 
 class MonzaKernel(ArrayKernel):
-    """Monza over integer arrays: every circuit and option, ``random``, ``medium`` and
-    ``hard``."""
+    """Monza over integer arrays: every circuit and option, ``random``, ``medium``,
+    ``hard`` and ``trained`` (:mod:`.kernel_trained`, with the weights of :mod:`.trained`;
+    :attr:`learned` holds them)."""
 
     game_id = "monza"
-    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
-    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "trained")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard", "trained"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -262,16 +270,23 @@ class MonzaKernel(ArrayKernel):
         self.tabs: Tables = tables(game)
         self.squares = len(game.circuit.squares)
         self._hard: Tables | None = None
+        self.learned: tuple[float, ...] = shipped_weights()
+        self._trained: tuple[tuple[float, ...], Tables] | None = None
 
     def tables_for(self, policies: Sequence[int]) -> Tables:
-        """:attr:`tabs`, with the hard rule's race tables (built on first use) when it plays."""
-        if HARD not in policies:
+        """:attr:`tabs`, with the hard rule's race tables (built on first use) when it or the
+        trained rule plays (then with the :attr:`learned` weights behind the rolls')."""
+        if HARD not in policies and TRAINED not in policies:
             return self.tabs
         if self._hard is None:
             chances, weights, rolls, replies = hard_tables(self.game, self.tabs.flat)
             self._hard = self.tabs._replace(chances=chances, weights=weights, rolls=rolls,
                                             replies=replies)
-        return self._hard
+        if TRAINED not in policies:
+            return self._hard
+        if self._trained is None or self._trained[0] != self.learned:
+            self._trained = (self.learned, trained_tables(self._hard, self.learned))
+        return self._trained[1]
 
     @classmethod
     def supports(cls, game: Any) -> bool:
