@@ -66,12 +66,13 @@ from dicegames.games.shortcut.kernel_rules import (
     _reachable,
     board_tables,
 )
+from dicegames.games.shortcut.kernel_trained import trained, trained_tables
 from dicegames.games.shortcut.planner import HORIZON, planner_for
 from dicegames.games.shortcut.rules import ShortcutRules
 
 __all__ = ["MAX_ROLLS", "BoardTables", "ShortcutKernel", "board_tables", "optimal_tables"]
 
-RANDOM, MEDIUM, HARD, OPTIMAL = range(4)
+RANDOM, MEDIUM, HARD, OPTIMAL, TRAINED = range(5)
 """Policy codes, in :attr:`ShortcutKernel.policies` order."""
 
 
@@ -154,6 +155,8 @@ def _choose(s: IntArray, b: BoardTables, policy: int, rng: IntArray, work: Work)
         return hard(s, b, work)
     if policy == OPTIMAL:
         return _optimal(s, b)
+    if policy == TRAINED:
+        return trained(s, b, work)
     count = _legal(s, b, work.legal, work.dist, work.queue)
     return int(work.legal[below(rng, count)] if count > 1 else work.legal[0])
 
@@ -209,11 +212,19 @@ def _playouts(start: IntArray, b: BoardTables, policies: IntArray, dice: IntArra
 class ShortcutKernel(ArrayKernel):
     """Shortcut over integer arrays: any board, 2-4 players, ``random``, ``medium`` and
     ``hard``; ``optimal`` where the exact solution covers the game (two players, a solvable
-    board)."""
+    board); ``trained`` (:mod:`.kernel_trained`) on a board the two-player solution covers,
+    any player count.
+
+    Attributes:
+        trained_weights: the ``trained`` policy's weights; None (the default) for the
+            shipped ones (:func:`.trained.shipped_weights`). The trainer sets candidates
+            here; setting them drops the tables built with the previous ones.
+    """
 
     game_id = "shortcut"
-    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "optimal")
-    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard", "optimal"})
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "optimal", "trained")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard", "optimal",
+                                                         "trained"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -225,34 +236,52 @@ class ShortcutKernel(ArrayKernel):
         self.board: Board = game.board
         self.players: int = game.players
         self.tabs: BoardTables = board_tables(game.board)
-        self._tables: dict[tuple[bool, bool], BoardTables] = {}
+        self._tables: dict[tuple[bool, bool, bool], BoardTables] = {}
+        self._weights: tuple[float, ...] | None = None
 
     @classmethod
     def supports(cls, game: Any) -> bool:
         """Every Shortcut game: any board, any player count."""
         return isinstance(game, ShortcutRules)
 
+    @property
+    def trained_weights(self) -> tuple[float, ...] | None:
+        """The ``trained`` policy's weights (None: the shipped ones)."""
+        return self._weights
+
+    @trained_weights.setter
+    def trained_weights(self, weights: Sequence[float] | None) -> None:
+        self._weights = None if weights is None else tuple(float(w) for w in weights)
+        self._tables = {key: tabs for key, tabs in self._tables.items() if not key[2]}
+
     def policy_of(self, bot: str) -> str | None:
-        """As the base class; ``optimal`` only where the exact solution covers the game."""
-        if bot == "optimal" and not self._solved():
+        """As the base class; ``optimal`` only where the exact solution covers the game,
+        ``trained`` only on a board it covers."""
+        if (bot == "optimal" and not self._solved()) or (
+                bot == "trained" and not self._solved(2)):
             return None
         return super().policy_of(bot)
 
-    def _solved(self) -> bool:
+    def _solved(self, players: int | None = None) -> bool:
         from dicegames.games.shortcut.solver import supported
 
-        return supported(self.players, self.board) is None
+        return supported(players or self.players, self.board) is None
 
     def tables_for(self, policies: Sequence[int]) -> BoardTables:
         """:attr:`tabs`, with the tables of the policies that need their own (built on first
-        use): the solo race's turn-count law when ``hard`` plays, the exact solution's
-        decisions when ``optimal`` plays."""
-        hard, optimal = HARD in policies, OPTIMAL in policies
+        use): the solo race's turn-count law when ``hard`` or ``trained`` plays, the exact
+        solution's decisions when ``optimal`` plays, the two-player chances and the weights
+        when ``trained`` plays."""
+        optimal, learned = OPTIMAL in policies, TRAINED in policies
+        hard = HARD in policies or learned
         if not hard and not optimal:
             return self.tabs
         if optimal and not self._solved():
             raise ValueError("the optimal policy covers two players on a solvable board")
-        key = (hard, optimal)
+        if learned and not self._solved(2):
+            raise ValueError("the trained policy needs a board the two-player solution "
+                             "covers")
+        key = (hard, optimal, learned)
         if key not in self._tables:
             tabs = self.tabs
             if hard:
@@ -260,6 +289,8 @@ class ShortcutKernel(ArrayKernel):
                 tabs = tabs._replace(within=float_array([p for law in within for p in law]))
             if optimal:
                 tabs = optimal_tables(tabs, self.board)
+            if learned:
+                tabs = trained_tables(tabs, self.board, self._weights)
             self._tables[key] = tabs
         return self._tables[key]
 

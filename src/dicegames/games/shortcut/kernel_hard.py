@@ -30,6 +30,10 @@ from dicegames.games.shortcut.kernel_rules import (
 )
 from dicegames.games.shortcut.planner import HORIZON
 
+LOWEST = -1e300
+"""Below every leaf value (``hard``'s are chances; the ``trained`` policy's may be
+negative): where a maximum starts."""
+
 
 @njit_inline
 def _leaf(b: BoardTables, work: Work, cell: int) -> float:
@@ -90,7 +94,7 @@ def _press_values(s: IntArray, b: BoardTables, work: Work) -> int:
     deepest = dist[queue[tail - 1]]
     waits = HORIZON + 1 + b.cells
     for total in range(deepest + 1):  # the best stop within each total
-        best = -1.0
+        best = LOWEST
         for k in range(tail):
             if dist[queue[k]] <= total:
                 best = max(best, _leaf(b, work, queue[k]))
@@ -102,17 +106,12 @@ def _press_values(s: IntArray, b: BoardTables, work: Work) -> int:
 
 
 @njit_uncounted
-def hard(s: IntArray, b: BoardTables, work: Work) -> int:
-    """The hard bot's action code (:class:`.heuristics.HardBot`): the legal action of the
-    highest chance to win, the first on a tie."""
-    legal = work.legal
-    count = _legal(s, b, legal, work.dist, work.queue)
-    if count == 1:
-        return int(legal[0])
+def survival(s: IntArray, b: BoardTables, work: Work) -> None:
+    """Start a decision's search: the others' survival law at the start of ``work.values``
+    (``P(no other car has finished after n rounds)``), and no leaf value computed yet."""
     seat = s[PLAYER]
-    here = s[CARS + seat]
     values = work.values
-    for n in range(HORIZON + 1):  # P(no other car has finished after n rounds)
+    for n in range(HORIZON + 1):
         values[n] = 1.0
     for other in range(s[PLAYERS]):
         if other != seat:
@@ -121,6 +120,15 @@ def hard(s: IntArray, b: BoardTables, work: Work) -> int:
                 values[n] = values[n] * (1.0 - b.within[law + n])
     for cell in range(b.cells):
         work.known[cell] = 0
+
+
+@njit_uncounted
+def search(s: IntArray, b: BoardTables, work: Work, count: int) -> int:
+    """The legal action (``work.legal[:count]``) of the highest value by the turn's
+    expectimax over the leaf values (:func:`_leaf`, or those set beforehand with their
+    ``known`` flag), the first on a tie."""
+    legal = work.legal
+    here = s[CARS + s[PLAYER]]
     deepest = -1
     if s[PHASE] != PUSH_TO:
         for k in range(count):
@@ -143,9 +151,20 @@ def hard(s: IntArray, b: BoardTables, work: Work) -> int:
                 value += _leaf(b, work, b.road[place] if place < b.road_length else here)
             value = value / 6
         else:  # push: the best one-step destination
-            value = -1.0
+            value = LOWEST
             for j in range(_push_targets(s, b, work.queue)):
                 value = max(value, _leaf(b, work, work.queue[j]))
         if k == 0 or value > best_value:
             best, best_value = k, value
     return int(legal[best])
+
+
+@njit_uncounted
+def hard(s: IntArray, b: BoardTables, work: Work) -> int:
+    """The hard bot's action code (:class:`.heuristics.HardBot`): the legal action of the
+    highest chance to win, the first on a tie."""
+    count = _legal(s, b, work.legal, work.dist, work.queue)
+    if count == 1:
+        return int(work.legal[0])
+    survival(s, b, work)
+    return search(s, b, work, count)

@@ -86,6 +86,12 @@ class BoardTables(NamedTuple):
     within: FloatArray
     """The hard bot's turn-count law: ``within[c * (HORIZON + 1) + n]``, the chance to finish
     from cell ``c`` within ``n`` turns under the best solo play (one 0 until hard plays)."""
+    pair: FloatArray
+    """The ``trained`` policy's two-player table (:mod:`.kernel_trained`; one 0 until it
+    plays): ``pair[a * cells + b]``, the exact chance that the car on ``a``, to move, beats
+    the car on ``b`` in the two-player race (:mod:`.solver`),"""
+    weights: FloatArray
+    """and its weights (:data:`.kernel_trained.FEATURES` of them)."""
 
 
 class Work(NamedTuple):
@@ -117,7 +123,7 @@ def board_tables(board: Board) -> BoardTables:
                        array(board.road_pos), array(board.road),
                        array([len(targets) for targets in board.steps]), array(steps),
                        array(_steps_to_finish(board)), array([0]), array([0]), array([0]), 0,
-                       float_array([0.0]))
+                       float_array([0.0]), float_array([0.0]), float_array([0.0]))
 
 
 # ------------------------------------------------------------------------------ the rules
