@@ -33,7 +33,8 @@ def test_a_hint_where_the_dice_roll_next_is_the_exact_chance_before_the_roll() -
 
 
 def test_a_rollout_hint_before_the_roll_weighs_each_outcome_by_its_probability() -> None:
-    state = dicegames.from_position("shortcut", "a11/a9 1 shortcut - 7")
+    # Three cars: two-player Shortcut is solved, and its hints are exact.
+    state = dicegames.from_position("shortcut", "a11/a9/a4 1 shortcut - 7")
     answer = hint(state, rollouts=6)
     assert answer.move is None and not answer.exact and answer.seat == 0
     assert len(answer.choices) == 6

@@ -490,7 +490,7 @@ def test_the_hard_bot_pushes_started_rows_late_in_the_game() -> None:
     assert choice == Decision(((3, 5), (4, 4)), 1)
 
 
-@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["easy", "medium", "hard", "trained"])
 def test_each_level_plays_solo_and_multiplayer_games_to_the_end(level: str) -> None:
     for players in (1, 3):
         game = make(players, child_seats="1")

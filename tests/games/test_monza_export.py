@@ -48,7 +48,11 @@ def test_monza_has_a_solution_part_for_two_players_only() -> None:
     part = definition_of(game).part("solution")
     assert part is not None
     assert part(dicegames.make("monza", players=3)) is None
-    assert part(dicegames.make("monza", variant_last_colour=True)) is None
+    variant = part(dicegames.make("monza", variant_last_colour=True))
+    assert variant is not None and "end" not in variant  # no move tables with the variant
+    size = variant["a"].shape[0]
+    assert variant["y"].shape == (size, size, 7)
+    assert variant["value"] == variant["a"][size - 1, size - 1]
 
 
 @pytest.mark.parametrize("circuit", [SIMPLE, TYRED])

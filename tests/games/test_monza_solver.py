@@ -23,6 +23,7 @@ from dicegames.bots import bot_levels, make_bot
 from dicegames.core import solution_cache as core_solution_cache
 from dicegames.core.game import State
 from dicegames.games.monza import solution_cache
+from dicegames.games.monza.data import Phase
 from dicegames.games.monza.optimal import ExactMonza, estimator
 from dicegames.games.monza.solver import (
     LARGEST,
@@ -66,10 +67,11 @@ def normal(state: State[Any, Any, Any]) -> State[Any, Any, Any]:
 
 
 @functools.cache
-def brute_force(name: str, compulsion: str) -> dict[State[Any, Any, Any], float]:
+def brute_force(name: str, compulsion: str,
+                variant: bool = False) -> dict[State[Any, Any, Any], float]:
     """Seat 0's chance at every reachable state of circuit ``name``, by expectimax iterated
     to its fixed point (Gauss-Seidel, the states deepest in a turn first)."""
-    game = make(CIRCUITS[name], compulsion=compulsion)
+    game = make(CIRCUITS[name], compulsion=compulsion, variant_last_colour=variant)
     start = normal(game.new_state())
     number = {start: 0}
     states = [start]
@@ -152,10 +154,7 @@ def test_the_default_circuit_is_solved_and_offered() -> None:
     assert sum(chances) == pytest.approx(1.0, abs=1e-12)
 
 
-@pytest.mark.parametrize(("options", "reason"), [
-    ({"players": 3}, "two players"),
-    ({"players": 2, "variant_last_colour": True}, "variant_last_colour"),
-])
+@pytest.mark.parametrize(("options", "reason"), [({"players": 3}, "two players")])
 def test_unsupported_configurations_are_refused(options: dict[str, Any], reason: str) -> None:
     game = dicegames.make("monza", **options)
     assert estimator(game) is None
@@ -204,3 +203,107 @@ def test_exact_policy_evaluation_agrees_with_the_solution() -> None:
     for name in ("easy", "medium"):  # a fixed policy never beats the optimal one
         assert evaluate.red_chance(solution, found[name], found["optimal"]) <= both_optimal
         assert evaluate.red_chance(solution, found["optimal"], found[name]) >= both_optimal
+
+
+VARIANT_CIRCUIT = {"name": "variant", "lanes": [
+    {"name": "a", "squares": [[0, 2, "red"], [2, 4, "yellow"], [4, 6, "red"],
+                              [6, 8, "green"]]},
+    {"name": "b", "squares": [[1, 3, "yellow"], [3, 5, "red"], [5, 7, "yellow"],
+                              [7, 9, "blue"]]}],
+    "entries": ["a1", "b1"], "targets": ["a4", "b4"]}
+"""Red and yellow squares everywhere, next to the targets too: free steps of either car in
+either turn, onto a target in the other player's turn, and ties on the dice counts."""
+
+CIRCUITS["variant"] = VARIANT_CIRCUIT
+
+
+@pytest.mark.parametrize(("name", "compulsion"), [
+    ("variant", "longest"), ("variant", "greedy"), ("tyre", "longest")])
+def test_the_variant_solution_equals_brute_force_expectimax(name: str, compulsion: str) -> None:
+    from dicegames.games.monza import solver_variant
+
+    game = make(CIRCUITS[name], compulsion=compulsion, variant_last_colour=True)
+    exact = brute_force(name, compulsion, True)
+    judge = ExactMonza.__new__(ExactMonza)
+    judge._solution = solver_variant.compute(game.circuit, game.longest_rule)
+    checked = variant_steps = 0
+    for state, value in exact.items():
+        if state.is_terminal:
+            continue
+        assert judge.position(state).chances[0] == pytest.approx(value, abs=1e-12), state
+        checked += 1
+        variant_steps += state.data.phase is Phase.VARIANT
+    assert checked > 1000 and variant_steps > 100
+
+
+def test_the_optimal_bot_takes_a_best_step_everywhere_with_the_variant() -> None:
+    game = make(VARIANT_CIRCUIT, variant_last_colour=True)
+    exact = brute_force("variant", "longest", True)
+    bot = make_bot(game, "optimal", random.Random(1))
+    for state, value in exact.items():
+        if state.is_terminal or state.is_chance:
+            continue
+        seat = state.current_players[0]
+        chosen = normal(state.apply(bot.choose(state, seat)))
+        mine = exact[chosen] if seat == 0 else 1.0 - exact[chosen]
+        best = value if seat == 0 else 1.0 - value
+        assert mine == pytest.approx(best, abs=1e-12)
+
+
+def chain_value(name: str, levels: tuple[str, str]) -> float:
+    """Seat 0's chance from the start with the variant, each seat playing a fixed engine bot
+    (``optimal``, or ``easy``: uniform among the legal actions), by iterating the chain over
+    every reachable state through the rules class."""
+    game = make(CIRCUITS[name], variant_last_colour=True)
+    bots = [make_bot(game, level, random.Random(0)) for level in levels]
+    start = normal(game.new_state())
+    number = {start: 0}
+    states = [start]
+    edges: list[list[tuple[int, float]]] = []
+    for state in states:
+        if state.is_terminal:
+            edges.append([])
+            continue
+        if state.is_chance:
+            nexts = [(normal(state.apply(o)), float(p)) for o, p in state.chance_outcomes()]
+        else:
+            seat = state.current_players[0]
+            legal = state.legal_actions(seat)
+            if levels[seat] == "optimal":
+                nexts = [(normal(state.apply(bots[seat].choose(state, seat), seat)), 1.0)]
+            else:
+                nexts = [(normal(state.apply(a, seat)), 1.0 / len(legal)) for a in legal]
+        row = []
+        for after, p in nexts:
+            if after not in number:
+                number[after] = len(states)
+                states.append(after)
+            row.append((number[after], p))
+        edges.append(row)
+    value = [s.result.returns()[0] if s.is_terminal else 0.5 for s in states]
+    inner = [i for i in reversed(range(len(states))) if not states[i].is_terminal]
+    for _ in range(10_000):
+        change = 0.0
+        for i in inner:
+            new = math.fsum(value[j] * p for j, p in edges[i])
+            change = max(change, abs(new - value[i]))
+            value[i] = new
+        if change <= 1e-15:
+            return value[0]
+    raise AssertionError("the chain did not settle")
+
+
+def test_optimal_against_random_steps_with_the_variant_is_evaluated_exactly() -> None:
+    from dicegames.games.monza import evaluate_variant, solver_variant
+
+    game = make(VARIANT_CIRCUIT, variant_last_colour=True)
+    solution = solver_variant.compute(game.circuit, game.longest_rule)
+    opt, rnd = evaluate_variant.OPTIMAL, evaluate_variant.RANDOM
+    both = evaluate_variant.red_chance(solution, opt, opt)
+    n = len(game.circuit.squares)
+    assert both == pytest.approx(solution.a[n, n], abs=1e-12)
+    for red, yellow, levels in ((opt, rnd, ("optimal", "easy")), (rnd, opt, ("easy", "optimal"))):
+        exact = evaluate_variant.red_chance(solution, red, yellow)
+        assert exact == pytest.approx(chain_value("variant", levels), abs=1e-12)
+    luck = evaluate_variant.luck(solution)
+    assert 0.5 < luck["mean"] < 1 and luck["skill"] == pytest.approx(2 * luck["mean"] - 1)

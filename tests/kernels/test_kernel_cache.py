@@ -56,6 +56,9 @@ def test_every_module_a_kernel_imports_is_in_the_key_and_no_other() -> None:
             "games/shortcut/heuristics.py", "games/petits_chevaux/heuristics.py",
             "games/petits_chevaux/kernel_bots.py"} <= covered
     assert any(path.endswith(".json") for path in covered)
+    # Runtime data (weights the kernels are handed as arrays, strength tables) is not code.
+    assert "games/petits_chevaux/trained_weights.json" not in covered
+    assert not any(path.endswith("strength.json") for path in covered)
     # A module no kernel imports does not recompile the kernels when it changes.
     assert not any(path.startswith(("web/", "terminal/", "analysis/")) for path in covered)
     assert "cli.py" not in covered
@@ -70,10 +73,12 @@ def fake_package(root: Path) -> Path:
     (package / "games" / "toy" / "heuristics.py").write_text("STOP = 3\n")
     (package / "games" / "toy" / "board.json").write_text("[1, 2]\n")
     (package / "games" / "toy" / "presenter.py").write_text("WORDS = 1\n")  # no kernel reads it
+    (package / "games" / "toy" / "trained_weights.json").write_text("[0.5]\n")  # runtime
+    (package / "games" / "toy" / "strength.json").write_text("{}\n")  # runtime
     return package
 
 
-def test_the_key_changes_with_any_source_data_file_or_version(tmp_path: Path) -> None:
+def test_the_key_follows_sources_data_and_versions_not_runtime_data(tmp_path: Path) -> None:
     package = fake_package(tmp_path)
     versions = {"numba": "0.68.1", "python": "3.11.7"}
 
@@ -93,6 +98,9 @@ def test_the_key_changes_with_any_source_data_file_or_version(tmp_path: Path) ->
     (package / "games" / "toy" / "board.json").write_text("[1, 2]\n")
     (package / "games" / "toy" / "presenter.py").write_text("WORDS = 2\n")
     assert key() == first  # a module no kernel imports
+    (package / "games" / "toy" / "trained_weights.json").write_text("[0.25]\n")
+    (package / "games" / "toy" / "strength.json").write_text('{"hard": 1}\n')
+    assert key() == first  # runtime data: new weights or figures recompile nothing
     assert key(numba="0.68.2") != first
     assert key(python="3.12.0") != first
     assert key() == first

@@ -1,9 +1,18 @@
-"""Each game's replay checked by axe-core at every one of its moves: the helper of
+"""Each game's replay checked by axe-core at every kind of move: the helper of
 ``test_accessibility_replay.py`` (light mode) and ``test_accessibility_replay_dark.py`` (dark
 mode), two modules so that two test processes share the work (``--dist loadfile`` keeps a
 module on one process: as one module with the rest of ``test_accessibility.py`` this was the
 suite's longest stretch on one process, Petits Chevaux's long game between two easy bots
 above all).
+
+The replay steps through every move, but axe-core (a fifth of a second or more per run)
+runs only at a move that shows a kind of element no checked move showed. An element's kind
+(:data:`STEP_AND_CHECK`) is its tag and its attributes and own text, each as the set of its
+words with every number replaced by ``#``: "R2 waiting, Y1 on the track" is
+``R# Y# on the track waiting,``. So every kind of element, every attribute and every
+word of text is checked at the first move it appears in (Petits Chevaux's replay: about 30
+of 320 moves), not the same kinds again with a horse one square on. The first and the last
+move are checked whole, whatever they show.
 """
 
 from __future__ import annotations
@@ -25,6 +34,8 @@ after the first is checked within these (the header, the landmarks and the recor
 the same at every move, and the full-page checks at the first and last move hold them)."""
 STEP_AND_CHECK = """async ([move, include, options]) => {
   const game = document.getElementById("game");
+  const shape = (text) => [...new Set(text.replace(/\\d+(?:\\.\\d+)?/g, "#").split(/\\s+/))]
+    .sort().join(" ");
   if (game.dataset.shown !== String(move)) {
     const step = document.getElementById("step");
     step.value = String(move);
@@ -38,13 +49,32 @@ STEP_AND_CHECK = """async ([move, include, options]) => {
       await new Promise((done) => setTimeout(done, 5));
     }
   }
+  const kinds = new Set();
+  const roots = include ? include.flatMap((sel) => [...document.querySelectorAll(sel)])
+    : [document.documentElement];
+  for (const root of roots) {
+    for (const el of [root, ...root.querySelectorAll("*")]) {
+      const attributes = [...el.attributes].map((a) => `${a.name}=${shape(a.value)}`).sort();
+      const text = [...el.childNodes].filter((n) => n.nodeType === Node.TEXT_NODE)
+        .map((n) => shape(n.textContent.trim())).join("|");
+      kinds.add(`<${el.tagName} ${attributes.join(" ")}>${text}`);
+    }
+  }
+  const checked = (window.axeKindsChecked ??= new Set());
+  const novel = [...kinds].filter((kind) => !checked.has(kind));
+  if (include && novel.length === 0) {
+    return null;
+  }
+  novel.forEach((kind) => checked.add(kind));
   const result = await axe.run(include ? {include} : document, options);
   return result.violations.map((v) => `${v.id} (${v.impact}): ${v.help} at `
     + v.nodes.slice(0, 4).map((n) => n.target.join(", ")).join("; "));
 }"""
 """Show a move of the replay (as the slider does, without a reload; replay.js marks
-``#game[data-shown]`` once the move is drawn in full) and run the axe-core already injected
-into the page over ``include`` (the whole page when null): its violations, one line each."""
+``#game[data-shown]`` once the move is drawn in full) and, when ``include`` is null (the whole
+page) or its elements show a kind not checked yet (see the module docstring), run the
+axe-core already injected into the page over ``include``: its violations, one line each;
+null when every kind shown was checked already."""
 
 
 def scheme_page(browser: Browser, scheme: Literal["light", "dark"]) -> Iterator[Page]:
@@ -56,11 +86,12 @@ def scheme_page(browser: Browser, scheme: Literal["light", "dark"]) -> Iterator[
         context.close()
 
 
-def check_every_move(server: Server, seen: Page, game: str) -> None:
+def check_every_move(server: Server, seen: Page, game: str) -> int:
     """Play a game of ``game`` between two easy bots, then show each of its moves in turn in
     the one replay page, with axe-core injected once: the whole page at the first and the
-    last move, the parts a move redraws (:data:`CHANGING`) at every move between; fail with
-    every violation listed."""
+    last move, the parts a move redraws (:data:`CHANGING`) at every move between that shows
+    a kind of element not checked yet (:data:`STEP_AND_CHECK`); fail with every violation
+    listed. Returns how many moves axe-core checked."""
     # The winner's badge on the last move failed color-contrast (white on green, 4.4:1).
     skip_unless(game, "bots")
     match = server.post("/api/matches", {"game": game, "seed": 6, "players": [
@@ -76,10 +107,16 @@ def check_every_move(server: Server, seen: Page, game: str) -> None:
     seen.evaluate(AXE.axe_script)
     options = {**RULES, "resultTypes": ["violations"]}
     failures = []
+    checked = 0
     for move in range(last + 1):
         include = None if move in (0, last) else CHANGING
         found = seen.evaluate(STEP_AND_CHECK, [move, include, options])
-        failures += [f"move {move} of {last}: {line}" for line in found]
+        if found is not None:
+            checked += 1
+            failures += [f"move {move} of {last}: {line}" for line in found]
     assert not failures, "\n".join(failures)
     expect(seen.locator("#game")).to_have_attribute("data-shown", str(last))
     expect(seen.locator(".badge", has_text="winner").first).to_be_visible()
+    assert 2 <= checked <= last + 1
+    print(f"{game}: axe-core checked {checked} of the replay's {last + 1} moves")
+    return checked

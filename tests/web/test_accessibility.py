@@ -1,8 +1,8 @@
 """Every page passes axe-core (the accessibility engine browsers' own tools use) with zero
 violations, in light and dark mode: the home page with a game's set-up and rules open, each
 game's page in every language while a person decides (and while real dice are entered), the
-end of a game, and each game's replay at every one of its moves. axe-core is the copy
-bundled by the ``axe-playwright-python`` package; besides its default rules it runs
+end of a game, and each game's replay at every kind of move (:mod:`web.axe_replay`). axe-core
+is the copy bundled by the ``axe-playwright-python`` package; besides its default rules it runs
 ``label-content-name-mismatch`` (a button's name must hold the words it shows), which found
 the boards' buttons named by their move while showing other words (French game pages first).
 """

@@ -1,4 +1,4 @@
-"""Each game's replay passes axe-core at every one of its moves, in dark mode
+"""Each game's replay passes axe-core at every kind of move, in dark mode
 (``test_accessibility_replay.py``: the other mode;
 the check itself: :func:`web.axe_replay.check_every_move`).
 """

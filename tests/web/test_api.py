@@ -15,11 +15,11 @@ import pytest
 import dicegames
 from dicegames.core.record import from_record
 from dicegames.docs import rules_page
-from dicegames.web.store import SCHEMA, Store
+from dicegames.web.store import Store
 from polling import until
 from web.client import AppClient
 from web.games import game_ids, skip_unless
-from web.stores import execute
+from web.stores import execute, legacy_sqlite
 
 TWO_PEOPLE = [{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]
 
@@ -331,8 +331,9 @@ def test_a_match_from_a_position_survives_a_restart_and_keeps_it(
 
 def test_a_database_from_before_positions_is_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
+    legacy_sqlite(path, without=("position", "open", "finished", "invited", "claimed", "fair",
+                                  "rematch"))
     with sqlite3.connect(path) as db:
-        db.executescript(SCHEMA.replace(",\n    position TEXT", ""))
         db.execute("INSERT INTO matches (id, game, options, players, seed, dice, created) "
                    "VALUES ('old', 'extra-meters', '{}', ?, 7, 'auto', 0)",
                    ('[{"name": "A", "kind": "human"}, {"name": "B", "kind": "human"}]',))

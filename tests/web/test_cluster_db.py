@@ -19,28 +19,24 @@ import pytest
 from dicegames.core.registry import configure
 from dicegames.core.session import PlayerInfo, Session
 from dicegames.web.cluster import Cluster
-from dicegames.web.cluster_schema import CHANNEL, SCHEMA, STALE_STATE
+from dicegames.web.cluster_schema import CHANNEL, STALE_STATE
 from dicegames.web.fanout import Notice, StoredMove, catch_up
 from dicegames.web.live import LiveMatch
-
-TABLES = """
-CREATE TABLE matches (id TEXT PRIMARY KEY);
-CREATE TABLE moves (match_id TEXT NOT NULL REFERENCES matches(id), idx INTEGER NOT NULL,
-    seat INTEGER, text TEXT NOT NULL, several INTEGER NOT NULL,
-    PRIMARY KEY (match_id, idx));
-"""
+from dicegames.web.migrations import migrate_postgres
 
 
 def _setup(dsn: str) -> psycopg.Connection[Any]:
+    """A fresh database migrated as a server migrates it, with one match ``m``."""
     db = psycopg.connect(dsn, autocommit=True)
-    db.execute(TABLES)
-    db.execute(SCHEMA)
-    db.execute("INSERT INTO matches VALUES ('m')")
+    migrate_postgres(db)
+    db.execute("INSERT INTO matches (id, game, options, players, dice, created) "
+               "VALUES ('m', 'toy', '{}', '[]', 'auto', 0)")
     return db
 
 
 def _insert(db: psycopg.Connection[Any], idx: int, text: str = "x") -> None:
-    db.execute("INSERT INTO moves VALUES ('m', %s, 0, %s, 0)", (idx, text))
+    db.execute("INSERT INTO moves (match_id, idx, seat, text, several, at) "
+               "VALUES ('m', %s, 0, %s, 0, 0)", (idx, text))
 
 
 def test_only_the_next_move_is_stored_and_only_the_last_taken_back(pg_dsn: str) -> None:
@@ -239,3 +235,45 @@ def test_notices_of_names_and_rematches_round_trip() -> None:
     assert Notice.parse('{"m": "m", "op": "rename", "i": 1}') is None
     assert Notice.parse("not json") is None
     assert Notice.parse('{"m": "m", "op": "drop"}') is None
+
+
+def test_failures_on_the_clusters_own_connections_are_counted(pg_dsn: str) -> None:
+    """The leases' statement refused, the heartbeat refused, the listening connection cut:
+    each is counted (the metrics add them to ``dicegames_store_errors_total``), and the
+    process goes on (the listener connects again)."""
+    db = _setup(pg_dsn)
+
+    class Quiet:
+        def heard(self, notice: Notice) -> None: ...
+        async def orphaned(self, match_id: str) -> None: ...
+        def resync(self) -> None: ...
+
+    async def scenario() -> None:
+        cluster = Cluster(pg_dsn, sweep=600.0)  # one sweep at the start, then none
+        await cluster.start(Quiet())
+        try:
+            await asyncio.wait_for(cluster.listening.wait(), 10)
+            await asyncio.sleep(0.2)
+            assert cluster.errors == 0
+            db.execute("ALTER TABLE leases RENAME TO leases_away")
+            assert not await cluster.lead("m")
+            assert cluster.errors == 1
+            db.execute("ALTER TABLE leases_away RENAME TO leases")
+            db.execute("ALTER TABLE processes RENAME TO processes_away")
+            with pytest.raises(psycopg.Error):
+                await cluster.heartbeat()
+            assert cluster.errors == 2
+            db.execute("ALTER TABLE processes_away RENAME TO processes")
+            cut = db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                             "WHERE query = %s", (f"LISTEN {CHANNEL}",)).fetchall()
+            assert cut == [(True,)]
+            for _ in range(100):
+                if cluster.errors == 3 and cluster.listening.is_set():
+                    break
+                await asyncio.sleep(0.05)
+            assert cluster.errors == 3 and cluster.listening.is_set()
+        finally:
+            await cluster.close()
+            db.close()
+
+    asyncio.run(scenario())

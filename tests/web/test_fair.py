@@ -30,10 +30,9 @@ from dicegames.core.chance import sample
 from dicegames.core.record import from_record
 from dicegames.core.session import Session
 from dicegames.core.verify import verify_record
-from dicegames.web.store import SCHEMA
 from web.client import AppClient
 from web.server import Server
-from web.stores import execute
+from web.stores import execute, legacy_sqlite
 
 ANN = {"name": "Ann", "kind": "human"}
 BEN = {"name": "Ben", "kind": "human"}
@@ -196,8 +195,8 @@ def test_a_creators_seed_is_shown_to_everyone_and_refused_on_an_open_table(
 def test_a_match_stored_before_commitments_rolls_on_from_its_hidden_seed(
         tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as db:  # the schema and a match as the previous version left
-        db.executescript(SCHEMA.replace(",\n    fair TEXT", ""))
+    legacy_sqlite(path, without=("fair", "rematch"))  # as the previous version left it
+    with sqlite3.connect(path) as db:  # and a match
         db.execute("INSERT INTO matches (id, game, options, players, seed, dice, created) "
                    "VALUES ('old', 'extra-meters', '{\"track_length\": 10}', ?, 7, 'auto', 1)",
                    (json.dumps([ANN, BEN]),))

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from web.client import AppClient
-from web.stores import execute
+from web.stores import execute, legacy_sqlite
 
 ANN_HERE = {"name": "Ann", "kind": "human"}
 INVITED = {"name": "Player 2", "kind": "human", "invited": True}
@@ -216,23 +216,11 @@ def test_the_list_is_bounded(client: AppClient) -> None:
     assert [t["id"] for t in tables["tables"]] == made[::-1][:50]
 
 
-OLD_SCHEMA = """
-CREATE TABLE matches (id TEXT PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL,
-    players TEXT NOT NULL, seed INTEGER, dice TEXT NOT NULL, created REAL NOT NULL,
-    position TEXT);
-CREATE TABLE seats (match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL,
-    token TEXT NOT NULL UNIQUE, PRIMARY KEY (match_id, seat));
-CREATE TABLE moves (match_id TEXT NOT NULL REFERENCES matches(id), idx INTEGER NOT NULL,
-    seat INTEGER, text TEXT NOT NULL, several INTEGER NOT NULL, at REAL NOT NULL,
-    PRIMARY KEY (match_id, idx));
-"""
-"""The schema before open tables (the web app's first release with positions)."""
-
-
 def test_a_database_from_before_open_tables_keeps_its_matches(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as db:  # as the previous version left it: a match, 2 moves
-        db.executescript(OLD_SCHEMA)
+    # as the web app's first release with positions left it: a match, 2 moves
+    legacy_sqlite(path, without=("open", "finished", "invited", "claimed", "fair", "rematch"))
+    with sqlite3.connect(path) as db:
         db.execute("INSERT INTO matches VALUES ('old', 'extra-meters', '{}', ?, 7, 'auto', 1, "
                    "NULL)", (json.dumps([ANN_HERE, {"name": "Ben", "kind": "human"}]),))
         db.executemany("INSERT INTO seats VALUES ('old', ?, ?)", [(0, "tok-a"), (1, "tok-b")])

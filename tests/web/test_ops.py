@@ -14,14 +14,16 @@ import time
 from collections.abc import Iterator
 from ipaddress import ip_network
 from pathlib import Path
-from typing import Any
+from types import SimpleNamespace
+from typing import Any, cast
 
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from dicegames.web.metrics import Metrics
+from dicegames.web.hub import Hub
+from dicegames.web.metrics import Metrics, StoredCount
 from dicegames.web.migrations import LATEST
-from dicegames.web.ops import OpsOptions, may_read
+from dicegames.web.ops import HubCounts, OpsOptions, may_read
 from dicegames.web.pool import AnalysisPool, Busy
 from polling import until
 from web.client import AppClient
@@ -101,6 +103,72 @@ def test_readyz_is_503_when_the_migrations_are_not_this_codes(target: Path | str
         newer_schema(outside.db)
         # the reason may name files or hosts: only for the clients that may read the metrics
         assert outside.call("GET", "/readyz") == (503, {"status": "not_ready"})
+
+
+class _Matches:
+    """A store's side of :class:`StoredCount`: ``rows`` matches stored, ``created`` of
+    them through this process, ``counts`` times counted."""
+
+    def __init__(self, rows: int) -> None:
+        self.rows, self.created, self.counts = rows, 0, 0
+        self.failing = False
+
+    async def count_matches(self) -> int:
+        self.counts += 1
+        if self.failing:
+            raise OSError("the database is away")
+        return self.rows
+
+    def create(self, elsewhere: bool = False) -> None:
+        self.rows += 1
+        self.created += 0 if elsewhere else 1
+
+
+def test_the_stored_matches_are_counted_once_a_while_and_followed_between() -> None:
+    now = [100.0]
+    store = _Matches(5)
+    stored = StoredCount(store, every=30.0, clock=lambda: now[0])
+    assert asyncio.run(stored.value()) == 5
+    store.create()
+    store.create()
+    store.create(elsewhere=True)  # another process's: seen at the next count
+    assert [asyncio.run(stored.value()) for _ in range(20)] == [7] * 20
+    assert store.counts == 1
+    now[0] = 129.9
+    assert asyncio.run(stored.value()) == 7 and store.counts == 1
+    now[0] = 130.0
+    assert asyncio.run(stored.value()) == 8 and store.counts == 2
+    now[0], store.failing = 200.0, True
+    with pytest.raises(OSError):
+        asyncio.run(stored.value())
+    store.failing = False  # a failed count is asked again at the next scrape
+    assert asyncio.run(stored.value()) == 8 and store.counts == 4
+
+
+def test_a_scrape_does_not_count_the_matches_table_each_time(
+        target: Path | str, monkeypatch: pytest.MonkeyPatch) -> None:
+    with AppClient(target) as running:
+        store = running.hub.store
+        counted = store.count_matches
+        calls: list[int] = []
+
+        async def counting() -> int:
+            calls.append(1)
+            return await counted()
+
+        monkeypatch.setattr(store, "count_matches", counting)
+        first = value(scrape(running), "dicegames_matches_stored")
+        running.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
+        for _ in range(5):
+            assert value(scrape(running), "dicegames_matches_stored") == first + 1
+        assert len(calls) == 1
+
+
+def test_the_store_errors_count_the_clusters_connections_too() -> None:
+    hub = SimpleNamespace(store=SimpleNamespace(errors=2), cluster=SimpleNamespace(errors=3))
+    assert HubCounts(cast(Hub, hub)).store_errors() == 5
+    hub.cluster = None  # one process on its own
+    assert HubCounts(cast(Hub, hub)).store_errors() == 2
 
 
 def test_metrics_count_matches_moves_and_requests_by_route_template(app: AppClient) -> None:

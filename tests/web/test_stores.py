@@ -23,17 +23,17 @@ from dicegames.web.database import StoreOpenError
 from dicegames.web.domain import DamagedMatch, StoreBusy
 from dicegames.web.migrations import (
     MIGRATIONS,
+    TABLES,
     Migration,
     SchemaTooNew,
     migrate_postgres,
     migrate_sqlite,
     pending_reason,
 )
-from dicegames.web.store import SCHEMA
 from dicegames.web.stored import StoredMatch
 from dicegames.web.stores import MatchStore, is_postgres, open_store, redact
 from pgcluster import PgServer, free_port
-from web.stores import execute
+from web.stores import execute, legacy_sqlite
 
 _T = TypeVar("_T")
 
@@ -269,10 +269,27 @@ def _migrate_with(target: Path | str, migrations: tuple[Migration, ...]) -> int:
         db.close()
 
 
+def test_both_databases_get_the_same_columns(tmp_path: Path, pg_dsn: str) -> None:
+    """Migration 1 is written once for both: each table has the same columns, in the same
+    order, as nullable and with the same defaults, in a SQLite file and in PostgreSQL."""
+    path = tmp_path / "new.sqlite3"
+    _migrate_with(path, MIGRATIONS)
+    _migrate_with(pg_dsn, MIGRATIONS)
+    for table in TABLES:
+        in_sqlite = [(name, bool(notnull or key), default)  # a key: never NULL in PostgreSQL
+                     for _, name, _, notnull, default, key
+                     in execute(path, f"PRAGMA table_info({table})")]
+        in_postgres = [(name, nullable == "NO", default) for name, nullable, default in execute(
+            pg_dsn, "SELECT column_name, is_nullable, column_default FROM "
+                    "information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+            (table,))]
+        assert in_sqlite == in_postgres, table
+
+
 def test_a_file_of_the_releases_before_migrations_is_upgraded(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    with sqlite3.connect(path) as db:  # as the previous release left it, without `rematch`
-        db.executescript(SCHEMA.replace(",\n    rematch TEXT", ""))
+    legacy_sqlite(path, without=("rematch",))  # as the previous release left it
+    with sqlite3.connect(path) as db:
         db.execute("INSERT INTO matches (id, game, options, players, seed, dice, created) "
                    "VALUES ('old', 'extra-meters', '{}', ?, 5, 'auto', 1.0)",
                    ('[{"name": "Ann", "kind": "human"}, {"name": "Ben", "kind": "human"}]',))

@@ -5,8 +5,9 @@ answers in milliseconds). The win chances come from the package's one estimator
 (:func:`dicegames.analysis.estimate.estimator_for`, learned models left out so that every
 figure has an interval):
 
-* **exact** where the game is solved (For a Few Extra Meters with two runners, and with
-  three under ``finish=first``: there the values are those the ``hard`` bot plays by);
+* **exact** where the game's ``estimator`` part solves the configuration (the races solved
+  for two players, or more runners where a game's solution covers them: ``dicegames solve``
+  lists them; there the values are those the ``optimal`` bot plays by);
 * else by **rollouts**: whole games played to the end by the game's ``medium`` bot in every
   seat (``random`` where it has none) with random dice, in the game's kernel when it plays
   that bot; the share the seat wins (a shared win counts 1/k) is the estimate, with its

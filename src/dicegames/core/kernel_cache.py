@@ -17,6 +17,10 @@ everything it can depend on:
   kernel reads, gives a new folder, while an edit to the web app or the terminal does not
   recompile anything (a few milliseconds of reading and hashing, once per process, when a
   kernel first runs; never at ``import dicegames``);
+- but not the runtime data (:data:`RUNTIME_DATA`: learned weights, the strength tables),
+  which the kernels receive as arguments when they run, never as globals frozen into the
+  compiled code: writing new weights (a training run) or new strength figures must not
+  recompile every kernel (Petits Chevaux alone is five minutes of CPU);
 - the versions of dicegames, numba, numpy and Python, and the machine's architecture.
 
 Without a usable folder (no home folder, nothing writable) kernels compile without an
@@ -77,19 +81,32 @@ PACKAGE = Path(__file__).resolve().parent.parent
 PACKAGE_NAME = "dicegames"
 """The package's import name: absolute imports starting with it are followed."""
 
+RUNTIME_DATA = ("strength.json", "*weights*.json")
+"""Patterns (:meth:`pathlib.PurePath.match`) of the games' data files left out of the key:
+data a kernel is handed at run time (learned weights go into its tables as arrays, passed
+to every compiled call) or never reads (the strength tables). A kernel must never read such
+a file into a module global that compiled code uses: numba would freeze the values, and a
+new file would then not recompile them. Board and circuit files stay in the key."""
+
+
+def is_runtime_data(path: Path) -> bool:
+    """Whether ``path`` is runtime data (:data:`RUNTIME_DATA`), outside the key."""
+    return any(path.match(pattern) for pattern in RUNTIME_DATA)
+
 
 def package_files(package: Path = PACKAGE) -> list[Path]:
     """The files the key covers, sorted: the kernels' modules (every ``*kernel*.py``) and
     every module of the package they import, directly or not (:func:`imported_by`: a
     tuning constant in a ``heuristics.py``, the rules' data, the shared generator), and the
-    games' ``*.json`` and ``*.txt`` data (board and circuit files, weights).
+    games' ``*.json`` and ``*.txt`` data (board and circuit files) but the runtime data
+    (:func:`is_runtime_data`: weights, strength tables).
 
     Modules no kernel imports (the web app, the terminal, analysis, the presenters) are
     left out, so editing them does not recompile the kernels."""
     sources = [path for path in package.rglob("*kernel*.py") if "__pycache__" not in path.parts]
     data = [*package.joinpath("games").rglob("*.json"), *package.joinpath("games").rglob("*.txt")]
-    files = imported_by(sources, package) | {path for path in data
-                                             if "__pycache__" not in path.parts}
+    files = imported_by(sources, package) | {
+        path for path in data if "__pycache__" not in path.parts and not is_runtime_data(path)}
     return sorted(files)
 
 
@@ -264,10 +281,12 @@ def key_the_cache(numba: Any, numpy: Any) -> Path | None:
 __all__ = [
     "KEEP_OTHERS",
     "PREFIX",
+    "RUNTIME_DATA",
     "UNUSED_FOR",
     "cache_base",
     "cache_key",
     "imported_by",
+    "is_runtime_data",
     "key_the_cache",
     "package_files",
     "prune",

@@ -93,6 +93,7 @@ PLAIN_LEVELS = {
     "medium": "a fair opponent who follows a few rules of thumb",
     "hard": "a strong opponent",
     "expert": "stronger than hard",
+    "trained": "stronger than hard",
     "search": "tries its best moves out before it plays; up to about a second a move",
     "optimal": "plays perfectly",
 }

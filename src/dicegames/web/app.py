@@ -361,7 +361,9 @@ async def _send_answer(hub: Hub, match: LiveMatch, tokens: dict[int, str], ws: W
 async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
                        send_timeout: float) -> None:
     """Send the newest state each time the viewer is woken (changes coalesce); give up on
-    a viewer that has not read for ``send_timeout`` seconds (see :data:`SLOW_CLOSE`).
+    a viewer that has not read for ``send_timeout`` seconds (see :data:`SLOW_CLOSE`); close
+    the socket when the server ends it (``viewer.closing``: the match was dropped from
+    memory, :data:`~.fanout.RELOAD_CLOSE`).
 
     The first state is whole; the later ones leave the board's static part out (the page
     keeps it from the first: see :mod:`dicegames.web.live`)."""
@@ -370,6 +372,11 @@ async def _push_states(match: LiveMatch, viewer: Viewer, ws: WebSocket,
         while True:
             await viewer.wake.wait()
             viewer.wake.clear()
+            if viewer.closing is not None:
+                code, reason = viewer.closing
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(ws.close(code=code, reason=reason), 1.0)
+                return
             try:
                 message = match.viewer_message(viewer.seats, viewer.lang, static=first)
                 first = False

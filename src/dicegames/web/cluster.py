@@ -30,6 +30,13 @@ does three things with PostgreSQL itself (no other coordination service):
 
 The hub's side is :class:`ClusterHub`. A process stopping cleanly marks its leases expired,
 so the others take its matches over at their next sweep.
+
+Every failure on the cluster's own connections (a statement of the leases, the heartbeat,
+the sweep, a notice or the shared limits of :mod:`.shared_limits`; the listening
+connection lost or refused) is counted in
+:attr:`Cluster.errors`, which the metrics add to the store's
+(``dicegames_store_errors_total``): the process goes on (it retries, or leaves the work to
+another process), but an operator should see the database failing.
 """
 
 from __future__ import annotations
@@ -147,6 +154,8 @@ class Cluster:
         the sweep: :data:`_BEAT`)."""
         self.listening = asyncio.Event()
         """Set while the listening connection is up (tests wait for it)."""
+        self.errors = 0
+        """Failures on the cluster's connections so far (see the module docstring)."""
 
     async def start(self, hub: ClusterHub) -> None:
         """Connect (the shared tables are the store's migration 2,
@@ -182,13 +191,20 @@ class Cluster:
 
     async def execute(self, sql: str, params: Sequence[Any] | dict[str, Any] = ()
                       ) -> list[tuple[Any, ...]]:
-        """Run one statement on the cluster's pool (autocommit); its rows."""
-        async with self._pool.connection() as db:
-            cursor = await db.execute(sql, params)
-            if cursor.description is None:
-                return []
-            rows: list[tuple[Any, ...]] = await cursor.fetchall()
-            return rows
+        """Run one statement on the cluster's pool (autocommit); its rows. A failure is
+        counted in :attr:`errors`, then raised."""
+        try:
+            async with self._pool.connection() as db:
+                cursor = await db.execute(sql, params)
+                if cursor.description is None:
+                    return []
+                rows: list[tuple[Any, ...]] = await cursor.fetchall()
+                return rows
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            self.errors += 1
+            raise
 
     # ------------------------------------------------------------------ leases
 
@@ -278,6 +294,7 @@ class Cluster:
             except asyncio.CancelledError:
                 raise
             except Exception as error:
+                self.errors += 1
                 log.warning("the cluster's listening connection was lost (%s); connecting "
                             "again", error)
             self.listening.clear()

@@ -45,6 +45,16 @@ ReadMoves = Callable[[str, int], Awaitable[list[StoredMove] | None]]
 no such match)."""
 
 
+RELOAD_CLOSE = 1012
+"""The close code of the viewers of a match that could not catch up with the store and was
+dropped from memory (1012, "service restart": connect again, now). Without it they would
+keep a socket to the dropped copy, which nothing wakes any more: no pushes until they
+reconnected by themselves. The page connects again at once and gets the match replayed
+from the store."""
+
+RELOAD_REASON = "the match is reloaded from the store: connect again"
+"""The close reason sent with :data:`RELOAD_CLOSE` (at most 123 bytes)."""
+
 OPS = ("insert", "delete", "rename", "rematch")
 """The notices: a move stored or taken back (sent by the moves' trigger), a seat taken in
 the lobby under a new name, a rematch started (sent by :meth:`Following.announce`)."""
@@ -231,23 +241,34 @@ class Following:
         except Exception as error:  # rules that refuse a stored move, the database away
             log.warning("match %s could not catch up with the store (%s): it is dropped "
                         "from memory and replayed on its next request", match.id, error)
-            if self.resident.holds(match):
-                self.resident.drop(match)
+            self._give_up(match)
             return
         if changed:
             match.wake_viewers()
             self.kick(match)
 
+    def _give_up(self, match: LiveMatch) -> None:
+        """``match`` could not follow the store: drop it from memory (its next request
+        replays it from the store) and close its viewers' sockets with
+        :data:`RELOAD_CLOSE`, so that their pages connect again to the new copy at once
+        (nothing would push to them on the dropped one)."""
+        if self.resident.holds(match):
+            self.resident.drop(match)
+        match.close_viewers(RELOAD_CLOSE, RELOAD_REASON)
+
     async def orphaned(self, match_id: str) -> None:
         """The match's lease expired (its driver's process died or stalled): load it and
         drive it here; a match with nothing due, or gone, has its lease cleared."""
         assert self.cluster is not None
+        match = None
         try:
             match = await self.get(match_id)
             async with match.lock:
                 await catch_up(match, None, self.cluster.moves_from)
         except Exception as error:
             log.warning("match %s, orphaned, cannot be taken over: %s", match_id, error)
+            if match is not None:  # held, but perhaps only part of the way to the store
+                self._give_up(match)
             await self.cluster.release(match_id)
             return
         match.wake_viewers()

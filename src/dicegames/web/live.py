@@ -168,6 +168,9 @@ class Viewer:
     seats: tuple[Seat, ...] = ()
     lang: str = DEFAULT
     wake: asyncio.Event = field(default_factory=asyncio.Event)
+    closing: tuple[int, str] | None = None
+    """Set (a close code and its reason) when the server ends this viewer's socket: the
+    socket is closed with them when the viewer is next woken (:meth:`LiveMatch.close_viewers`)."""
 
 
 class LiveMatch:
@@ -284,6 +287,13 @@ class LiveMatch:
     def wake_viewers(self) -> None:
         """Tell every connected viewer that there is a new state to send."""
         for viewer in self.viewers:
+            viewer.wake.set()
+
+    def close_viewers(self, code: int, reason: str) -> None:
+        """Close every connected viewer's socket with ``code`` and ``reason`` (this copy of
+        the match is being given up: the page connects again and gets the new one)."""
+        for viewer in self.viewers:
+            viewer.closing = (code, reason)
             viewer.wake.set()
 
     # ------------------------------------------------------------------ JSON

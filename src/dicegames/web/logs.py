@@ -50,7 +50,7 @@ _QUERY_SECRET = re.compile(r"(?i)(token|seat)(=|%3D)([^&\s\"'#<>\\]+)")
 _JSON_SECRET = re.compile(r"(?i)(\\?[\"']token\\?[\"']\s*:\s*)(\\?[\"'])(.*?)(\2)")
 
 FIELDS = ("method", "route", "path", "query", "status", "duration_ms", "client", "match",
-          "close_code")
+          "close_code", "worker", "exit_code")
 """The structured fields a record may carry (``extra=``), written as JSON fields (and
 after the message in plain lines)."""
 

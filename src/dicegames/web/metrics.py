@@ -5,14 +5,17 @@ What is measured, and where it comes from:
 ======================================  ==============================================
 ``dicegames_matches_live``              matches in this process's memory (the hub's
                                         :mod:`.resident` matches)
-``dicegames_matches_stored``            matches in the store (one ``COUNT``, at scrape)
+``dicegames_matches_stored``            matches in the store (:class:`StoredCount`: one
+                                        ``COUNT`` per :data:`RECOUNT_EVERY` seconds)
 ``dicegames_moves_total``               moves committed (people's, bots', rolls)
 ``dicegames_websockets``                websockets open now
 ``dicegames_analysis_waiting{kind}``    analysis jobs waiting for a worker of the
                                         :mod:`.pool`: ``hint`` or ``review`` (slices)
 ``dicegames_reviews_active``            reviews queued or running (:mod:`.reviews`)
 ``dicegames_store_errors_total``        store calls that failed (each a 503
-                                        ``store_busy``, or a driver's retry)
+                                        ``store_busy``, or a driver's retry), and
+                                        failures on the cluster's own connections
+                                        (leases, heartbeat, listening: :mod:`.cluster`)
 ``dicegames_http_request_duration_``    HTTP requests by ``method``, ``route`` (the
 ``seconds{method,route,status}``        route's template, never a raw path: no match id
                                         or token in a label) and ``status``
@@ -40,6 +43,8 @@ from __future__ import annotations
 import glob
 import os
 import re
+import time
+from collections.abc import Callable
 from typing import Protocol
 
 from prometheus_client import (
@@ -61,6 +66,9 @@ SAMPLE_EVERY = 1.0
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 """The media type of the text format ``/metrics`` answers."""
+
+RECOUNT_EVERY = 30.0
+"""Seconds between two counts of the stored matches (:class:`StoredCount`)."""
 
 LATENCY_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
                    10.0)
@@ -92,6 +100,54 @@ class Counts(Protocol):
     def reviews_active(self) -> int:
         """Reviews queued or running."""
         ...
+
+
+class Countable(Protocol):
+    """What :class:`StoredCount` needs of a store (both backends provide it)."""
+
+    @property
+    def created(self) -> int:
+        """Matches stored through this store since it was opened."""
+        ...
+
+    async def count_matches(self) -> int:
+        """How many matches are stored (a ``COUNT(*)``: the whole table is read)."""
+        ...
+
+
+class StoredCount:
+    """``dicegames_matches_stored`` without a ``COUNT(*)`` at every scrape.
+
+    A ``COUNT(*)`` reads the whole ``matches`` table (neither database keeps a row count),
+    and a scraper asks every few seconds. Matches are never deleted from a store, so the
+    count only grows, by the matches created: the store is counted once, then every
+    :data:`RECOUNT_EVERY` seconds, and in between the matches this process created since
+    (the store's ``created``) are added. With one process that is exact; with several, the
+    others' matches appear at the next recount (or, with ``--workers``, at the next scrape
+    that reaches their process). A match created while the count runs may be counted
+    twice until the next recount.
+    """
+
+    def __init__(self, store: Countable, every: float = RECOUNT_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.store = store
+        self.every = every
+        self.clock = clock
+        self._counted: tuple[float, int, int] | None = None
+        """When the store was last counted (``clock``), the count, and ``created`` then."""
+
+    async def value(self) -> int:
+        """The matches stored now (counts the store when the last count is too old).
+
+        Raises:
+            Exception: whatever the store's count raises (the next call asks again).
+        """
+        now = self.clock()
+        if self._counted is None or now - self._counted[0] >= self.every:
+            created = self.store.created
+            self._counted = (now, await self.store.count_matches(), created)
+        _at, count, created = self._counted
+        return count + self.store.created - created
 
 
 def multiprocess_mode() -> bool:

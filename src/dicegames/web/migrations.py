@@ -8,6 +8,11 @@ a store applies, in one transaction, every migration the database lacks, and ref
 (:class:`SchemaTooNew`) a database that a newer dicegames migrated further than this code
 knows: its tables may mean something this code would misread.
 
+Migration 1 is written once for both (:data:`_FIRST`, spelled per :data:`DIALECTS`): the
+two texts were near-copies, and a column added to one but not the other would go unseen.
+Migration 2 is PostgreSQL's alone (:mod:`.cluster_schema`: triggers and PL/pgSQL, nothing
+SQLite could share), and later ones are short enough to write out twice.
+
 Migration 1 is the schema of the releases before versioned migrations. On SQLite it also
 brings a file of any of those releases up to it: their tables exist, perhaps without the
 columns added since (``position``, ``open``, ``finished``, ``invited``, ``claimed``,
@@ -45,6 +50,10 @@ class Migration:
     postgres: tuple[str, ...]
 
 
+LEGACY = "-- legacy columns"
+"""The pseudo-statement of SQLite's migration 1 that adds the :data:`LEGACY_COLUMNS` an
+older file lacks (see :func:`_sqlite_statement`)."""
+
 LEGACY_COLUMNS = (("matches", "position", "TEXT"),
                   ("matches", "open", "INTEGER NOT NULL DEFAULT 0"),
                   ("matches", "finished", "INTEGER NOT NULL DEFAULT 0"),
@@ -55,72 +64,63 @@ LEGACY_COLUMNS = (("matches", "position", "TEXT"),
 """Columns added to the SQLite schema before migrations were versioned: migration 1 adds
 those an older file lacks."""
 
+_FIRST = (
+    """CREATE TABLE {new}matches (
+        id TEXT PRIMARY KEY,
+        game TEXT NOT NULL,
+        options TEXT NOT NULL,
+        players TEXT NOT NULL,
+        seed {bigint},
+        dice TEXT NOT NULL,
+        created {real} NOT NULL,
+        position TEXT,
+        open INTEGER NOT NULL DEFAULT 0,
+        finished INTEGER NOT NULL DEFAULT 0,
+        fair TEXT,
+        rematch TEXT)""",
+    """CREATE TABLE {new}seats (
+        match_id TEXT NOT NULL REFERENCES matches(id),
+        seat INTEGER NOT NULL,
+        token TEXT NOT NULL UNIQUE,
+        invited INTEGER NOT NULL DEFAULT 0,
+        claimed INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (match_id, seat))""",
+    """CREATE TABLE {new}moves (
+        match_id TEXT NOT NULL REFERENCES matches(id),
+        idx INTEGER NOT NULL,
+        seat INTEGER,
+        text TEXT NOT NULL,
+        several INTEGER NOT NULL,
+        at {real} NOT NULL,
+        PRIMARY KEY (match_id, idx))""",
+    LEGACY,
+    "CREATE INDEX {new}matches_open ON matches(open, finished, created)",
+)
+"""Migration 1 written once for both databases: ``{new}``, ``{real}`` and ``{bigint}``
+stand for what the dialects spell differently (:data:`DIALECTS`)."""
+
+DIALECTS = {
+    "sqlite": {"new": "IF NOT EXISTS ", "real": "REAL", "bigint": "INTEGER"},
+    "postgres": {"new": "", "real": "DOUBLE PRECISION", "bigint": "BIGINT"},
+}
+"""How each database spells migration 1's placeholders. SQLite creates a table only where
+missing (a file of the releases before migrations has them already); PostgreSQL, which no
+such release used, creates them outright (a table already there is a database this code did
+not make, and is refused). ``seed`` is a 64-bit integer: SQLite's ``INTEGER`` is one,
+PostgreSQL's is 32 bits."""
+
+
+def _spelled(statements: tuple[str, ...], dialect: str) -> tuple[str, ...]:
+    """``statements`` in ``dialect`` (:data:`DIALECTS`); :data:`LEGACY` stays on SQLite
+    only (a PostgreSQL database never had an older schema)."""
+    spelling = DIALECTS[dialect]
+    return tuple(statement.format(**spelling) for statement in statements
+                 if statement != LEGACY or dialect == "sqlite")
+
+
 MIGRATIONS: tuple[Migration, ...] = (
-    Migration(
-        1, "matches, seats and moves",
-        sqlite=(
-            """CREATE TABLE IF NOT EXISTS matches (
-                id TEXT PRIMARY KEY,
-                game TEXT NOT NULL,
-                options TEXT NOT NULL,
-                players TEXT NOT NULL,
-                seed INTEGER,
-                dice TEXT NOT NULL,
-                created REAL NOT NULL,
-                position TEXT,
-                open INTEGER NOT NULL DEFAULT 0,
-                finished INTEGER NOT NULL DEFAULT 0,
-                fair TEXT,
-                rematch TEXT)""",
-            """CREATE TABLE IF NOT EXISTS seats (
-                match_id TEXT NOT NULL REFERENCES matches(id),
-                seat INTEGER NOT NULL,
-                token TEXT NOT NULL UNIQUE,
-                invited INTEGER NOT NULL DEFAULT 0,
-                claimed INTEGER NOT NULL DEFAULT 0,
-                PRIMARY KEY (match_id, seat))""",
-            """CREATE TABLE IF NOT EXISTS moves (
-                match_id TEXT NOT NULL REFERENCES matches(id),
-                idx INTEGER NOT NULL,
-                seat INTEGER,
-                text TEXT NOT NULL,
-                several INTEGER NOT NULL,
-                at REAL NOT NULL,
-                PRIMARY KEY (match_id, idx))""",
-            "-- legacy columns",  # see _sqlite_statement
-            "CREATE INDEX IF NOT EXISTS matches_open ON matches(open, finished, created)",
-        ),
-        postgres=(
-            """CREATE TABLE matches (
-                id TEXT PRIMARY KEY,
-                game TEXT NOT NULL,
-                options TEXT NOT NULL,
-                players TEXT NOT NULL,
-                seed BIGINT,
-                dice TEXT NOT NULL,
-                created DOUBLE PRECISION NOT NULL,
-                position TEXT,
-                open INTEGER NOT NULL DEFAULT 0,
-                finished INTEGER NOT NULL DEFAULT 0,
-                fair TEXT,
-                rematch TEXT)""",
-            """CREATE TABLE seats (
-                match_id TEXT NOT NULL REFERENCES matches(id),
-                seat INTEGER NOT NULL,
-                token TEXT NOT NULL UNIQUE,
-                invited INTEGER NOT NULL DEFAULT 0,
-                claimed INTEGER NOT NULL DEFAULT 0,
-                PRIMARY KEY (match_id, seat))""",
-            """CREATE TABLE moves (
-                match_id TEXT NOT NULL REFERENCES matches(id),
-                idx INTEGER NOT NULL,
-                seat INTEGER,
-                text TEXT NOT NULL,
-                several INTEGER NOT NULL,
-                at DOUBLE PRECISION NOT NULL,
-                PRIMARY KEY (match_id, idx))""",
-            "CREATE INDEX matches_open ON matches(open, finished, created)",
-        )),
+    Migration(1, "matches, seats and moves",
+              sqlite=_spelled(_FIRST, "sqlite"), postgres=_spelled(_FIRST, "postgres")),
     Migration(
         2, "several processes: leases, shared limits, the moves' guard and notices",
         sqlite=(),  # one process serves a SQLite file: nothing to share
@@ -223,9 +223,9 @@ def migrate_sqlite(db: sqlite3.Connection,
 
 
 def _sqlite_statement(db: sqlite3.Connection, statement: str) -> None:
-    """One statement of a SQLite migration; ``-- legacy columns`` adds the
+    """One statement of a SQLite migration; :data:`LEGACY` adds the
     :data:`LEGACY_COLUMNS` an older file lacks."""
-    if statement != "-- legacy columns":
+    if statement != LEGACY:
         db.execute(statement)
         return
     for table, column, kind in LEGACY_COLUMNS:

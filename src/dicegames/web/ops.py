@@ -43,7 +43,14 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from dicegames.web.errors import ApiError
 from dicegames.web.hub import Hub
 from dicegames.web.logs import ACCESS, redact_query
-from dicegames.web.metrics import CONTENT_TYPE, SAMPLE_EVERY, Counts, Metrics, multiprocess_mode
+from dicegames.web.metrics import (
+    CONTENT_TYPE,
+    SAMPLE_EVERY,
+    Counts,
+    Metrics,
+    StoredCount,
+    multiprocess_mode,
+)
 from dicegames.web.responses import JSONResponse
 
 Network = IPv4Network | IPv6Network
@@ -70,8 +77,14 @@ class Observable(Protocol):
         """None when the store answers and its migrations are current, else why not."""
         ...
 
+    @property
+    def created(self) -> int:
+        """Matches stored through this store since it was opened."""
+        ...
+
     async def count_matches(self) -> int:
-        """How many matches are stored."""
+        """How many matches are stored (asked at most every
+        :data:`~.metrics.RECOUNT_EVERY` seconds: :class:`~.metrics.StoredCount`)."""
         ...
 
 
@@ -126,6 +139,7 @@ class OpsRoutes:
         self.counts = counts
         self.options = options
         self.metrics = Metrics()
+        self.stored = StoredCount(store)
 
     def routes(self) -> list[BaseRoute]:
         """``/healthz``, ``/readyz`` and (unless off) ``/metrics``."""
@@ -167,12 +181,12 @@ class OpsRoutes:
                         headers={"cache-control": "no-store"})
 
     async def sample(self, *, stored: bool = False) -> None:
-        """Copy the app's counts into the metrics; ``stored``: ask the store its count too
-        (a scrape does; a failure leaves the last count)."""
+        """Copy the app's counts into the metrics; ``stored``: the stored matches too (a
+        scrape does; a failure leaves the last count)."""
         self.metrics.sample(self.counts)
         if stored:
             with contextlib.suppress(Exception):  # a store error is counted by the store
-                self.metrics.matches_stored.set(await self.store.count_matches())
+                self.metrics.matches_stored.set(await self.stored.value())
 
     @contextlib.asynccontextmanager
     async def running(self) -> AsyncIterator[None]:
@@ -295,7 +309,7 @@ def request_fields(scope: Scope, method: str, route: str, status: int,
 
 class HubCounts:
     """The :class:`~.metrics.Counts` of an app: its hub's matches, moves and analysis, its
-    store's errors."""
+    store's and cluster's errors."""
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
@@ -309,9 +323,11 @@ class HubCounts:
         return self.hub.moves_applied
 
     def store_errors(self) -> int:
-        """Store calls that failed."""
+        """Store calls that failed, and statements of the cluster's own connections
+        (leases, heartbeat, listening: :attr:`~.cluster.Cluster.errors`)."""
         store: Observable = self.hub.store
-        return store.errors
+        cluster = self.hub.cluster
+        return store.errors + (cluster.errors if cluster is not None else 0)
 
     def analysis_waiting(self) -> tuple[int, int]:
         """Hints and review slices waiting for a worker."""

@@ -51,42 +51,6 @@ from dicegames.web.stored import (
 
 __all__ = ["DamagedRow", "SqliteStore", "Store", "StoredMatch", "Table"]
 
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS matches (
-    id TEXT PRIMARY KEY,
-    game TEXT NOT NULL,
-    options TEXT NOT NULL,
-    players TEXT NOT NULL,
-    seed INTEGER,
-    dice TEXT NOT NULL,
-    created REAL NOT NULL,
-    position TEXT,
-    open INTEGER NOT NULL DEFAULT 0,
-    finished INTEGER NOT NULL DEFAULT 0,
-    fair TEXT,
-    rematch TEXT
-);
-CREATE TABLE IF NOT EXISTS seats (
-    match_id TEXT NOT NULL REFERENCES matches(id),
-    seat INTEGER NOT NULL,
-    token TEXT NOT NULL UNIQUE,
-    invited INTEGER NOT NULL DEFAULT 0,
-    claimed INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (match_id, seat)
-);
-CREATE TABLE IF NOT EXISTS moves (
-    match_id TEXT NOT NULL REFERENCES matches(id),
-    idx INTEGER NOT NULL,
-    seat INTEGER,
-    text TEXT NOT NULL,
-    several INTEGER NOT NULL,
-    at REAL NOT NULL,
-    PRIMARY KEY (match_id, idx)
-);
-"""
-"""The SQLite schema as the releases before versioned migrations wrote it (no
-``schema_version`` table): such a file is brought up to date by migration 1
-(:mod:`.migrations`). The tests make files of older releases from it."""
 
 class Store:
     """The SQLite store (:class:`~dicegames.web.stores.MatchStore`): the database file.
@@ -109,6 +73,8 @@ class Store:
         writer = open_file(self.path, lambda db: _migrate(db, self.path))
         self._writer = DatabaseThread(writer, "dicegames-db-write")
         self._reader = DatabaseThread(connect(self.path), "dicegames-db-read")
+        self.created = 0
+        """Matches stored through this store so far (:class:`~.metrics.StoredCount`)."""
 
     def close(self) -> None:
         """Finish the calls already made, then close the connections."""
@@ -166,6 +132,7 @@ class Store:
                      for index, (seat, text, several) in enumerate(match.moves)])
 
         await self._writer.run(write)
+        self.created += 1
 
     async def add_move(self, match_id: str, index: int, seat: int | None, text: str,
                        several: bool, *, finished: bool = False) -> None:

@@ -130,6 +130,8 @@ class PgStore:
         self.errors = 0
         """Calls that failed with StoreBusy so far (the metrics'
         ``dicegames_store_errors_total``)."""
+        self.created = 0
+        """Matches this process stored so far (:class:`~.metrics.StoredCount`)."""
         try:
             with psycopg.connect(url, autocommit=True,
                                  connect_timeout=CONNECT_TIMEOUT) as connection:
@@ -218,6 +220,7 @@ class PgStore:
             await connection.execute(CREATE, params)
 
         await self._run(write)
+        self.created += 1
 
     async def add_move(self, match_id: str, index: int, seat: int | None, text: str,
                        several: bool, *, finished: bool = False) -> None:

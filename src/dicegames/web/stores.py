@@ -48,6 +48,11 @@ class MatchStore(Protocol):
     def errors(self) -> int:
         """Calls that failed with StoreBusy since the store was opened (the metrics)."""
 
+    @property
+    def created(self) -> int:
+        """Matches stored through this store since it was opened (the metrics count the
+        stored matches from it between two counts: :class:`~.metrics.StoredCount`)."""
+
     async def count_matches(self) -> int:
         """How many matches are stored (the metrics, :mod:`.ops`)."""
 

@@ -10,6 +10,9 @@ to one of them. They share the matches through the PostgreSQL database
 
 A worker that dies (a crash, ``kill -9``) is started again after :data:`RESTART_PAUSE`
 seconds; its matches are taken over by the other workers meanwhile (their leases expire).
+The supervisor says so on the ``dicegames.web.workers`` logger, at WARNING, with the
+fields ``worker`` and ``exit_code``: a JSON object like every other line with
+``--log-format json`` (:mod:`.logs`).
 ``SIGTERM`` or ``SIGINT`` to the supervisor stops every worker (``SIGTERM``, then
 ``SIGKILL`` after :data:`STOP_WAIT` seconds); a worker also dies with its supervisor
 (``PR_SET_PDEATHSIG``).
@@ -24,12 +27,12 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import logging
 import multiprocessing
 import os
 import shutil
 import signal
 import socket
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -52,6 +55,8 @@ NEEDS_POSTGRES = ("--workers N (N > 1) needs a PostgreSQL database (--db postgre
 """The refusal of several workers on SQLite."""
 
 _PR_SET_PDEATHSIG = 1
+
+log = logging.getLogger("dicegames.web.workers")
 
 
 def _die_with_parent() -> None:
@@ -109,9 +114,9 @@ class Supervisor:
                 wait(sentinels, timeout=0.2)
                 for number, worker in list(self._workers.items()):
                     if not worker.is_alive() and not self._stopping:
-                        print(f"dicegames: worker {number} ended (exit code "
-                              f"{worker.exitcode}); starting it again", file=sys.stderr,
-                              flush=True)
+                        log.warning("worker %d ended (exit code %s); starting it again",
+                                    number, worker.exitcode,
+                                    extra={"worker": number, "exit_code": worker.exitcode})
                         time.sleep(RESTART_PAUSE)
                         self._start(number)
         finally:

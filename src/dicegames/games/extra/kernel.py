@@ -1,7 +1,8 @@
 """EXTRA!'s bulk kernel: whole games over an integer array, compiled when numba is there.
 
-The rules of :mod:`.rules` and :mod:`.sheet` and the ``medium`` and ``hard`` rules of
-:mod:`.heuristics` (``hard`` in :mod:`.kernel_hard`), re-stated over flat integer arrays
+The rules of :mod:`.rules` and :mod:`.sheet`, the ``medium`` and ``hard`` rules of
+:mod:`.heuristics` (``hard`` in :mod:`.kernel_hard`) and the ``trained`` rule of
+:mod:`.trained` (in :mod:`.kernel_trained`), re-stated over flat integer arrays
 (see :mod:`dicegames.core.kernel`): 1-6 players, any
 ``extra_columns``, the children's variant for any seats under either ``children_rule``, from
 any state.
@@ -58,8 +59,10 @@ from dicegames.games.extra.data import (
 )
 from dicegames.games.extra.heuristics import progress
 from dicegames.games.extra.kernel_hard import hard_table, hard_value, new_number_cost
+from dicegames.games.extra.kernel_trained import trained_cost, trained_value, weights_array
 from dicegames.games.extra.rules import ROLLS, ExtraRules, Roll
 from dicegames.games.extra.sheet import legal_decisions, pairings
+from dicegames.games.extra.trained import shipped_weights
 
 ROLL, ROLLER, TURN, PLAYERS, HEAD = range(5)
 """Slots of the state array's head; seat ``s``'s block starts at ``HEAD + s * SEAT``."""
@@ -79,7 +82,7 @@ FREE = 15
 SMOOTH = 16
 """Slots per row in the table of :func:`.heuristics.progress` (rows have at most 13 boxes)."""
 
-RANDOM, MEDIUM, HARD = range(3)
+RANDOM, MEDIUM, HARD, TRAINED = range(4)
 """Policy codes, in :attr:`ExtraKernel.policies` order."""
 
 ROLL_INDEX = {tuple(faces): index for index, (faces, _) in enumerate(ROLLS)}
@@ -143,7 +146,9 @@ class Tables(NamedTuple):
     """The medium rule's smoothed row scores (floats, ``row * SMOOTH + crosses``)."""
     hard: FloatArray
     """The hard rule's float table (:func:`.kernel_hard.hard_table`; one 0 until a hard
-    policy plays)."""
+    or trained policy plays)."""
+    weights: FloatArray
+    """The trained rule's weights (:data:`.trained.WEIGHT_NAMES`; one 0 until it plays)."""
 
 
 class Work(NamedTuple):
@@ -167,7 +172,7 @@ def tables(game: ExtraRules) -> Tables:
             *(int(s < game.players and game._child_rows[s]) for s in seats),
             *NEGATIVE_BOXES, *BOXES, *ROW_VALUES, *_roll_tables()]
     assert len(flat) == T_SIZE
-    return Tables(array(flat), float_array(smooth), float_array([0.0]))
+    return Tables(array(flat), float_array(smooth), float_array([0.0]), float_array([0.0]))
 
 
 # ------------------------------------------------------------------------------ the sheet
@@ -373,16 +378,23 @@ def _over(s: IntArray) -> bool:
 
 
 @njit_inline
-def _hard_value(s: IntArray, t: IntArray, h: FloatArray, seat: int, dec: IntArray, at: int,
-                sheet: IntArray) -> float:
-    """The hard rule's value of decision row ``at`` (:func:`.heuristics.hard_policy`): the
-    sheet it leaves, recorded in ``sheet``, by :func:`.kernel_hard.hard_value`."""
+def _hard_value(s: IntArray, t: IntArray, tabs: Tables, seat: int, dec: IntArray, at: int,
+                sheet: IntArray, trained: bool) -> float:
+    """The hard (or trained) rule's value of decision row ``at``
+    (:func:`.heuristics.hard_policy`, :func:`.trained.decision_value`): the sheet it
+    leaves, recorded in ``sheet``, by :func:`.kernel_hard.hard_value` (or
+    :func:`.kernel_trained.trained_value`)."""
     base = HEAD + seat * SEAT
     for k in range(SEAT):
         sheet[base + k] = s[base + k]
     _record(sheet, t, seat, dec, at)
+    h, extra, column = tabs.hard, dec[at * 4 + 2], dec[at * 4 + 3]
+    if trained:
+        w = tabs.weights
+        return float(trained_value(sheet, t, h, w, base, t[T_CHILD_EXTRA + seat])
+                     - trained_cost(w, extra, column))
     value = hard_value(sheet, t, h, base, t[T_CHILD_EXTRA + seat])
-    return float(value - new_number_cost(h, dec[at * 4 + 2], dec[at * 4 + 3]))
+    return float(value - new_number_cost(h, extra, column))
 
 
 @njit_inline
@@ -395,8 +407,8 @@ def _pick(s: IntArray, tabs: Tables, seat: int, policy: int, rng: IntArray, dec:
         return below(rng, count) if count > 1 else 0
     best, best_value = 0, -math.inf
     for at in range(count):
-        if policy == HARD:
-            value = _hard_value(s, t, tabs.hard, seat, dec, at, sheet)
+        if policy >= HARD:
+            value = _hard_value(s, t, tabs, seat, dec, at, sheet, policy == TRAINED)
         else:
             value = _medium_value(s, t, tabs.smooth, seat, dec, at)
         if value > best_value:
@@ -489,12 +501,12 @@ def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
 
 
 class ExtraKernel(ArrayKernel):
-    """EXTRA! over integer arrays: every option and player count, ``random``, ``medium``
-    and ``hard``."""
+    """EXTRA! over integer arrays: every option and player count, ``random``, ``medium``,
+    ``hard`` and ``trained``."""
 
     game_id = "extra"
-    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
-    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "trained")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard", "trained"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -508,12 +520,19 @@ class ExtraKernel(ArrayKernel):
         self._hard: Tables | None = None
 
     def tables_for(self, policies: Sequence[int]) -> Tables:
-        """:attr:`tabs`, with the hard rule's table (built on first use) when it plays."""
-        if HARD not in policies:
+        """:attr:`tabs`, with the hard rule's table and the trained weights (read on first
+        use: a broken weights file fails only the trained level) when one of them plays."""
+        if HARD not in policies and TRAINED not in policies:
             return self.tabs
         if self._hard is None:
             self._hard = self.tabs._replace(hard=hard_table(self.game.columns))
+        if TRAINED in policies and len(self._hard.weights) == 1:
+            self._hard = self._hard._replace(weights=weights_array(shipped_weights()))
         return self._hard
+
+    def use_weights(self, weights: Sequence[float]) -> None:
+        """Play ``trained`` with ``weights`` instead of the shipped ones (the trainer's)."""
+        self._hard = self.tables_for([HARD])._replace(weights=weights_array(tuple(weights)))
 
     @classmethod
     def supports(cls, game: Any) -> bool:

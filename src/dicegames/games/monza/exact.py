@@ -20,8 +20,8 @@ def exact(game: Any) -> Exact | None:
     """Each own level's exact chance against ``optimal`` (as first and as second player),
     ``optimal``'s own, and the first player's chance under optimal play; None for a
     configuration the solver does not cover."""
-    if supported(game.players, game.options, game.circuit) is not None:
-        return None
+    if supported(game.players, game.options, game.circuit) is not None or game.variant:
+        return None  # the variant's levels are not evaluated yet (its solution is)
     losses = exact_losses(game)
     if losses is None:
         return None

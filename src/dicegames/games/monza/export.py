@@ -1,11 +1,11 @@
 """Monza's exact two-player solution as arrays: what ``dicegames solve monza`` writes.
 
 The ``solution`` part of the game's definition: :func:`solution_tables` returns the arrays of
-a configuration the solver covers (:func:`.solver.supported`: two players, without
-``variant_last_colour``, on a circuit of at most :data:`.solver.LARGEST` playable
-positions), None for the others. Positions are square ids (the circuit's order), the start
-zone being the last index ``n`` (the number of squares); ``S = n + 1``. The layout (also in
-docs/rl.md):
+a configuration the solver covers (:func:`.solver.supported`: two players on a circuit of
+at most :data:`.solver.LARGEST` playable positions), None for the others; with
+``variant_last_colour`` the arrays of :func:`variant_tables`. Positions are square ids (the
+circuit's order), the start zone being the last index ``n`` (the number of squares);
+``S = n + 1``. The layout (also in docs/rl.md):
 
 - ``a`` ``(S, S)`` float64: ``a[x, y]``, seat 0's chance to win (a shared win counting half)
   at the start of seat 0's turn, seat 0's car on ``x`` and seat 1's on ``y``, nobody on a
@@ -43,6 +43,8 @@ def solution_tables(game: Any) -> dict[str, Any] | None:
 
     if not covered(game):
         return None
+    if game.variant:
+        return variant_tables(game)
     solution = solution_for(game)
     n = len(solution.circuit.squares)
     end, used = policy_arrays(solution)
@@ -52,6 +54,29 @@ def solution_tables(game: Any) -> dict[str, Any] | None:
             "roll_p": np.array([float(p) for _, p in ROLLS]), "end": end, "used": used,
             "summary": f"the first player wins {value:.4%} under optimal play (a shared "
                        f"win counting half)"}
+
+
+def variant_tables(game: Any) -> dict[str, Any]:
+    """The arrays of the solution with ``variant_last_colour`` (:mod:`.solver_variant`):
+    ``a`` ``(S, S)`` as without the variant, ``y`` ``(S, S, 7)``: ``y[x, w, k]``, seat 0's
+    chance at the start of seat 1's turn, seat 1 on ``w`` off the targets, seat 0 on ``x``
+    (a target too) having used ``k`` dice in the round; the rolls, ``value`` and
+    ``summary``. The moves are not tabulated (they depend on the round's dice counts too):
+    the ``optimal`` bot takes the move and the free step of the best chance."""
+    import numpy as np
+
+    from dicegames.games.monza.solver import exact_solution
+    from dicegames.games.monza.solver_variant import VariantSolution
+
+    solution = exact_solution(game)
+    assert isinstance(solution, VariantSolution)
+    n = len(solution.circuit.squares)
+    value = float(solution.a[n, n])
+    return {"players": 2, "value": value, "a": solution.a, "y": solution.y,
+            "rolls": np.array([roll.counts for roll, _ in ROLLS], dtype=np.int8),
+            "roll_p": np.array([float(p) for _, p in ROLLS]),
+            "summary": f"the first player wins {value:.4%} under optimal play with the "
+                       f"last-colour variant (a shared win counting half)"}
 
 
 def playable_positions(solution: Solution) -> list[int]:

@@ -145,14 +145,23 @@ def hard_bot(game: Any, rng: random.Random) -> PolicyBot:
 OPTIMAL_DOC = ("plays perfectly: the exact solution of the two-player race; it takes the move "
                "with the highest chance to win against any opponent, and no player does better "
                "against it on average")
-"""The optimal level's line (two players, without the last-colour variant)."""
+"""The optimal level's line (two players, with or without the last-colour variant)."""
+
+
+TRAINED_DOC = ("hard's judgement of each move plus learned weights for what it leaves on the "
+               "circuit (how likely the players after the next one are to push the car back, "
+               "the lead, the dice used), fitted on kernel games against hard; an experiment, not "
+               "measurably stronger than hard")
+"""The trained level's line (:mod:`.trained`, :mod:`.kernel_trained`)."""
 
 
 def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
-    """The bots Monza offers (the ``bots`` part of its definition): easy, medium and hard
-    for every configuration, and ``optimal`` where the exact solution covers it (two
-    players, no last-colour variant, a circuit of a solvable size; see :mod:`.solver`)."""
+    """The bots Monza offers (the ``bots`` part of its definition): easy, medium, hard and
+    trained (unlisted: see :mod:`.trained`) for every configuration, and ``optimal`` where
+    the exact solution covers it (two players, a circuit of a solvable size; see
+    :mod:`.solver` and :mod:`.solver_variant`)."""
     from dicegames.games.monza.optimal import covered, optimal_bot
+    from dicegames.games.monza.trained import trained_bot
 
     levels: tuple[BotLevel, ...] = (
         BotLevel("easy", "steps at random among the legal steps",
@@ -163,6 +172,7 @@ def bot_levels(game: object = None) -> tuple[BotLevel, ...]:
         BotLevel("hard", "picks the move with the best race margin expected after the next "
                  "player's reply (exact over their 462 rolls, replying like medium)",
                  hard_bot),
+        BotLevel("trained", TRAINED_DOC, trained_bot, listed=False),
     )
     if isinstance(game, MonzaRules) and covered(game):
         levels += (BotLevel("optimal", OPTIMAL_DOC, optimal_bot),)

@@ -3,9 +3,12 @@
 The rules of :mod:`.rules` (with RULINGS.md's targets: a car on a target moves no more and is
 never pushed, a target holds any number of cars) and the ``medium`` and ``hard`` rules of
 :mod:`.heuristics`, re-stated over flat integer arrays (see :mod:`dicegames.core.kernel`):
-any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state.
-The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`; this module
-holds the ``random`` and ``medium`` rules, whole games and the protocol.
+any circuit, 2-6 players, both ``compulsion`` values, ``variant_last_colour``, from any state;
+and ``optimal`` (:mod:`.optimal`, the exact two-player solution) where the solver covers the
+game. The rules are in :mod:`.kernel_rules`, the ``hard`` rule in :mod:`.kernel_hard`, the
+``optimal`` one in :mod:`.kernel_optimal`, the ``trained`` rule (hard plus learned weights) in
+:mod:`.kernel_trained`; this module holds the ``random`` and ``medium`` rules, whole games
+and the protocol.
 
 **Tables** (:func:`tables`, a :class:`Tables`): ``flat``, one int array: a header (squares,
 players, compulsion, variant, successor width, and where each part below starts, in the named
@@ -50,6 +53,7 @@ from dicegames.core.model import PASS
 from dicegames.games.monza.circuit import Circuit
 from dicegames.games.monza.data import COLOURS, DICE, STAY, Advance, MonzaData, Phase, Step
 from dicegames.games.monza.kernel_hard import OTHERS, hard_step, hard_tables
+from dicegames.games.monza.kernel_optimal import optimal_free_step, optimal_step, optimal_tables
 from dicegames.games.monza.kernel_rules import (
     CARS,
     DEPTH,
@@ -85,9 +89,11 @@ from dicegames.games.monza.kernel_rules import (
     ends_of,
     tables,
 )
+from dicegames.games.monza.kernel_trained import trained_step, trained_tables
 from dicegames.games.monza.rules import ROLLS, MonzaRules
+from dicegames.games.monza.trained import shipped_weights
 
-RANDOM, MEDIUM, HARD = range(3)
+RANDOM, MEDIUM, HARD, OPTIMAL, TRAINED = range(5)
 """Policy codes, in :attr:`MonzaKernel.policies` order."""
 
 
@@ -146,17 +152,24 @@ def _medium_step(s: IntArray, t: IntArray, stamps: IntArray, stack: IntArray,
 @njit_inline
 def _pick(s: IntArray, t: IntArray, hard: Any, policy: int, rng: IntArray, work: Any) -> int:
     """The action code ``policy`` picks for the deciding seat (see :func:`_choose`);
-    ``hard`` holds the hard rule's tables (chances, weights, rolls), ``work`` the scratch
-    arrays (legal, stamps, stack, found, reply, cars)."""
+    ``hard`` holds the hard and optimal rules' tables (chances, weights, rolls, replies,
+    solved, pushed), ``work`` the scratch arrays (legal, stamps, stack, found, reply, cars)."""
     legal, stamps, stack, found, reply, cars, memo, stamp = work
     squares, stf = t[SQUARES], t[O_STF]
     phase = s[PHASE]
     if phase == STUCK:
         return int(2 * squares + 1)
+    chances, weights, rolls, replies, solved, pushed = hard
     if policy == HARD and phase == STEP:
-        chances, weights, rolls, replies = hard
         return hard_step(s, t, chances, weights, rolls, replies, legal, stamps, stack, found,
                          reply, cars, memo, stamp)
+    if policy == TRAINED and phase == STEP:
+        return trained_step(s, t, chances, weights, rolls, replies, legal, stamps, stack,
+                            found, reply, cars, memo, stamp)
+    if policy == OPTIMAL:
+        if phase == STEP:
+            return optimal_step(s, t, solved, pushed, legal, stamps, stack, found)
+        return optimal_free_step(s, t, solved, legal)
     if policy != RANDOM:
         if phase == STEP:
             return _medium_step(s, t, stamps, stack, found)
@@ -176,7 +189,8 @@ def _pick(s: IntArray, t: IntArray, hard: Any, policy: int, rng: IntArray, work:
 @njit_uncounted
 def _choose(s: IntArray, tabs: Tables, policy: int, rng: IntArray, work: Work) -> int:
     """The action code ``policy`` picks for the deciding seat."""
-    return _pick(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls, tabs.replies), policy,
+    return _pick(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls, tabs.replies,
+                                tabs.solved, tabs.pushed), policy,
                  rng, (work.legal, work.stamps, work.stack, work.found, work.reply, work.cars,
                        work.memo, work.stamp))
 
@@ -186,7 +200,8 @@ def _run(s: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: I
          work: Work, stop_seat: int, stop_turns: int) -> int:
     """Play on in place until the game ends, or until ``stop_seat`` begins its
     ``stop_turns + 1``-th new turn (see :meth:`GameKernel.rollout`); the moves applied."""
-    return _play(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls, tabs.replies),
+    return _play(s, tabs.flat, (tabs.chances, tabs.weights, tabs.rolls, tabs.replies,
+                                tabs.solved, tabs.pushed),
                  policies, dice, whims, work.legal, work.stamps, work.stack, work.found,
                  work.roll, (work.reply, work.cars, work.memo, work.stamp), stop_seat,
                  stop_turns)
@@ -243,12 +258,15 @@ def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
 
 
 class MonzaKernel(ArrayKernel):
-    """Monza over integer arrays: every circuit and option, ``random``, ``medium`` and
-    ``hard``."""
+    """Monza over integer arrays: every circuit and option, ``random``, ``medium``,
+    ``hard`` and ``trained`` (:mod:`.kernel_trained`, with the weights of :mod:`.trained`;
+    :attr:`learned` holds them); ``optimal`` where the exact solution covers the game
+    (:mod:`.kernel_optimal`)."""
 
     game_id = "monza"
-    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard")
-    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard"})
+    policies: ClassVar[tuple[str, ...]] = ("random", "medium", "hard", "optimal", "trained")
+    deterministic: ClassVar[frozenset[str]] = frozenset({"medium", "hard", "optimal",
+                                                         "trained"})
     compiled_choose = staticmethod(_choose)
     compiled_run = staticmethod(_run)
     compiled_playouts = staticmethod(_playouts)
@@ -261,17 +279,46 @@ class MonzaKernel(ArrayKernel):
         self.players: int = game.players
         self.tabs: Tables = tables(game)
         self.squares = len(game.circuit.squares)
-        self._hard: Tables | None = None
+        self.learned: tuple[float, ...] = shipped_weights()
+        self._tables: dict[tuple[bool, bool, tuple[float, ...] | None], Tables] = {}
+
+    def policy_of(self, bot: str) -> str | None:
+        """As the base class; ``optimal`` only where the exact solution covers the game."""
+        if bot == "optimal" and not self._solved():
+            return None
+        return super().policy_of(bot)
+
+    def _solved(self) -> bool:
+        from dicegames.games.monza.optimal import covered
+
+        return covered(self.game)
 
     def tables_for(self, policies: Sequence[int]) -> Tables:
-        """:attr:`tabs`, with the hard rule's race tables (built on first use) when it plays."""
-        if HARD not in policies:
+        """:attr:`tabs`, with the tables of the policies that need their own (built on first
+        use): the hard rule's race tables when it or the trained rule plays (then with the
+        :attr:`learned` weights behind the rolls'), the exact solution's when ``optimal``
+        plays."""
+        trained = TRAINED in policies
+        hard, optimal = HARD in policies or trained, OPTIMAL in policies
+        if not hard and not optimal:
             return self.tabs
-        if self._hard is None:
-            chances, weights, rolls, replies = hard_tables(self.game, self.tabs.flat)
-            self._hard = self.tabs._replace(chances=chances, weights=weights, rolls=rolls,
-                                            replies=replies)
-        return self._hard
+        if optimal and not self._solved():
+            raise ValueError("the optimal policy covers the configurations the exact "
+                             "solution covers (two players, a solvable circuit)")
+        key = (hard, optimal, self.learned if trained else None)
+        if key not in self._tables:
+            tabs = self.tabs
+            if hard:
+                chances, weights, rolls, replies = hard_tables(self.game, tabs.flat)
+                tabs = tabs._replace(chances=chances, weights=weights, rolls=rolls,
+                                     replies=replies)
+            if trained:
+                tabs = trained_tables(tabs, self.learned)
+            if optimal:
+                solved, pushed = optimal_tables(self.game)
+                tabs = tabs._replace(solved=solved, pushed=pushed)
+            self._tables[key] = tabs
+        return self._tables[key]
 
     @classmethod
     def supports(cls, game: Any) -> bool:

@@ -115,6 +115,10 @@ class Tables(NamedTuple):
     replies: IntArray
     """The ends the medium rule may pick from each position with each roll (hard only;
     :func:`.kernel_hard._fill_replies`)."""
+    solved: FloatArray
+    """The exact two-player solution's tables (optimal only; :mod:`.kernel_optimal`)."""
+    pushed: IntArray
+    """Where a car is pushed from each position by the other car (optimal only)."""
 
 
 def tables(game: MonzaRules) -> Tables:
@@ -122,7 +126,8 @@ def tables(game: MonzaRules) -> Tables:
     t = copy(circuit_tables(game.circuit))
     t[NPLAYERS], t[COMPULSION], t[VARIANT_ON] = (game.players, int(game.longest_rule),
                                                  int(game.variant))
-    return Tables(t, float_array([0.0]), float_array([0.0]), array([0]), array([0]))
+    return Tables(t, float_array([0.0]), float_array([0.0]), array([0]), array([0]),
+                  float_array([0.0]), array([0]))
 
 
 @njit_uncounted

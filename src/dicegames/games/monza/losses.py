@@ -30,7 +30,7 @@ def exact_losses(game: Any) -> dict[str, tuple[float, float]] | None:
     from dicegames.games.monza import evaluate
     from dicegames.games.monza.solver import solution_for
 
-    if not covered(game):
+    if not covered(game) or game.variant:  # the variant's levels are not evaluated yet
         return None
     circuit = game.circuit
     names = [level.name for level in own_levels(game) if level.name != "optimal"]

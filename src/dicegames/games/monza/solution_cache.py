@@ -17,8 +17,9 @@ from dicegames.games.monza.circuit import Circuit
 
 if TYPE_CHECKING:
     from dicegames.games.monza.solver import Solution
+    from dicegames.games.monza.solver_variant import VariantSolution
 
-SOURCES = ("solver.py", "circuit.py", "rules.py")
+SOURCES = ("solver.py", "solver_variant.py", "circuit.py", "rules.py")
 """The modules the tables depend on (their text is part of the key)."""
 
 
@@ -27,10 +28,11 @@ def code_version() -> str:
     return solution_cache.code_version("dicegames.games.monza", SOURCES)
 
 
-def key(circuit: Circuit, longest: bool) -> str:
-    """The file name of a solution: game, compulsion, circuit and code version."""
+def key(circuit: Circuit, longest: bool, variant: bool = False) -> str:
+    """The file name of a solution: game, compulsion, variant, circuit and code version."""
     return solution_cache.cache_name(
         "monza", code_version(), "longest" if longest else "greedy",
+        *(("variant_last_colour",) if variant else ()),
         repr(circuit.squares), repr(circuit.entries), repr(sorted(circuit.targets)))
 
 
@@ -59,3 +61,29 @@ def store(solution: Solution) -> Path | None:
         key(solution.circuit, solution.longest),
         {"a": solution.a, "b": solution.b, "f": solution.f,
          "sweeps": np.int64(solution.sweeps)})
+
+
+def load_variant(circuit: Circuit, longest: bool) -> VariantSolution | None:
+    """The stored solution with ``variant_last_colour``, or None (none, or unreadable)."""
+    from dicegames.games.monza.solver_variant import K, VariantSolution
+
+    stored = solution_cache.load_arrays(key(circuit, longest, variant=True))
+    if stored is None:
+        return None
+    try:
+        a, y, sweeps = stored["a"], stored["y"], int(stored["sweeps"])
+    except (KeyError, TypeError, ValueError):
+        return None
+    size = len(circuit.squares) + 1
+    if a.shape != (size, size) or y.shape != (size, size, K):
+        return None
+    return VariantSolution(circuit, longest, a, y, sweeps, 0.0)
+
+
+def store_variant(solution: VariantSolution) -> Path | None:
+    """Write a solution with the variant to the cache (atomically); the path, or None."""
+    import numpy as np
+
+    return solution_cache.store_arrays(
+        key(solution.circuit, solution.longest, variant=True),
+        {"a": solution.a, "y": solution.y, "sweeps": np.int64(solution.sweeps)})

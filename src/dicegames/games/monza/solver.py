@@ -22,10 +22,11 @@ a few dozen different sets of ends per square), until nothing changes by more th
 
 Supported: both compulsions, the default circuit and any loaded circuit with at most
 :data:`LARGEST` playable positions. Refused with :class:`UnsolvedConfiguration`: other player
-counts, and ``variant_last_colour`` (a free step of either car after every move, which can
-put red on a target during yellow's turn, so the tables would also need red's dice count of
-the round: not implemented yet). Solutions are cached in memory and on disk
-(:mod:`.solution_cache`), keyed by the options, the circuit and this code's version.
+counts. With ``variant_last_colour`` (a free step of either car after every move, which can
+put red on a target during yellow's turn, so the tables also need red's dice count of the
+round) :func:`exact_solution` gives the solution of :mod:`.solver_variant`. Solutions are
+cached in memory and on disk (:mod:`.solution_cache`), keyed by the options, the circuit and
+this code's version.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ from dicegames.games.monza.rules import ROLLS
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
+
+    from dicegames.games.monza.solver_variant import VariantSolution
 
     Table = npt.NDArray[np.float64]
 
@@ -71,9 +74,6 @@ def supported(players: int, options: dict[str, Any] | Any, circuit: Circuit) -> 
     """Why a configuration cannot be solved, or None when it can."""
     if players != 2:
         return f"the exact solution covers two players, not {players}"
-    if bool(options["variant_last_colour"]):
-        return ("the exact solution does not cover variant_last_colour yet (a free step "
-                "after every move adds the round's dice counts to the state)")
     if not HAVE_NUMPY:
         return "the exact solution needs numpy (pip install 'dicegames[fast]')"
     size = playable(circuit)
@@ -292,12 +292,33 @@ def solve(circuit: Circuit, longest: bool) -> Solution:
 
 
 def solution_for(game: Any) -> Solution:
-    """The solution of a configured Monza game.
+    """The solution of a configured Monza game without ``variant_last_colour``.
 
     Raises:
-        UnsolvedConfiguration: the configuration is not covered (the message says why).
+        UnsolvedConfiguration: the configuration is not covered (the message says why), or
+            plays the variant (its tables are :func:`exact_solution`'s).
     """
     why = supported(game.players, game.options, game.circuit)
     if why is not None:
         raise UnsolvedConfiguration(why)
+    if game.variant:
+        raise UnsolvedConfiguration("with variant_last_colour the solution has other tables "
+                                    "(solver_variant.VariantSolution)")
     return solve(game.circuit, game.longest_rule)
+
+
+def exact_solution(game: Any) -> Solution | VariantSolution:
+    """The solution of a configured Monza game, with or without ``variant_last_colour``
+    (both answer :meth:`Solution.after_move` and :meth:`Solution.turn_start`).
+
+    Raises:
+        UnsolvedConfiguration: the configuration is not covered (the message says why).
+    """
+    if not game.variant:
+        return solution_for(game)
+    why = supported(game.players, game.options, game.circuit)
+    if why is not None:
+        raise UnsolvedConfiguration(why)
+    from dicegames.games.monza import solver_variant
+
+    return solver_variant.solve(game.circuit, game.longest_rule)

@@ -11,6 +11,7 @@ DEFINITION = GameDefinition(
     bots="dicegames.games.shortcut.bots:levels",
     kernel="dicegames.games.shortcut.kernel:ShortcutKernel",
     encoder="dicegames.games.shortcut.encoder:ShortcutEncoder",
+    estimator="dicegames.games.shortcut.optimal:estimator",
     solution="dicegames.games.shortcut.solver:solution_tables",
     exact="dicegames.games.shortcut.exact:exact",
 )

@@ -4,10 +4,10 @@
   or stop and where, the cell of a push) is read from the solution's tables: the choice
   with the highest exact chance to win. Equal chances (within 1e-12) go to the declaration
   listed first and to stopping rather than pressing, so play is deterministic.
-- :func:`estimator`: exact chances under optimal play from here (the shape of a
-  definition's ``estimator`` part, for hints, reviews and the design report; None where the
-  solution does not cover the configuration). Not wired into the definition yet: hints and
-  reviews of Shortcut still use rollouts, as before.
+- :func:`estimator`: the definition's ``estimator`` part: exact chances under optimal play
+  from here, so two-player hints, reviews and the design report's traced games on a board
+  the solver covers read the solved race instead of sampling it; None elsewhere (three or
+  four players, a board over :data:`.solver.LARGEST` cells), where they keep to rollouts.
 """
 
 from __future__ import annotations

@@ -390,9 +390,10 @@ function connect() {
       drawHint(actingSeat());
     }
   };
-  socket.onclose = () => {
+  socket.onclose = (event) => {
     $("conn").textContent = navigator.onLine === false ? OFFLINE : t("Reconnecting…");
-    reconnecting = setTimeout(connect, retry);
+    // 1012: the server gave up its copy of the match (fanout.py): the new one is ready now.
+    reconnecting = setTimeout(connect, event.code === 1012 ? 0 : retry);
     retry = Math.min(retry * 2, 5000);
   };
 }
