@@ -1,6 +1,6 @@
 """Each Monza level's exact chance against ``optimal`` (the strength tables' exact column).
 
-:func:`exact_losses` evaluates every own level but ``optimal`` (``easy`` as the uniform
+:func:`exact_losses` evaluates every listed own level but ``optimal`` (``easy`` as the uniform
 random policy, ``medium`` and ``hard`` as the fixed policies of :mod:`.evaluate`) against the
 solution, from both seats, where the solver covers the game (:func:`.optimal.covered`).
 ``hard``'s one-reply look-ahead makes that slow (minutes on the default circuit), so the
@@ -21,7 +21,7 @@ SOURCES = ("losses.py", "evaluate.py", "heuristics.py", "race.py", "solver.py", 
 
 
 def exact_losses(game: Any) -> dict[str, tuple[float, float]] | None:
-    """For a strength table: each of the game's own levels but ``optimal`` mapped to its
+    """For a strength table: each of the game's listed levels but ``optimal`` mapped to its
     exact chance to win against ``optimal`` (moving first, moving second; a shared win
     counting half); None where the solution does not cover the game."""
     import numpy as np
@@ -33,7 +33,9 @@ def exact_losses(game: Any) -> dict[str, tuple[float, float]] | None:
     if not covered(game) or game.variant:  # the variant's levels are not evaluated yet
         return None
     circuit = game.circuit
-    names = [level.name for level in own_levels(game) if level.name != "optimal"]
+    # The listed levels: an experiment (``trained``, unlisted) has no fixed-policy evaluation.
+    names = [level.name for level in own_levels(game)
+             if level.listed and level.name != "optimal"]
     key = solution_cache.cache_name(  # its own prefix: pruning never takes the solution
         "monza-losses", solution_cache.code_version("dicegames.games.monza", SOURCES),
         "longest" if game.longest_rule else "greedy", ",".join(names),
