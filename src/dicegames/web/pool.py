@@ -281,12 +281,9 @@ def _on_interrupt(signum: int, frame: object) -> None:
 
 def _warm_up() -> None:
     """Load every game and ask each one's hint bot once (tables, models, the default
-    boards' planners), and its exact estimator where the default configuration is solved
-    (the solution is computed or read from the disk cache, its code compiled), so the first
-    hints do not pay for it."""
+    boards' planners), so the first hints do not pay for it."""
     import random
 
-    from dicegames.analysis.estimate import estimator_for
     from dicegames.bots import adviser
     from dicegames.core.chance import sample
     from dicegames.core.registry import games, make
@@ -301,9 +298,6 @@ def _warm_up() -> None:
             if not state.is_terminal:
                 seat = state.current_players[0]
                 adviser(game, rng)[1].choose(state, seat)
-                estimator = estimator_for(game, learned=False)
-                if estimator.kind == "exact":
-                    estimator.choices(state, seat)
 
 
 def _serve(connection: Connection, parent: int) -> None:
