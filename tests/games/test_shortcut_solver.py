@@ -307,7 +307,7 @@ def test_losses_cover_both_seats() -> None:
         assert loss.as_second <= 1.0 - value + 1e-12
     assert found["easy"].both < found["medium"].both
     table = exact_losses(g)
-    assert table is not None and set(table) == {"easy", "medium", "hard"}
+    assert table is not None and set(table) == {"easy", "medium", "hard", "trained"}
     assert table["medium"] == (found["medium"].as_first, found["medium"].as_second)
     assert exact_losses(shortcut(3)) is None
 
