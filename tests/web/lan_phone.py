@@ -41,12 +41,22 @@ ADDRESS = "192.0.2.10"
 NETWORK = (
     ("link", "set", "lo", "up"),
     ("link", "add", "lan0", "type", "veth", "peer", "name", "lan1"),
+    # No IPv6 link-local addresses: their duplicate-address detection ends a second or two
+    # after the link is up, and Chromium takes that late change of addresses for a network
+    # change, failing the requests in flight (net::ERR_NETWORK_CHANGED: seen in CI, where
+    # the laptop's page lost its scripts).
+    ("link", "set", "lan0", "addrgenmode", "none"),
+    ("link", "set", "lan1", "addrgenmode", "none"),
     ("addr", "add", f"{ADDRESS}/24", "dev", "lan0"),
     ("link", "set", "lan1", "up"),
     ("link", "set", "lan0", "up"),
     ("route", "add", "default", "dev", "lan0"),
 )
 """The ``ip`` commands that give the fresh namespace its one network."""
+
+SETTLE_S = 10.0
+"""How long the namespace's links may take to come up (carrier on both ends, no address
+still tentative) before the browser starts."""
 
 
 def make_network() -> None:
@@ -58,6 +68,26 @@ def make_network() -> None:
                          "this script only changes a namespace it owns")
     for command in NETWORK:
         subprocess.run(["ip", *command], check=True)
+    settle()
+
+
+def settle() -> None:
+    """Wait until the network is done changing: both ends of the pair up with a carrier
+    (``LOWER_UP``) and no address tentative, so no change reaches the browser later."""
+    deadline = time.monotonic() + SETTLE_S
+    while True:
+        links = subprocess.run(["ip", "-o", "link"], capture_output=True, text=True,
+                               check=True).stdout
+        addresses = subprocess.run(["ip", "-o", "addr"], capture_output=True, text=True,
+                                   check=True).stdout
+        pair = [line for line in links.splitlines() if ": lan0" in line or ": lan1" in line]
+        if (len(pair) == 2 and all("LOWER_UP" in line for line in pair)
+                and "tentative" not in addresses):
+            return
+        if time.monotonic() > deadline:
+            raise SystemExit(f"the namespace's network did not settle in {SETTLE_S:g} s:\n"
+                             f"{links}{addresses}")
+        time.sleep(0.05)
 
 
 def fetch(url: str, host: str | None = None) -> tuple[int, bytes]:
@@ -125,6 +155,13 @@ def main(folder: Path) -> None:
             laptop = browser.new_context(viewport={"width": 1000, "height": 900}).new_page()
             heard = listen(laptop)
             laptop.goto(f"{local}/?game=extra-meters")
+            if any("ERR_NETWORK_CHANGED" in line for line in heard):
+                # Chromium still saw the namespace's network change during the first load
+                # (its scripts failed, not the server): a person would reload, and so do we,
+                # once. Any other failure fails below, with what the page reported.
+                print("the network changed under the first load: reloading once",
+                      file=sys.stderr)
+                laptop.reload()
             # The section is filled after the game cards and the lobby: give a loaded machine time.
             try:
                 expect(laptop.locator("#phone-access .address")).to_have_text(f"{url}/",

@@ -171,10 +171,13 @@ def test_catching_up_plays_takes_back_and_reconciles() -> None:
         match = _match(moves[:3])
         # our own move, heard: nothing to do, nothing read
         assert not await catch_up(match, Notice("m", 2, "insert", moves[2]), read)
-        # the next move, from another process: played from the notice alone
+        assert reads == []
+        # the next move, from another process: read from the store (the notice may be
+        # stale), then played
         assert await catch_up(match, Notice("m", 3, "insert", moves[3]), read)
-        assert match.version == 4 and reads == []
+        assert match.version == 4 and reads == [3]
         # taken back elsewhere
+        del stored[3:]
         assert await catch_up(match, Notice("m", 3, "delete"), read)
         assert match.version == 3
         # missed notices: reads and plays what is stored
@@ -188,6 +191,30 @@ def test_catching_up_plays_takes_back_and_reconciles() -> None:
         revision = match.revision
         assert not await catch_up(match, None, read)
         assert match.revision == revision
+
+    asyncio.run(scenario())
+
+
+def test_a_stale_notice_is_not_played() -> None:
+    """A move announced, then taken back by an undo whose notice is still queued: the late
+    insert notice must not put the move back in memory (the store no longer holds it); an
+    undo announced, then a new move stored at its index: the late delete notice must not
+    take the new move back. (Both happened in the websocket fuzz on PostgreSQL.)"""
+    moves = _playthrough(5)
+    stored: list[StoredMove] = list(moves[:3])
+
+    async def read(match_id: str, start: int) -> list[StoredMove] | None:
+        return stored[start:]
+
+    async def scenario() -> None:
+        match = _match(moves[:3])
+        assert not await catch_up(match, Notice("m", 3, "insert", moves[3]), read)
+        assert match.version == 3
+        stored.append(moves[3])  # a new move at index 3 after an undo of another one
+        match.note(match.session.apply(moves[3][1], moves[3][0]))
+        assert not await catch_up(match, Notice("m", 3, "delete"), read)
+        assert match.version == 4
+        assert [m.text for m in match.session.moves] == [m[1] for m in moves[:4]]
 
     asyncio.run(scenario())
 
