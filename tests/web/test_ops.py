@@ -214,7 +214,10 @@ def test_metrics_count_store_errors(app: AppClient) -> None:
     if not isinstance(app.db, Path):
         pytest.skip("the lock another program holds is a SQLite file's")
     match = app.post("/api/matches", {"game": "extra-meters", "players": TWO_PEOPLE})
-    state = app.get(f"/api/matches/{match['id']}?token={match['seats'][0]['token']}")
+    address = f"/api/matches/{match['id']}?token={match['seats'][0]['token']}"
+    # The opening roll is the server's (it may not be stored yet): wait for a decision.
+    state = until(lambda: (found := app.get(address))["hints"].get("0") and found,
+                  "the opening roll, and the first player's choices")
     before = value(scrape(app), "dicegames_store_errors_total")
     holder = sqlite3.connect(app.db, isolation_level=None, timeout=10)
     try:
