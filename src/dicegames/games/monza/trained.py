@@ -10,16 +10,18 @@ policy play the same move by construction, compiled or not.
 
 from __future__ import annotations
 
-import json
-import math
 import random
 from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import Game, State
+from dicegames.core.learned_weights import (
+    feature_weights_text,
+    parse_feature_weights,
+    read_packaged,
+)
 from dicegames.core.model import Seat
 
 if TYPE_CHECKING:
@@ -44,53 +46,31 @@ class TrainedWeightsError(DiceGamesError, ValueError):
 
 
 def parse_weights(text: str) -> tuple[float, ...]:
-    """The weights of a weights file, in :data:`FEATURE_NAMES`' order.
+    """The weights in ``text``, a weights file (:mod:`dicegames.core.learned_weights`'
+    layout, this level's format and features).
 
-    The file is a JSON object: ``format`` (:data:`FORMAT`), ``features`` (the names, checked
-    against the code's), ``weights`` (one finite number per feature), and informative
-    entries (``version``, ``trainer``, ``measured``)."""
-    try:
-        spec = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TrainedWeightsError(f"Monza's trained weights are not valid JSON: "
-                                  f"{error}") from None
-    if not isinstance(spec, dict):
-        raise TrainedWeightsError("Monza's trained weights must be a JSON object")
-    if spec.get("format") != FORMAT:
-        raise TrainedWeightsError(f"Monza's trained weights have format "
-                                  f"{spec.get('format')!r}; this code reads format {FORMAT}")
-    if spec.get("features") != list(FEATURE_NAMES):
-        raise TrainedWeightsError("Monza's trained weights were fitted on other features; "
-                                  "retrain them")
-    values = spec.get("weights")
-    if not isinstance(values, list) or len(values) != len(FEATURE_NAMES):
-        raise TrainedWeightsError(
-            f"Monza's trained weights must hold {len(FEATURE_NAMES)} numbers")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool)
-               and math.isfinite(v) for v in values):
-        raise TrainedWeightsError("Monza's trained weights hold something other than "
-                                  "finite numbers")
-    return tuple(float(v) for v in values)
+    Raises:
+        TrainedWeightsError: the text is not such a file (the message says what is wrong).
+    """
+    return parse_feature_weights(text, fmt=FORMAT, features=FEATURE_NAMES,
+                                 error=TrainedWeightsError, owner="Monza's")
 
 
 def weights_text(weights: Sequence[float], **info: Any) -> str:
     """The weights file for ``weights`` (what :func:`parse_weights` reads), with ``info``
     (version, trainer settings, measurements) kept beside them."""
-    spec = {"format": FORMAT, **info, "features": list(FEATURE_NAMES),
-            "weights": [round(float(w), 6) for w in weights]}
-    return json.dumps(spec, indent=1) + "\n"
+    return feature_weights_text(weights, fmt=FORMAT, features=FEATURE_NAMES, **info)
 
 
 @cache
 def shipped_weights() -> tuple[float, ...]:
-    """The shipped weights (read once per process)."""
-    try:
-        text = resources.files("dicegames.games.monza").joinpath(
-            WEIGHTS_FILE).read_text(encoding="utf-8")
-    except OSError as error:
-        raise TrainedWeightsError(f"cannot read Monza's trained weights {WEIGHTS_FILE}: "
-                                  f"{error}") from None
-    return parse_weights(text)
+    """The shipped weights (read once per process).
+
+    Raises:
+        TrainedWeightsError: the file is missing or malformed.
+    """
+    return parse_weights(read_packaged('dicegames.games.monza', WEIGHTS_FILE,
+                                       error=TrainedWeightsError, owner="Monza's"))
 
 
 @lru_cache(maxsize=16)

@@ -11,16 +11,18 @@ policy play the same move by construction, compiled or not.
 
 from __future__ import annotations
 
-import json
-import math
 import random
 from collections.abc import Hashable, Sequence
 from functools import cache, lru_cache
-from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import Game, State
+from dicegames.core.learned_weights import (
+    feature_weights_text,
+    parse_feature_weights,
+    read_packaged,
+)
 from dicegames.core.model import Seat
 
 if TYPE_CHECKING:
@@ -43,44 +45,20 @@ class TrainedWeightsError(DiceGamesError, ValueError):
 
 
 def parse_weights(text: str) -> tuple[float, ...]:
-    """The weights of a weights file, in :data:`FEATURE_NAMES`' order.
-
-    The file is a JSON object: ``format`` (:data:`FORMAT`), ``features`` (the names, checked
-    against the code's), ``weights`` (one finite number per feature), and informative
-    entries (``version``, ``trainer``, ``measured``).
+    """The weights in ``text``, a weights file (:mod:`dicegames.core.learned_weights`'
+    layout, this level's format and features).
 
     Raises:
         TrainedWeightsError: the text is not such a file (the message says what is wrong).
     """
-    try:
-        spec = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TrainedWeightsError(f"the trained weights are not valid JSON: {error}") from None
-    if not isinstance(spec, dict):
-        raise TrainedWeightsError("the trained weights must be a JSON object")
-    if spec.get("format") != FORMAT:
-        raise TrainedWeightsError(f"the trained weights have format {spec.get('format')!r}; "
-                                  f"this code reads format {FORMAT}")
-    if spec.get("features") != list(FEATURE_NAMES):
-        raise TrainedWeightsError("the trained weights were fitted on other features; "
-                                  "retrain them")
-    values = spec.get("weights")
-    if not isinstance(values, list) or len(values) != len(FEATURE_NAMES):
-        raise TrainedWeightsError(
-            f"the trained weights must hold {len(FEATURE_NAMES)} numbers")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool)
-               and math.isfinite(v) for v in values):
-        raise TrainedWeightsError("the trained weights hold something other than finite "
-                                  "numbers")
-    return tuple(float(v) for v in values)
+    return parse_feature_weights(text, fmt=FORMAT, features=FEATURE_NAMES,
+                                 error=TrainedWeightsError, owner='the')
 
 
 def weights_text(weights: Sequence[float], **info: Any) -> str:
     """The weights file for ``weights`` (what :func:`parse_weights` reads), with ``info``
     (version, trainer settings, measurements) kept beside them."""
-    spec = {"format": FORMAT, **info, "features": list(FEATURE_NAMES),
-            "weights": [round(float(w), 6) for w in weights]}
-    return json.dumps(spec, indent=1) + "\n"
+    return feature_weights_text(weights, fmt=FORMAT, features=FEATURE_NAMES, **info)
 
 
 @cache
@@ -90,13 +68,8 @@ def shipped_weights() -> tuple[float, ...]:
     Raises:
         TrainedWeightsError: the file is missing or malformed.
     """
-    try:
-        text = resources.files("dicegames.games.shortcut").joinpath(
-            WEIGHTS_FILE).read_text(encoding="utf-8")
-    except OSError as error:
-        raise TrainedWeightsError(f"cannot read the trained weights {WEIGHTS_FILE}: "
-                                  f"{error}") from None
-    return parse_weights(text)
+    return parse_weights(read_packaged('dicegames.games.shortcut', WEIGHTS_FILE,
+                                       error=TrainedWeightsError, owner='the'))
 
 
 @lru_cache(maxsize=32)
