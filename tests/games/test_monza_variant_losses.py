@@ -89,11 +89,11 @@ def chain_value(name: str, compulsion: str, levels: tuple[str, str]) -> float:
                    else [(j, 1.0 / len(row)) for j, _ in row])
         rows.append(row)
     value = [s.result.returns()[0] if s.is_terminal else 0.5 for s in states]
-    inner = [i for i in reversed(range(len(states))) if not states[i].is_terminal]
+    inner = [(i, rows[i]) for i in reversed(range(len(states))) if not states[i].is_terminal]
     for _ in range(10_000):
         change = 0.0
-        for i in inner:
-            new = math.fsum(value[j] * p for j, p in rows[i])
+        for i, row in inner:
+            new = math.fsum([value[j] * p for j, p in row]) if len(row) > 1 else value[row[0][0]]
             change = max(change, abs(new - value[i]))
             value[i] = new
         if change <= 1e-15:
@@ -101,20 +101,22 @@ def chain_value(name: str, compulsion: str, levels: tuple[str, str]) -> float:
     raise AssertionError("the chain did not settle")
 
 
-PAIRS = [(level, "optimal") for level in LEVELS[1:]] + [
-    ("optimal", level) for level in LEVELS[1:]] + [("medium", "hard"), ("hard", "easy")]
+AGAINST_OPTIMAL = [(level, "optimal") for level in LEVELS[1:]] + [
+    ("optimal", level) for level in LEVELS[1:]]
+"""Each level against ``optimal`` in both seat orders (the strength table's column)."""
 
 
-@pytest.mark.parametrize(("name", "compulsion"), [("variant", "longest"),
-                                                  ("variant", "greedy")])
+@pytest.mark.parametrize(("name", "compulsion", "pairs"), [
+    ("variant", "longest", [*AGAINST_OPTIMAL, ("medium", "hard"), ("hard", "easy")]),
+    ("variant", "greedy", [p for p in AGAINST_OPTIMAL if "easy" not in p])])
 def test_fixed_levels_with_the_variant_equal_the_chain_of_the_engine_bots(
-        name: str, compulsion: str) -> None:
+        name: str, compulsion: str, pairs: list[tuple[str, str]]) -> None:
     from dicegames.games.monza import evaluate_variant, solver_variant
 
     game = make(CIRCUITS[name], compulsion=compulsion, variant_last_colour=True)
     solution = solver_variant.compute(game.circuit, game.longest_rule)
     codes = evaluate_variant.CODES
-    for red, yellow in PAIRS:
+    for red, yellow in pairs:
         exact = evaluate_variant.red_chance(solution, codes[red], codes[yellow], game)
         assert exact == pytest.approx(chain_value(name, compulsion, (red, yellow)),
                                       abs=1e-12), (red, yellow)
@@ -163,6 +165,7 @@ def test_exact_losses_cover_the_variant_and_keep_it_apart(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from dicegames.core import solution_cache
     from dicegames.games.monza import evaluate_variant, solver_variant
+    from dicegames.games.monza.exact import exact
     from dicegames.games.monza.losses import exact_losses
 
     monkeypatch.setattr(solution_cache, "folder", lambda: tmp_path)
@@ -177,3 +180,6 @@ def test_exact_losses_cover_the_variant_and_keep_it_apart(
     assert len(list(tmp_path.glob("monza-losses-*.npz"))) == 2
     monkeypatch.setattr(evaluate_variant, "red_chance", None)  # read back: nothing evaluated
     assert exact_losses(game) == losses
+    found = exact(game)  # the strength table's exact part
+    assert found is not None and found["value"] == float(solution.a[-1, -1])
+    assert found["levels"]["hard"] == {"first": losses["hard"][0], "second": losses["hard"][1]}
