@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -39,6 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 import dicegames
+from dicegames.analysis.cem import cross_entropy
 from dicegames.analysis.stats import Z_95, wilson_interval
 from dicegames.core.files import write_bytes
 from dicegames.core.kernel import kernel_for
@@ -164,26 +164,17 @@ def train(seed: int, *, generations: int, population: int, elite: int, games: in
     """Run the cross-entropy method (see the module docstring) and measure its result."""
     started = time.perf_counter()
     kernel, data = kernel_of(1)
-    rng = np.random.default_rng(seed)
-    mean: Vector = np.array(hard_weights() if start is None else start, dtype=float)
     initial = first_spread()
-    spread = initial.copy()
-    history: list[float] = []
-    for generation in range(generations):
-        candidates = mean + spread * rng.standard_normal((population, WEIGHTS))
-        candidates[0] = mean  # the current mean competes on the same dice
+
+    def focus_floor(candidates: Vector) -> None:
         candidates[:, W_FOCUS] = np.maximum(candidates[:, W_FOCUS], FOCUS_FLOOR)
-        dice = seed * 1_000_003 + generation
-        scores = np.array([solo_scores(kernel, data, list(c), games, dice).mean()
-                           for c in candidates])
-        best = np.argsort(-scores, kind="stable")[:elite]
-        mean = candidates[best].mean(axis=0)
-        spread = np.maximum(candidates[best].std(axis=0), FLOOR * initial)
-        history.append(float(scores[best].mean()))
-        if log:
-            print(f"generation {generation + 1}/{generations}: elite {history[-1]:.1f}, "
-                  f"mean's own {scores[0]:.1f}, best {scores[best[0]]:.1f} "
-                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+
+    found = cross_entropy(
+        lambda c, dice: float(solo_scores(kernel, data, list(c), games, dice).mean()),
+        np.array(hard_weights() if start is None else start, dtype=float), initial,
+        seed=seed, generations=generations, population=population, elite=elite,
+        floor=FLOOR * initial, dice_stride=1, clamp=focus_floor, log=".1f" if log else None)
+    mean, history = found.mean, found.history
     weights = [float(w) for w in mean]
     solo = measure_solo(weights, eval_games, EVAL_SEED + seed)
     multi = {players: measure_multi(weights, players, eval_multi, EVAL_SEED + seed)
@@ -207,6 +198,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="start from the weights of this file (e.g. a shorter run's)")
     parser.add_argument("--write", metavar="PATH", help="write the weights file there")
     args = parser.parse_args(argv)
+    if not 1 <= args.elite <= args.population:
+        parser.error(f"--elite must be from 1 to --population ({args.population})")
     start, version = None, f"cem-seed{args.seed}"
     if args.start:
         with open(args.start, encoding="utf-8") as weights:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import math
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 import dicegames
+from dicegames.analysis.cem import cross_entropy
 from dicegames.core.files import write_bytes
 from dicegames.core.kernel import kernel_for
 from dicegames.games.monza.kernel import MonzaKernel
@@ -142,24 +142,13 @@ def train(seed: int, *, generations: int, population: int, elite: int, games: in
     ``start``: the first mean (zero weights, that is ``hard``, by default)."""
     started = time.perf_counter()
     kernels = _kernels(players)
-    rng = np.random.default_rng(seed)
-    mean: Vector = np.zeros(FEATURES) if start is None else np.array(start, dtype=float)
     initial: Vector = np.array([SPREAD[name] for name in FEATURE_NAMES])
-    spread = initial.copy()
-    history: list[float] = []
-    for generation in range(generations):
-        candidates = mean + spread * rng.standard_normal((population, FEATURES))
-        candidates[0] = mean  # the current mean competes on the same dice
-        dice = seed * 1_000_003 + generation * 256
-        scores = np.array([fitness(kernels, c, games, dice) for c in candidates])
-        best = np.argsort(-scores, kind="stable")[:elite]
-        mean = candidates[best].mean(axis=0)
-        spread = np.maximum(candidates[best].std(axis=0), FLOOR * initial)
-        history.append(float(scores[best].mean()))
-        if log:
-            print(f"generation {generation + 1}/{generations}: elite {history[-1]:.4f}, "
-                  f"mean's own {scores[0]:.4f}, best {scores[best[0]]:.4f} "
-                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    found = cross_entropy(lambda c, dice: fitness(kernels, c, games, dice),
+                          np.zeros(FEATURES) if start is None else np.array(start, dtype=float),
+                          initial, seed=seed, generations=generations, population=population,
+                          elite=elite, floor=FLOOR * initial, dice_stride=256,
+                          log=".4f" if log else None)
+    mean, history = found.mean, found.history
     weights = [float(w) for w in mean]
     measures = [measure(k, d, weights, eval_games, EVAL_SEED + seed + 64 * i)
                 for i, (k, d) in enumerate(kernels)]
@@ -182,6 +171,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="start from the weights of this file (e.g. a shorter run's)")
     parser.add_argument("--write", metavar="PATH", help="write the weights file there")
     args = parser.parse_args(argv)
+    if not 1 <= args.elite <= args.population:
+        parser.error(f"--elite must be from 1 to --population ({args.population})")
     start = None
     if args.start:
         with open(args.start, encoding="utf-8") as weights:

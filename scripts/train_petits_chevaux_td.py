@@ -1,6 +1,6 @@
-"""Train the TD-Gammon-style network of Petits Chevaux (an experiment towards issue 27).
+"""Train the ``trained`` level of Petits Chevaux: a TD-Gammon-style network.
 
-The network (dicegames.games.petits_chevaux.kernel_td) plays the move whose afterstate
+The network (dicegames.games.petits_chevaux.kernel_trained) plays the move whose afterstate
 (the position the move leaves) it values most: its estimate of the mover's chance to win.
 This script fits it by **temporal-difference learning, TD(lambda)**,
 in the manner of TD-Gammon, over whole four-player games played by the compiled kernel
@@ -13,14 +13,16 @@ against three ``medium`` bots, the learner's seat rotating from game to game:
 
 Its result is then measured on ``--eval-games`` fresh games (seeds kept apart from
 training) with a 95% Wilson interval, beside ``hard`` on the same seeds, and with
-``--save`` written as JSON (the settings, the figures, the flat weights), which ``--start``
-reads back to train on::
+``--save`` written as the level's weights file (the flat weights, the settings, the
+figures), which ``--start`` reads back to train on. The shipped weights were trained in
+segments, each going on from the last (docs/performance.md, "Petits Chevaux' `trained`
+level"); one segment::
 
-    nice -n 10 .venv/bin/python scripts/train_petits_chevaux_td.py --seed 1 --save td.json
+    nice -n 10 .venv/bin/python scripts/train_petits_chevaux_td.py --seed 2 --warm 0 \
+        --games 300000 --start td1.json --save td2.json
 
-The network is no level yet: in the time this machine allowed it reached about ``expert``'s
-share against three ``medium`` bots, not the 36% aimed at (docs/performance.md, "Petits
-Chevaux against three `medium`").
+and the result ships as ``src/dicegames/games/petits_chevaux/trained_weights.json``. The
+measurement plays the weights as written (6 decimals), as the level will.
 
 Reproducible from ``--seed`` (numpy's generator for the first weights, the kernel's seeded
 dice for the games; the training loop is sequential compiled code). numpy is needed, numba
@@ -30,7 +32,6 @@ for the speed.
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import time
@@ -46,6 +47,7 @@ from dicegames.analysis.stats import wilson_interval
 from dicegames.core.files import write_bytes
 from dicegames.core.kernel import IntArray, kernel_for, seed_words
 from dicegames.games.petits_chevaux import kernel_td as td
+from dicegames.games.petits_chevaux import trained as model
 from dicegames.games.petits_chevaux.kernel import PetitsChevauxKernel
 from dicegames.games.petits_chevaux.kernel_rules import HARD, MEDIUM
 
@@ -105,25 +107,30 @@ class _Run:
 
 
 def td_hidden(weights: Sequence[float] | Vector) -> int:
-    """The hidden units of a flat weight array (see :func:`.kernel_td.layout`)."""
-    hidden = td.hidden_of(len(weights))
+    """The hidden units of a flat weight array (see :func:`.trained.layout`)."""
+    hidden = model.hidden_of(len(weights))
     if hidden < 1:
-        raise ValueError(f"{len(weights)} weights are no network over {td.INPUTS} inputs")
+        raise ValueError(f"{len(weights)} weights are no network over {model.INPUTS} inputs")
     return hidden
 
 
 def load(path: str) -> list[float]:
-    """The flat weights of a file ``--save`` wrote (checked against the network's
-    inputs)."""
-    with open(path, encoding="utf-8") as file:
-        spec = json.load(file)
-    if not isinstance(spec, dict) or spec.get("inputs") != td.INPUTS:
-        raise ValueError(f"{path}: not a network over {td.INPUTS} inputs")
-    weights = [float(w) for w in spec["weights"]]
-    td_hidden(weights)
-    if not all(math.isfinite(w) for w in weights):
-        raise ValueError(f"{path}: the weights hold something other than finite numbers")
-    return weights
+    """The flat weights of a weights file (what ``--save`` writes, the level's format,
+    checked by :func:`.trained.parse_weights`)."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError as error:
+        raise ValueError(f"{path}: cannot read it: {error}") from None
+    try:
+        return list(model.parse_weights(text))
+    except model.TrainedWeightsError as error:
+        raise ValueError(f"{path}: {error}") from None
+
+
+def rounded(weights: Sequence[float] | Vector) -> list[float]:
+    """The weights as the weights file keeps them (6 decimals): what the level plays."""
+    return [round(float(w), 6) for w in weights]
 
 
 def words_of(seed: int) -> npt.NDArray[np.int64]:
@@ -149,7 +156,7 @@ def train(seed: int, *, hidden: int, warm: int, games: int, eval_games: int, alp
     assert isinstance(kernel, PetitsChevauxKernel)
     state = kernel.encode(game.new_state().data)
     rng = np.random.default_rng(seed)
-    first = rng.normal(0.0, 0.1, td.layout(hidden)) if start is None else np.array(start)
+    first = rng.normal(0.0, 0.1, model.layout(hidden)) if start is None else np.array(start)
     run = _Run(kernel, state, first.astype(float))
     words = words_of(seed)
     history: list[float] = []
@@ -162,7 +169,7 @@ def train(seed: int, *, hidden: int, warm: int, games: int, eval_games: int, alp
             if log:
                 print(f"{phase} {done}/{total}: learner won {history[-1]:.4f} "
                       f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
-    weights = [float(w) for w in run.weights]
+    weights = rounded(run.weights)
     measured = max(PLAYERS, eval_games - eval_games % PLAYERS)
     share = measure(kernel, state, weights, measured, EVAL_SEED + seed)
     hard = measure(kernel, state, weights, measured, EVAL_SEED + seed, behaviour=HARD)
@@ -194,18 +201,18 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{result.games} games (hard on the same seeds: {result.hard_rate:.4f}); "
           f"{result.seconds:.0f} s")
     if args.save:
-        spec = {"format": "petits-chevaux-td", "inputs": td.INPUTS,
-                "hidden": td_hidden(result.weights),
-                "trainer": {"seed": args.seed, "warm": args.warm, "games": args.games,
-                            "alpha": args.alpha, "lam": args.lam, "start": args.start},
-                "measured": {"against": "3 medium, 4 players, seats rotated",
-                             "games": result.games, "win_rate": round(result.win_rate, 4),
-                             "interval": [round(low, 4), round(high, 4)],
-                             "hard_same_seeds": round(result.hard_rate, 4),
-                             "seconds": round(result.seconds)},
-                "history": [round(h, 4) for h in result.history],
-                "weights": [round(w, 6) for w in result.weights]}
-        write_bytes(Path(args.save), (json.dumps(spec) + "\n").encode())
+        text = model.weights_text(
+            result.weights, version=f"td-seed{args.seed}",
+            trainer={"script": "scripts/train_petits_chevaux_td.py", "seed": args.seed,
+                     "warm": args.warm, "games": args.games, "alpha": args.alpha,
+                     "lam": args.lam, "start": args.start},
+            measured={"against": "3 medium, 4 players, seats rotated",
+                      "games": result.games, "win_rate": round(result.win_rate, 4),
+                      "interval": [round(low, 4), round(high, 4)],
+                      "hard_same_seeds": round(result.hard_rate, 4),
+                      "seconds": round(result.seconds)},
+            history=[round(h, 4) for h in result.history])
+        write_bytes(Path(args.save), text.encode())
     return 0 if math.isfinite(result.win_rate) else 1
 
 

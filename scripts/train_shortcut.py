@@ -24,7 +24,6 @@ dice for the games). numpy is needed, numba for the speed.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -35,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 import dicegames
+from dicegames.analysis.cem import cross_entropy
 from dicegames.analysis.stats import wilson_interval
 from dicegames.core.files import write_bytes
 from dicegames.core.kernel import kernel_for
@@ -121,23 +121,12 @@ def train(seed: int, *, generations: int, population: int, elite: int, games: in
     ``start``: the first mean (zero weights, that is ``hard``, by default)."""
     started = time.perf_counter()
     arena = Arena()
-    rng = np.random.default_rng(seed)
-    mean: Vector = np.zeros(FEATURES) if start is None else np.array(start, dtype=float)
-    deviation: Vector = np.full(FEATURES, spread)
-    history: list[float] = []
-    for generation in range(generations):
-        candidates = mean + deviation * rng.standard_normal((population, FEATURES))
-        candidates[0] = mean  # the current mean competes on the same dice
-        dice = seed * 1_000_003 + generation * 64
-        scores = np.array([arena.score(c, games, dice) for c in candidates])
-        best = np.argsort(-scores, kind="stable")[:elite]
-        mean = candidates[best].mean(axis=0)
-        deviation = np.maximum(candidates[best].std(axis=0), FLOOR)
-        history.append(float(scores[best].mean()))
-        if log:
-            print(f"generation {generation + 1}/{generations}: elite {history[-1]:+.4f}, "
-                  f"mean's own {scores[0]:+.4f}, best {scores[best[0]]:+.4f} "
-                  f"({time.perf_counter() - started:.0f} s)", file=sys.stderr, flush=True)
+    found = cross_entropy(lambda c, dice: arena.score(c, games, dice),
+                          np.zeros(FEATURES) if start is None else np.array(start, dtype=float),
+                          np.full(FEATURES, spread), seed=seed, generations=generations,
+                          population=population, elite=elite, floor=FLOOR, dice_stride=64,
+                          log="+.4f" if log else None)
+    mean, history = found.mean, found.history
     weights = [float(w) for w in mean]
     shares: dict[int, tuple[float, float, float]] = {}
     measured = 0
@@ -165,6 +154,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                         help="start from the weights of this file (e.g. a shorter run's)")
     parser.add_argument("--write", metavar="PATH", help="write the weights file there")
     args = parser.parse_args(argv)
+    if not 1 <= args.elite <= args.population:
+        parser.error(f"--elite must be from 1 to --population ({args.population})")
     start = None
     if args.start:
         with open(args.start, encoding="utf-8") as weights:

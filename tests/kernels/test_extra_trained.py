@@ -138,7 +138,7 @@ def test_shipped_weights_are_trained_and_measured() -> None:
 
 @pytest.mark.parametrize(("change", "message"), [
     (lambda s: s.update(format=FORMAT + 1), "format"),
-    (lambda s: s.update(names=list(reversed(WEIGHT_NAMES))), "another model"),
+    (lambda s: s.update(names=list(reversed(WEIGHT_NAMES))), "other features"),
     (lambda s: s.update(weights=[1.0] * (WEIGHTS - 1)), f"{WEIGHTS} numbers"),
     (lambda s: s["weights"].__setitem__(3, "x"), "finite"),
     (lambda s: s["weights"].__setitem__(3, True), "finite"),

@@ -211,7 +211,7 @@ def test_a_small_training_run_is_reproducible_from_its_seed(tmp_path: Path) -> N
     (measured,) = runs[0].measures
     assert measured.players == 3 and measured.games == 6
     out = tmp_path / "weights.json"
-    assert trainer.main(["--seed", "5", "--generations", "1", "--population", "2",
+    assert trainer.main(["--seed", "5", "--generations", "1", "--population", "2", "--elite", "1",
                          "--games", "3", "--eval-games", "3", "--players", "3",
                          "--write", str(out)]) == 0
     assert len(parse_weights(out.read_text())) == FEATURES

@@ -1,6 +1,6 @@
-"""Petits Chevaux' TD-Gammon-style network (:mod:`dicegames.games.petits_chevaux.kernel_td`,
-an experiment towards issue 27): its inputs, its choice, and a small training run of its
-trainer (``scripts/train_petits_chevaux_td.py``), reproducible from its seed.
+"""Petits Chevaux' ``trained`` network (:mod:`dicegames.games.petits_chevaux.kernel_trained`)
+and its TD(lambda) training (:mod:`.kernel_td`): its inputs, its choice, and a small training
+run of its trainer (``scripts/train_petits_chevaux_td.py``), reproducible from its seed.
 
 The checks run in one plain-Python process (``DICEGAMES_KERNEL=python``): the training loop
 is not one of the kernel's entry points, and compiling it here would cost minutes of CPU
@@ -23,7 +23,8 @@ from pathlib import Path
 import dicegames
 from dicegames.core.chance import sample
 from dicegames.core.kernel import HAVE_NUMBA, kernel_for
-from dicegames.games.petits_chevaux import kernel_td as td
+from dicegames.games.petits_chevaux import kernel_trained as td
+from dicegames.games.petits_chevaux import trained as model
 from dicegames.games.petits_chevaux.data import Phase
 from dicegames.games.petits_chevaux.kernel_rules import HORSES, STRIDE, legal_moves
 
@@ -37,6 +38,7 @@ spec.loader.exec_module(trainer)
 
 # The layout: the hidden units follow from the length, and nothing else is a network.
 assert td.hidden_of(td.layout(3)) == 3 and td.hidden_of(td.layout(3) + 1) == -1
+assert td.layout is model.layout and td.INPUTS == model.INPUTS
 
 # The inputs are seen from the mover's side: seat 2's horses are relative seat 0 for seat 2.
 game = dicegames.make("petits-chevaux", players=4)
@@ -67,8 +69,8 @@ data = kernel.decode(a)
 rows = (((57, 60, 61, 62),) + data.horses[1:])  # seat 0: three horses home, one at 57
 won = kernel.encode(dataclasses.replace(data, horses=rows, player=0, phase=Phase.MOVE, roll=2))
 n = legal_moves(won, kernel.cfg, kernel.paths, codes, targets)
-assert td.td_choose(won, kernel.cfg, kernel.paths, weights, 2, codes, targets, n, list(won),
-                    [0] * 16, [0.0] * 9, [0.0] * 2) == 1  # horse 1 to 59 wins
+assert td.trained_choose(won, kernel.cfg, kernel.paths, weights, 2, codes, n, list(won),
+                         [0] * 16, [0.0] * 9, [0.0] * 2) == 1  # horse 1 to 59 wins
 
 # Two runs from one seed learn the same weights; the weights did change.
 first = trainer.train(5, hidden=2, warm=2, games=2, eval_games=4, alpha=0.1, lam=0.7,
@@ -97,13 +99,13 @@ def test_the_network_and_a_small_training_run(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
     saved = json.loads(out.read_text())
-    assert saved["format"] == "petits-chevaux-td" and saved["hidden"] == 2
+    assert saved["format"] == 2 and saved["hidden"] == 2  # the level's own weights format
     assert saved["measured"]["games"] == 4
 
 
 def test_a_wrong_weights_file_is_refused(tmp_path: Path) -> None:
-    """The trainer's ``--start`` refuses a file for another network, or with non-finite
-    weights, with a message naming the file."""
+    """The trainer's ``--start`` refuses a file for another network, with non-finite
+    weights, or missing, with a message naming the file."""
     import importlib.util
 
     import pytest
@@ -114,16 +116,20 @@ def test_a_wrong_weights_file_is_refused(tmp_path: Path) -> None:
     trainer = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = trainer
     spec.loader.exec_module(trainer)
-    from dicegames.games.petits_chevaux import kernel_td as td
+    from dicegames.games.petits_chevaux import trained as model
 
     path = tmp_path / "w.json"
-    path.write_text(json.dumps({"inputs": td.INPUTS + 1, "weights": [0.0] * td.layout(1)}))
-    with pytest.raises(ValueError, match="inputs"):
+    good = json.loads(model.weights_text([0.0] * model.layout(1)))
+    path.write_text(json.dumps(good))
+    assert trainer.load(str(path)) == [0.0] * model.layout(1)
+    path.write_text(json.dumps(dict(good, inputs=model.INPUTS + 1)))
+    with pytest.raises(ValueError, match=r"w\.json.*inputs"):
         trainer.load(str(path))
-    path.write_text(json.dumps({"inputs": td.INPUTS, "weights": [0.0] * (td.layout(1) + 1)}))
-    with pytest.raises(ValueError, match="no network"):
+    path.write_text(json.dumps(dict(good, weights=good["weights"] + [0.0])))
+    with pytest.raises(ValueError, match=r"w\.json.*numbers"):
         trainer.load(str(path))
-    path.write_text(json.dumps({"inputs": td.INPUTS,
-                                "weights": [float("nan")] + [0.0] * (td.layout(1) - 1)}))
+    path.write_text(model.weights_text([0.0] * model.layout(1)).replace("0.0", "NaN", 1))
     with pytest.raises(ValueError, match="finite"):
         trainer.load(str(path))
+    with pytest.raises(ValueError, match="cannot read"):
+        trainer.load(str(tmp_path / "missing.json"))

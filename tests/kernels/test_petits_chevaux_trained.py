@@ -1,14 +1,12 @@
-"""Petits Chevaux' ``trained`` level: the kernel policy against the engine bot, what zero
-weights play, the weights file, and a small training run of its trainer."""
+"""Petits Chevaux' ``trained`` level: the kernel policy against the engine bot, the network's
+choice against a numpy evaluation of it, and the weights file (the trainer's own tests are
+in test_petits_chevaux_td.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -16,14 +14,15 @@ import pytest
 import dicegames
 from dicegames.bots import bot_levels, make_bot
 from dicegames.core.chance import sample
-from dicegames.core.kernel import KIND_TERMINAL, float_array, kernel_for, seed_rng
-from dicegames.games.petits_chevaux import kernel_play as play
+from dicegames.core.kernel import kernel_for
 from dicegames.games.petits_chevaux.kernel import PetitsChevauxKernel
-from dicegames.games.petits_chevaux.kernel_trained import FEATURES
 from dicegames.games.petits_chevaux.trained import (
-    FEATURE_NAMES,
     FORMAT,
+    INPUTS,
+    MAX_HIDDEN,
     TrainedWeightsError,
+    hidden_of,
+    layout,
     parse_weights,
     shipped_weights,
     weights_text,
@@ -61,32 +60,58 @@ def test_trained_chooses_as_the_bot(players: int, options: dict[str, bool]) -> N
         walk(game, kernel, rng, chooser=mixed, policies=[("trained", "trained")])
 
 
-def test_zero_weights_play_hard_but_take_a_win() -> None:
-    """With every weight at zero the level is ``hard`` (a winning move first): the learned
-    part is a correction to hard's judgement, nothing else."""
-    game, kernel = kernel_of(4)
-    kernel.tabs = play.Tables(kernel.tabs.cfg, kernel.tabs.paths,
-                              float_array([0.0] * FEATURES))
-    rng = random.Random(7)
+def test_the_network_plays_its_best_valued_afterstate() -> None:
+    """At decisions of real games, the level's move is a winning move or the one whose
+    afterstate the shipped network values most, the network evaluated here in numpy on
+    inputs computed from the engine's data (``hard``'s expected loss from
+    :mod:`.heuristics`), independently of the kernel."""
+    import numpy as np
+
+    from dicegames.games.petits_chevaux.board import ENTRANCE, FINAL
+    from dicegames.games.petits_chevaux.heuristics import expected_loss
+
+    game = dicegames.make("petits-chevaux", players=4)
+    weights = np.array(shipped_weights())
+    hidden = hidden_of(len(weights))
+    w1 = weights[:hidden * INPUTS].reshape(hidden, INPUTS)
+    b1 = weights[hidden * INPUTS:hidden * (INPUTS + 1)]
+    w2 = weights[hidden * (INPUTS + 1):hidden * (INPUTS + 2)]
+    b2 = weights[-1]
+    stride = FINAL + 1  # progress 0 (waiting) to FINAL
+
+    def numpy_value(after: Any, me: int) -> float:
+        rules, data = after.game, after.data
+        x = np.zeros(INPUTS)
+        for r in range(game.players):
+            seat = (me + r) % game.players
+            for progress in data.horses[seat]:
+                x[r * stride + progress] += 1.0
+            x[4 * stride + r] = expected_loss(rules, data.horses, rules.board(data),
+                                           seat) / ENTRANCE
+        x[4 * stride + 4] = 1.0 if data.player == me else 0.0
+        units = 1.0 / (1.0 + np.exp(-(w1 @ x + b1)))
+        return float(1.0 / (1.0 + np.exp(-(w2 @ units + b2))))
+
+    rng = random.Random(11)
     medium = make_bot(game, "medium", random.Random(0))
     decisions = 0
-    for _ in range(6):
+    for _ in range(3):
         state = game.new_state()
         while not state.is_terminal:
             if state.is_chance:
                 state = state.apply(sample(state.chance_outcomes(), rng))
                 continue
             seat = state.turn.seat
-            legal = state.legal_actions(seat)
-            if len(legal) > 1:
-                values = kernel.encode(state.data)
-                trained = kernel.choose(values, "trained", seed_rng(0))
-                hard = kernel.choose(values, "hard", seed_rng(0))
-                after = kernel.apply_action(values, trained)
-                assert trained == hard or kernel.kind(after) == KIND_TERMINAL, state.data
-                decisions += 1
+            moves = [a for a in state.legal_actions(seat) if str(a) != "pass"]
+            if len(moves) > 1:
+                afters = [state.apply(a) for a in moves]
+                if not any(a.is_terminal for a in afters):
+                    chosen = make_bot(game, "trained", random.Random(0)).choose(state, seat)
+                    worth = [numpy_value(a, seat) for a in afters]
+                    assert worth[moves.index(chosen)] >= max(worth) - 1e-9, state.data
+                    decisions += 1
             state = state.apply(medium.choose(state, seat))
-    assert decisions > 100
+    assert decisions > 50
 
 
 def test_the_level_is_offered_and_plays_in_the_kernel() -> None:
@@ -100,58 +125,41 @@ def test_the_level_is_offered_and_plays_in_the_kernel() -> None:
 
 def test_shipped_weights_are_trained() -> None:
     weights = shipped_weights()
-    assert len(weights) == FEATURES
-    assert any(w != 0.0 for w in weights)
+    assert hidden_of(len(weights)) >= 8
+    assert len(set(weights)) > len(weights) // 2
     text = (ROOT / "src/dicegames/games/petits_chevaux/trained_weights.json").read_text()
     spec = json.loads(text)
     assert spec["format"] == FORMAT
     assert spec["measured"]["games"] >= 10_000
+    assert spec["trainer"]["script"] == "scripts/train_petits_chevaux_td.py"
 
 
 @pytest.mark.parametrize(("change", "message"), [
-    (lambda s: s.update(format=FORMAT + 1), "format"),
-    (lambda s: s.update(features=list(reversed(FEATURE_NAMES))), "other features"),
-    (lambda s: s.update(weights=[1.0] * (FEATURES - 1)), "numbers"),
+    (lambda s: s.update(format=FORMAT - 1), "format"),
+    (lambda s: s.update(inputs=INPUTS - 1), "inputs"),
+    (lambda s: s.update(hidden=3), "numbers for 3 hidden"),
+    (lambda s: s.update(hidden=0), "hidden units"),
+    (lambda s: s.update(hidden=MAX_HIDDEN + 1), "hidden units"),
+    (lambda s: s.update(hidden=True), "hidden units"),
+    (lambda s: s.update(weights=s["weights"][:-1]), "numbers"),
     (lambda s: s["weights"].__setitem__(0, "x"), "finite"),
     (lambda s: s["weights"].__setitem__(0, True), "finite"),
 ])
 def test_a_wrong_weights_file_is_refused(change: Any, message: str) -> None:
-    spec = json.loads(weights_text([0.5] * FEATURES, version="test"))
-    assert parse_weights(json.dumps(spec)) == (0.5,) * FEATURES
+    weights = [0.5] * layout(2)
+    spec = json.loads(weights_text(weights, version="test"))
+    assert parse_weights(json.dumps(spec)) == tuple(weights)
     change(spec)
     with pytest.raises(TrainedWeightsError, match=message):
         parse_weights(json.dumps(spec))
     with pytest.raises(TrainedWeightsError, match="JSON"):
         parse_weights("{")
+    with pytest.raises(TrainedWeightsError, match="object"):
+        parse_weights("[]")
     with pytest.raises(TrainedWeightsError, match="finite"):
-        parse_weights(weights_text([0.5] * FEATURES).replace("0.5", "NaN", 1))
-
-
-def _trainer() -> ModuleType:
-    path = ROOT / "scripts" / "train_petits_chevaux_trained.py"
-    spec = importlib.util.spec_from_file_location("train_petits_chevaux_trained", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its dataclass looks its module up while it is built
-    spec.loader.exec_module(module)
-    return module
-
-
-def test_a_small_training_run_is_reproducible_from_its_seed(tmp_path: Path) -> None:
-    """The trainer at a tiny size: two runs from one seed find the same weights, which the
-    level's loader reads back."""
-    trainer = _trainer()
-    first = trainer.train(5, generations=2, population=3, elite=2, games=8, eval_games=8,
-                          log=False)
-    second = trainer.train(5, generations=2, population=3, elite=2, games=8, eval_games=8,
-                           log=False)
-    assert first.weights == second.weights
-    assert first.win_rate == second.win_rate
-    assert len(first.history) == 2
-    out = tmp_path / "weights.json"
-    assert trainer.main(["--seed", "5", "--generations", "1", "--population", "2",
-                         "--games", "4", "--eval-games", "4", "--write", str(out)]) == 0
-    assert len(parse_weights(out.read_text())) == FEATURES
+        parse_weights(weights_text(weights).replace("0.5", "NaN", 1))
+    with pytest.raises(ValueError, match="no network"):
+        weights_text(weights[:-1])
 
 
 def test_the_vector_environment_plays_trained_opponents_as_the_engine() -> None:

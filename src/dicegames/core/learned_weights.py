@@ -1,10 +1,10 @@
 """The weights file of a learned level: one format for every game that fits a vector of
-weights over named features (Monza's and Shortcut's ``trained`` levels).
+weights over named features (Monza's, Shortcut's and EXTRA!'s ``trained`` levels).
 
 A file is a JSON object: ``format`` (the version of this layout the code reads),
-``features`` (the names, in order: weights fitted on other features are refused),
-``weights`` (one finite number per feature) and informative entries beside them
-(``version``, ``trainer``, ``measured``). Each game keeps its own error class and the words
+``features`` (the names, in order: weights fitted on other features are refused; EXTRA!'s
+files call them ``names``), ``weights`` (one finite number per feature, bounded where a game
+asks) and informative entries beside them (``version``, ``trainer``, ``measured``). Each game keeps its own error class and the words
 that name its weights in messages; the checks are written once, here.
 """
 
@@ -18,8 +18,10 @@ from typing import Any
 
 
 def parse_feature_weights(text: str, *, fmt: int, features: Sequence[str],
-                          error: type[Exception], owner: str) -> tuple[float, ...]:
-    """The weights in ``text``, a weights file of format ``fmt`` over ``features``.
+                          error: type[Exception], owner: str, key: str = "features",
+                          limit: float = math.inf) -> tuple[float, ...]:
+    """The weights in ``text``, a weights file of format ``fmt`` over ``features`` (listed
+    under ``key``), each at most ``limit`` in size.
 
     Raises:
         error: the text is not such a file; the message, about ``owner``'s trained weights
@@ -34,22 +36,25 @@ def parse_feature_weights(text: str, *, fmt: int, features: Sequence[str],
     if spec.get("format") != fmt:
         raise error(f"{owner} trained weights have format {spec.get('format')!r}; "
                     f"this code reads format {fmt}")
-    if spec.get("features") != list(features):
-        raise error(f"{owner} trained weights were fitted on other features; retrain them")
+    if spec.get(key) != list(features):
+        raise error(f"{owner} trained weights were fitted on other features (this code's: "
+                    f"{', '.join(features)}); retrain them")
     values = spec.get("weights")
     if not isinstance(values, list) or len(values) != len(features):
         raise error(f"{owner} trained weights must hold {len(features)} numbers")
     if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-               for v in values):
-        raise error(f"{owner} trained weights hold something other than finite numbers")
+               and abs(v) <= limit for v in values):
+        bound = f" of at most {limit:g}" if math.isfinite(limit) else ""
+        raise error(f"{owner} trained weights hold something other than finite "
+                    f"numbers{bound}")
     return tuple(float(v) for v in values)
 
 
 def feature_weights_text(weights: Sequence[float], *, fmt: int, features: Sequence[str],
-                         **info: Any) -> str:
+                         key: str = "features", **info: Any) -> str:
     """The weights file for ``weights`` (what :func:`parse_feature_weights` reads), with
     ``info`` (version, trainer settings, measurements) kept beside them."""
-    spec = {"format": fmt, **info, "features": list(features),
+    spec = {"format": fmt, **info, key: list(features),
             "weights": [round(float(w), 6) for w in weights]}
     return json.dumps(spec, indent=1) + "\n"
 

@@ -20,16 +20,18 @@ by step in ``tests/kernels/test_extra_trained.py``).
 
 from __future__ import annotations
 
-import json
-import math
 import random
 from collections.abc import Sequence
 from functools import cache
-from importlib import resources
 from typing import Any, cast
 
 from dicegames.core.errors import DiceGamesError
 from dicegames.core.game import State
+from dicegames.core.learned_weights import (
+    feature_weights_text,
+    parse_feature_weights,
+    read_packaged,
+)
 from dicegames.core.model import Seat
 from dicegames.games.extra.data import SUMS, Decision, ExtraData, Sheet
 from dicegames.games.extra.heuristics import (
@@ -88,49 +90,26 @@ def parse_weights(text: str) -> tuple[float, ...]:
     Raises:
         TrainedWeightsError: the text is not such a file.
     """
-    try:
-        spec = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TrainedWeightsError(
-            f"the EXTRA! trained weights are not valid JSON: {error}") from None
-    if not isinstance(spec, dict):
-        raise TrainedWeightsError("the EXTRA! trained weights must be a JSON object")
-    if spec.get("format") != FORMAT:
-        raise TrainedWeightsError(
-            f"the EXTRA! trained weights have format {spec.get('format')!r}; this code "
-            f"reads format {FORMAT}")
-    if spec.get("names") != list(WEIGHT_NAMES):
-        raise TrainedWeightsError("the EXTRA! trained weights were fitted on another model "
-                                  f"(names other than {', '.join(WEIGHT_NAMES)}); retrain them")
-    values = spec.get("weights")
-    if not isinstance(values, list) or len(values) != WEIGHTS:
-        raise TrainedWeightsError(f"the EXTRA! trained weights must hold {WEIGHTS} numbers")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
-               and abs(v) <= LIMIT for v in values):
-        raise TrainedWeightsError("the EXTRA! trained weights hold something other than "
-                                  f"finite numbers of at most {LIMIT:g}")
+    values = parse_feature_weights(text, fmt=FORMAT, features=WEIGHT_NAMES,
+                                   error=TrainedWeightsError, owner="the EXTRA!", key="names",
+                                   limit=LIMIT)
     if not values[W_FOCUS] > 0:
         raise TrainedWeightsError("the EXTRA! trained weights' focus must be positive")
-    return tuple(float(v) for v in values)
+    return values
 
 
 def weights_text(weights: Sequence[float], **info: Any) -> str:
     """The weights file for ``weights`` (what :func:`parse_weights` reads), with ``info``
     (version, trainer settings, measurements) kept beside them."""
-    spec = {"format": FORMAT, **info, "names": list(WEIGHT_NAMES),
-            "weights": [round(float(w), 6) for w in weights]}
-    return json.dumps(spec, indent=1) + "\n"
+    return feature_weights_text(weights, fmt=FORMAT, features=WEIGHT_NAMES, key="names",
+                                **info)
 
 
 @cache
 def shipped_weights() -> tuple[float, ...]:
     """The shipped weights (read once per process)."""
-    try:
-        text = resources.files("dicegames.games.extra").joinpath(WEIGHTS_FILE).read_text(
-            encoding="utf-8")
-    except OSError as error:
-        raise TrainedWeightsError(
-            f"cannot read the EXTRA! trained weights {WEIGHTS_FILE}: {error}") from None
+    text = read_packaged("dicegames.games.extra", WEIGHTS_FILE, error=TrainedWeightsError,
+                         owner="the EXTRA!")
     return parse_weights(text)
 
 

@@ -71,7 +71,7 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     reach_at,
     size,
 )
-from dicegames.games.petits_chevaux.trained import shipped_weights
+from dicegames.games.petits_chevaux.trained import hidden_of, shipped_weights
 
 
 class PetitsChevauxKernel(ArrayKernel):
@@ -95,8 +95,9 @@ class PetitsChevauxKernel(ArrayKernel):
                            bool(options["barrage_landing_captures"]))
         self.paths = array([PATHS[colour][p] for colour in self.colours
                             for p in range(STRIDE)])
-        self.tabs: play.Tables = play.Tables(self.cfg, self.paths,
-                                             float_array(list(shipped_weights())))
+        weights = shipped_weights()
+        self.tabs: play.Tables = play.Tables(self.cfg, self.paths, float_array(list(weights)),
+                                             hidden_of(len(weights)))
 
     @classmethod
     def supports(cls, game: Any) -> bool:

@@ -37,7 +37,7 @@ from dicegames.games.petits_chevaux.kernel_rules import (
     apply_outcome,
     legal_moves,
 )
-from dicegames.games.petits_chevaux.kernel_trained import FLOATS, trained_choose
+from dicegames.games.petits_chevaux.kernel_trained import DENSE, HORSE_SLOTS, trained_choose
 
 MAX_MOVES = 200_000
 """A safety cap on the moves of one game."""
@@ -55,7 +55,9 @@ class Tables(NamedTuple):
     """``paths[seat * STRIDE + progress]``: the track square of that seat's horse at that
     progress, -1 off the track."""
     weights: FloatArray
-    """The ``trained`` level's weights (:mod:`.kernel_trained`, one per feature)."""
+    """The ``trained`` level's network, its flat weights (:mod:`.kernel_trained`)."""
+    hidden: int
+    """The network's hidden units (what the length of ``weights`` says)."""
 
 
 class Work(NamedTuple):
@@ -71,15 +73,20 @@ class Work(NamedTuple):
     """The bots' float scores and terms (:data:`.kernel_bots.SCORES` slots)."""
     after: IntArray
     """A state the ``trained`` level plays each move on (:mod:`.kernel_trained`)."""
-    floats: FloatArray
-    """The ``trained`` level's features (:data:`.kernel_trained.FLOATS` slots)."""
+    sparse: IntArray
+    """The network's sparse inputs (:data:`.kernel_trained.HORSE_SLOTS` slots)."""
+    dense: FloatArray
+    """Its dense inputs and their scratch (:data:`.kernel_trained.DENSE` slots)."""
+    units: FloatArray
+    """Its hidden units' outputs."""
 
 
 @njit
 def work(tabs: Tables) -> Work:
     """Fresh scratch arrays."""
     return Work(zeros(SCRATCH), zeros(MAX_LEGAL), zeros(MAX_LEGAL), float_zeros(SCORES),
-                zeros(HORSES + 6 * tabs.cfg.players + 2 * TRACK), float_zeros(FLOATS))
+                zeros(HORSES + 6 * tabs.cfg.players + 2 * TRACK), zeros(HORSE_SLOTS),
+                float_zeros(DENSE), float_zeros(tabs.hidden))
 
 
 @njit
@@ -89,9 +96,9 @@ def choose_move(v: IntArray, tabs: Tables, policy: int, rng: IntArray, scratch: 
     s = copy(v)
     n = legal_moves(s, tabs.cfg, tabs.paths, scratch.codes, scratch.targets)
     if policy == TRAINED:
-        return trained_choose(s, tabs.cfg, tabs.paths, tabs.weights, scratch.codes,
-                              scratch.targets, n, scratch.scratch, scratch.scores,
-                              scratch.after, scratch.floats)
+        return trained_choose(s, tabs.cfg, tabs.paths, tabs.weights, tabs.hidden,
+                              scratch.codes, n, scratch.after, scratch.sparse, scratch.dense,
+                              scratch.units)
     return choose(s, tabs.cfg, tabs.paths, policy, rng, scratch.codes, scratch.targets, n,
                   scratch.scratch, scratch.scores)
 
@@ -144,9 +151,9 @@ def run(v: IntArray, tabs: Tables, policies: IntArray, dice: IntArray, whims: In
                         break
                 code = codes[x % n]
             elif policy == TRAINED:
-                code = trained_choose(v, cfg, paths, tabs.weights, codes, targets, n,
-                                      scratch.scratch, scratch.scores, scratch.after,
-                                      scratch.floats)
+                code = trained_choose(v, cfg, paths, tabs.weights, tabs.hidden, codes, n,
+                                      scratch.after, scratch.sparse, scratch.dense,
+                                      scratch.units)
             else:
                 code = choose(v, cfg, paths, policy, whims, codes, targets, n,
                               scratch.scratch, scratch.scores)

@@ -1,202 +1,138 @@
-"""The ``trained`` level of Petits Chevaux over the kernel's integer array: ``hard``'s score
-of each move plus a learned, weighted sum of what the move leaves on the board.
+"""The ``trained`` level of Petits Chevaux over the kernel's integer array: a small neural
+network, trained by self-play in the manner of TD-Gammon, that values the position each
+move leaves.
 
-``hard`` (:mod:`.kernel_bots`) weighs a move by four tuned terms: the moved horse's
-progress, a capture, a horse brought out and the change in the expected loss to captures.
-It cannot see what the move does to the race beyond that: the lone horses it now threatens,
-whether a capture hits the leading opponent, a barrage made or broken, how much risk to take
-when ahead or behind. :data:`FEATURE_NAMES` measures those things on the position after the
-move (and on the move itself), and the policy adds ``weights · features`` to ``hard``'s
-score; a winning move comes first. The weights were fitted by
-``scripts/train_petits_chevaux_trained.py`` (the cross-entropy method over whole kernel
-games against ``medium`` bots, seats rotated, common random numbers) and ship in
+The network estimates, for the seat that has just moved, its chance to win the game from
+the position its move leaves (the *afterstate*). The level (:func:`trained_choose`) plays a
+winning move at once, else the move whose afterstate the network values most: one ply, no
+search, as TD-Gammon did. The weights are learned by ``scripts/train_petits_chevaux_td.py``
+(TD(lambda) over whole kernel games against ``medium`` bots, :mod:`.kernel_td`) and ship in
 ``trained_weights.json`` (:mod:`.trained`).
 
+**Inputs** (:data:`INPUTS`), all from the point of view of the seat ``me`` that moved, the
+other seats taken in playing order after it (relative seat ``r = 1, 2, 3``):
+
+- ``r * 63 + p``: how many of relative seat ``r``'s horses stand at progress ``p`` on their
+  own path (0 waiting, 1..56 the track, 57..62 the stable): the per-square encoding, 252
+  inputs of which at most 16 are not zero;
+- ``252 + r``: seat ``r``'s expected loss to captures before it moves again, divided by
+  :data:`.ENTRANCE` (:func:`.kernel_bots._expected_loss`, ``hard``'s own measure);
+- ``256``: 1 when ``me`` plays again (it rolled a 6), else 0.
+
+**Network**: one hidden layer of ``H`` sigmoid units, one sigmoid output. The weights are
+one flat float array (:func:`layout`): the hidden weights ``W1[j, i]`` at ``j * INPUTS +
+i``, then the hidden biases, then the output weights, then the output bias; ``H`` follows
+from its length.
+
 There is one implementation: the engine's ``trained`` bot asks this kernel for its move
-(:func:`.trained.trained_policy`), so the kernel plays exactly what the bot plays. Every
-feature is a plain integer count or an exact float sum in a fixed order, so the compiled and
-plain-Python kernels agree to the bit.
+(:func:`.trained.trained_policy`), so the kernel plays exactly what the bot plays, and the
+trainer learns over these very inputs.
 """
 
 from __future__ import annotations
 
+import math
+
 from dicegames.core.kernel import FloatArray, IntArray, njit_inline
-from dicegames.games.petits_chevaux.kernel_bots import _expected_loss, score_moves
+from dicegames.games.petits_chevaux.kernel_bots import _expected_loss
 from dicegames.games.petits_chevaux.kernel_rules import (
     ENTRANCE,
-    FINAL,
-    HARD,
     HORSES,
-    OUT,
     OVER,
     PASS,
     PHASE,
     PLAYER,
     STRIDE,
-    TRACK,
     Options,
-    _horse_of,
     apply_action,
-    count_at,
-    owner_at,
 )
-from dicegames.games.petits_chevaux.trained import FEATURE_NAMES
+from dicegames.games.petits_chevaux.trained import INPUTS, hidden_of, layout
 
-FEATURES = len(FEATURE_NAMES)
-"""The number of features (and of weights)."""
+SQUARES = 4 * STRIDE
+"""The per-square inputs: 63 progress values for each of four relative seats."""
 
-FLOATS = FEATURES + 4
-"""The float scratch :func:`trained_choose` needs: the features, then four loss terms."""
+HORSE_SLOTS = 16
+"""The square indices of the inputs that may be non-zero: one per horse of four seats."""
 
-TOTAL = 4.0 * FINAL
-"""A seat's total progress when every horse is home: the scale of the race features."""
+DENSE = 9
+"""The float slots of the dense inputs: the five inputs, then four of scratch."""
 
+assert INPUTS == SQUARES + 5, "trained.INPUTS must match the kernel's inputs"
 
-@njit_inline
-def _total(v: IntArray, seat: int) -> int:
-    """The progress summed over ``seat``'s four horses."""
-    total = 0
-    for h in range(4):
-        total += v[HORSES + 4 * seat + h]
-    return total
+__all__ = ["DENSE", "HORSE_SLOTS", "INPUTS", "SQUARES", "features", "hidden_of", "layout",
+           "trained_choose", "value"]
 
 
 @njit_inline
-def _best_other(v: IntArray, players: int, seat: int) -> int:
-    """The highest total progress of ``seat``'s opponents."""
-    best = 0
-    for other in range(players):
-        if other != seat:
-            best = max(best, _total(v, other))
-    return best
-
-
-@njit_inline
-def _threats(a: IntArray, cfg: Options, paths: IntArray, seat: int) -> tuple[float, float]:
-    """The lone opposing horses ``seat``'s horses could land on with one die (1-6 squares
-    ahead) or two (7-12), no barrage between: each counted by the victim's own progress
-    divided by :data:`.ENTRANCE` (what its owner would lose)."""
-    cnt, own = count_at(cfg.players), owner_at(cfg.players)
-    near = 0.0
-    far = 0.0
-    for h in range(4):
-        p = a[HORSES + 4 * seat + h]
-        if p == 0 or p >= ENTRANCE:
-            continue
-        for d in range(1, 13):
-            if p + d > ENTRANCE:
-                break
-            square = paths[seat * STRIDE + p + d]
-            c = a[cnt + square]
-            if c == 0:
-                continue
-            owner = a[own + square]
-            if c == 2:
-                if cfg.barrage_blocks_own or owner != seat:
-                    break
-                continue
-            if owner != seat:
-                q = square - paths[owner * STRIDE + 1]
-                if q < 0:
-                    q += TRACK
-                worth = (q + 1) / ENTRANCE
-                if d <= 6:
-                    near += worth
-                else:
-                    far += worth
-    return near, far
-
-
-@njit_inline
-def _held_up(a: IntArray, cfg: Options, seat: int) -> float:
-    """Opposing horses 1-6 squares behind one of ``seat``'s barrages (they cannot pass
-    it), a quarter each."""
-    cnt, own = count_at(cfg.players), owner_at(cfg.players)
-    held = 0.0
-    for square in range(TRACK):
-        if a[cnt + square] == 2 and a[own + square] == seat:
-            for d in range(1, 7):
-                behind = square - d
-                if behind < 0:
-                    behind += TRACK
-                if a[cnt + behind] > 0 and a[own + behind] != seat:
-                    held += 0.25 * a[cnt + behind]
-    return held
-
-
-@njit_inline
-def features(v: IntArray, a: IntArray, cfg: Options, paths: IntArray, code: int,
-             target: int, out: FloatArray) -> None:
-    """:data:`FEATURE_NAMES` of the move ``code`` (to ``target``) of the player to move in
-    ``v``, whose result is ``a``, in ``out[0:FEATURES]`` (``out`` has :data:`FLOATS`
-    slots; the last four hold the loss terms of :func:`.kernel_bots._expected_loss`)."""
+def features(a: IntArray, cfg: Options, paths: IntArray, me: int, again: bool,
+             index: IntArray, dense: FloatArray, terms: FloatArray) -> None:
+    """The network's inputs for seat ``me`` on the position ``a`` (``again``: ``me``
+    plays again, having rolled a 6): the square indices of the horses in ``index[0:16]``
+    (-1 for the seats a smaller game lacks) and the dense inputs in ``dense[0:5]``
+    (``terms``: 4 float slots of scratch)."""
     players = cfg.players
-    seat = v[PLAYER]
-    cnt, own = count_at(players), owner_at(players)
-    horse = _horse_of(v, seat, code)
-    before = v[HORSES + 4 * seat + horse]
-    old = paths[seat * STRIDE + before]
-    square = paths[seat * STRIDE + target]
-    victim = v[own + square] if square >= 0 else -1
-    captured = victim >= 0 and victim != seat
-    mine = _total(v, seat)
-    rival = _best_other(v, players, seat)
-    near, far = _threats(a, cfg, paths, seat)
-    out[0] = near
-    out[1] = far
-    out[2] = 1.0 if target > ENTRANCE >= before > 0 else 0.0
-    out[3] = 1.0 if square >= 0 and a[cnt + square] == 2 else 0.0
-    out[4] = 1.0 if old >= 0 and v[cnt + old] == 2 else 0.0
-    worth = 0
-    if captured:
+    for r in range(4):
+        dense[r] = 0.0
         for h in range(4):
-            progress = v[HORSES + 4 * victim + h]
-            if paths[victim * STRIDE + progress] == square:
-                worth += progress
-    out[5] = 1.0 if captured and _total(v, victim) == rival else 0.0
-    out[6] = worth / ENTRANCE
-    on_track = 0
-    leader = 0
-    busy = 0
-    for h in range(4):
-        p = a[HORSES + 4 * seat + h]
-        if 0 < p <= ENTRANCE:
-            on_track += 1
-        q = v[HORSES + 4 * seat + h]
-        if 0 < q <= ENTRANCE:
-            busy += 1
-            leader = max(leader, q)
-    out[7] = on_track / 4
-    out[8] = 1.0 if before > 0 and before == leader else 0.0
-    loss = _expected_loss(a, cfg, paths, seat, out, FEATURES)
-    lead = (_total(a, seat) - _best_other(a, players, seat)) / TOTAL
-    out[9] = loss / ENTRANCE * lead
-    out[10] = _held_up(a, cfg, seat)
-    out[11] = busy / 4 if code == OUT else 0.0
-    out[12] = loss / ENTRANCE
-    out[13] = target / ENTRANCE
-    out[14] = before / ENTRANCE
-    out[15] = (target - ENTRANCE) / 6 if target > ENTRANCE else 0.0
-    out[16] = (rival - mine) / TOTAL if captured else 0.0
-    out[17] = lead
+            index[4 * r + h] = -1
+    for r in range(players):
+        seat = me + r
+        if seat >= players:
+            seat -= players
+        for h in range(4):
+            index[4 * r + h] = r * STRIDE + a[HORSES + 4 * seat + h]
+        dense[r] = _expected_loss(a, cfg, paths, seat, terms, 0) / ENTRANCE
+    dense[4] = 1.0 if again else 0.0
+
+
+@njit_inline
+def _sigmoid(x: float) -> float:
+    """The logistic function, safe for large ``|x|``."""
+    if x >= 0.0:
+        return 1.0 / (1.0 + math.exp(-x))
+    z = math.exp(x)
+    return z / (1.0 + z)
+
+
+@njit_inline
+def value(weights: FloatArray, hidden: int, index: IntArray, dense: FloatArray,
+          units: FloatArray) -> float:
+    """The network's win chance for these inputs (:func:`features`); the hidden units'
+    outputs are left in ``units[0:hidden]``."""
+    b1 = hidden * INPUTS
+    w2 = b1 + hidden
+    out = weights[w2 + hidden]
+    for j in range(hidden):
+        row = j * INPUTS
+        pre = weights[b1 + j]
+        for k in range(16):
+            if index[k] >= 0:
+                pre += weights[row + index[k]]
+        for m in range(5):
+            pre += weights[row + SQUARES + m] * dense[m]
+        u = _sigmoid(pre)
+        units[j] = u
+        out += weights[w2 + j] * u
+    return _sigmoid(out)
 
 
 @njit_inline
 def trained_choose(v: IntArray, cfg: Options, paths: IntArray, weights: FloatArray,
-                   codes: IntArray, targets: IntArray, n: int, scratch: IntArray,
-                   scores: FloatArray, after: IntArray, floats: FloatArray) -> int:
-    """The action code the ``trained`` level plays among the ``n`` legal ``codes``: the
-    first best of ``hard``'s score plus ``weights · features`` (a winning move at once; the
-    one move, or pass, when there is nothing else). ``after`` is a state-sized scratch
-    array, ``floats`` has :data:`FLOATS` slots; ``v`` is as it was on return."""
+                   hidden: int, codes: IntArray, n: int, after: IntArray, index: IntArray,
+                   dense: FloatArray, units: FloatArray) -> int:
+    """The action code the ``trained`` level plays among the ``n`` legal ``codes``: a
+    winning move at once, else the first move whose afterstate the network values most (the
+    one move, or pass, when there is nothing else). ``after``: a state-sized scratch array,
+    ``index`` :data:`HORSE_SLOTS` slots, ``dense`` :data:`DENSE` (the last four: scratch),
+    ``units`` ``hidden``; ``v`` is left as it was."""
     if n == 1:
         return int(codes[0])
     moves = n - 1 if codes[n - 1] == PASS else n  # pass, when legal, is listed last
     if moves <= 1:
         return int(codes[0])
-    score_moves(v, cfg, paths, HARD, codes, targets, n, scratch, scores)
+    me = v[PLAYER]
     best = -1
-    best_score = 0.0
+    best_value = 0.0
     for i in range(n):
         code = codes[i]
         if code == PASS:
@@ -206,10 +142,8 @@ def trained_choose(v: IntArray, cfg: Options, paths: IntArray, weights: FloatArr
         apply_action(after, cfg, paths, code)
         if after[PHASE] == OVER:
             return int(code)
-        features(v, after, cfg, paths, code, targets[i], floats)
-        score = scores[i]
-        for k in range(FEATURES):
-            score += weights[k] * floats[k]
-        if best < 0 or score > best_score:
-            best, best_score = i, score
+        features(after, cfg, paths, me, after[PLAYER] == me, index, dense, dense[5:])
+        worth = value(weights, hidden, index, dense, units)
+        if best < 0 or worth > best_value:
+            best, best_value = i, worth
     return int(codes[best]) if best >= 0 else PASS

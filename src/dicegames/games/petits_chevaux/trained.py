@@ -1,9 +1,10 @@
 """The ``trained`` level of Petits Chevaux: its shipped weights and its engine bot.
 
-The level's judgement lives in one place, the kernel (:mod:`.kernel_trained`): ``hard``'s
-score of each move plus learned weights times what the move leaves on the board. The
-weights are data, ``trained_weights.json`` next to this module, with a format version and
-the trainer's settings (``scripts/train_petits_chevaux_trained.py`` writes it). The engine
+The level's judgement lives in one place, the kernel (:mod:`.kernel_trained`): a small
+neural network, trained by self-play (TD(lambda), in the manner of TD-Gammon), values the
+position each move leaves. The weights are data, ``trained_weights.json`` next to this
+module, with a format version and the trainer's settings and measurements
+(``scripts/train_petits_chevaux_td.py --write`` writes it). The engine
 bot (:func:`trained_policy`) encodes the position and asks the kernel, so the bot and the
 kernel policy play the same move by construction, compiled or not.
 """
@@ -25,33 +26,46 @@ from dicegames.core.model import Seat
 if TYPE_CHECKING:
     from dicegames.core.kernel import GameKernel
 
-FEATURE_NAMES: tuple[str, ...] = (
-    "threat_near", "threat_far", "enters_stable", "makes_barrage", "breaks_barrage",
-    "captures_leader", "capture_worth", "on_track", "moves_leader", "risk_when_ahead",
-    "held_up", "out_busy", "loss_after", "target", "moved_from", "stable_depth",
-    "capture_behind", "lead",
-)
-"""What each learned weight multiplies (computed by :func:`.kernel_trained.features`;
-named here so that reading the weights needs no kernel)."""
+INPUTS = 4 * 63 + 5
+"""The network's inputs (:mod:`.kernel_trained`): 63 progress squares for each of four
+relative seats, four expected losses and a play-again flag. Named here so that reading the
+weights needs no kernel."""
 
 WEIGHTS_FILE = "trained_weights.json"
 """The shipped weights, next to this module."""
 
-FORMAT = 1
-"""The version of the weights file's format this code reads."""
+FORMAT = 2
+"""The version of the weights file's format this code reads (1 was a linear correction to
+``hard``'s score, replaced by the network)."""
+
+MAX_HIDDEN = 256
+"""The most hidden units a weights file may ask for (the shipped network has far fewer):
+a bound on what a corrupt or hostile file makes the kernel allocate and compute."""
+
+
+def layout(hidden: int) -> int:
+    """The length of the flat weight array of a network with ``hidden`` units."""
+    return hidden * (INPUTS + 2) + 1
+
+
+def hidden_of(length: int) -> int:
+    """The hidden units of a flat weight array of ``length`` floats (-1: no such network)."""
+    if length < layout(1) or (length - 1) % (INPUTS + 2) != 0:
+        return -1
+    return (length - 1) // (INPUTS + 2)
 
 
 class TrainedWeightsError(DiceGamesError, ValueError):
-    """The ``trained`` level's weights file is missing, corrupt or fitted on other
-    features."""
+    """The ``trained`` level's weights file is missing, corrupt or for another network."""
 
 
 def parse_weights(text: str) -> tuple[float, ...]:
-    """The weights of a weights file, in :data:`.kernel_trained.FEATURE_NAMES`' order.
+    """The flat weights of a weights file (:func:`layout`).
 
-    The file is a JSON object: ``format`` (:data:`FORMAT`), ``features`` (the names, checked
-    against the code's), ``weights`` (one finite number per feature), and informative
-    entries (``version``, ``trainer``, ``measured``)."""
+    The file is a JSON object: ``format`` (:data:`FORMAT`), ``inputs`` (checked against
+    :data:`INPUTS`), ``hidden`` (1 to :data:`MAX_HIDDEN` units), ``weights`` (exactly
+    :func:`layout` finite numbers), and informative entries (``version``, ``trainer``,
+    ``measured``)."""
     try:
         spec = json.loads(text)
     except json.JSONDecodeError as error:
@@ -61,13 +75,18 @@ def parse_weights(text: str) -> tuple[float, ...]:
     if spec.get("format") != FORMAT:
         raise TrainedWeightsError(f"the trained weights have format {spec.get('format')!r}; "
                                   f"this code reads format {FORMAT}")
-    if spec.get("features") != list(FEATURE_NAMES):
-        raise TrainedWeightsError("the trained weights were fitted on other features; "
-                                  "retrain them")
+    if spec.get("inputs") != INPUTS:
+        raise TrainedWeightsError(f"the trained weights are for a network over "
+                                  f"{spec.get('inputs')!r} inputs; this code has {INPUTS}: "
+                                  f"retrain them")
+    hidden = spec.get("hidden")
+    if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= MAX_HIDDEN:
+        raise TrainedWeightsError(f"the trained weights' hidden units must be a whole number "
+                                  f"from 1 to {MAX_HIDDEN}, not {hidden!r}")
     values = spec.get("weights")
-    if not isinstance(values, list) or len(values) != len(FEATURE_NAMES):
-        raise TrainedWeightsError(
-            f"the trained weights must hold {len(FEATURE_NAMES)} numbers")
+    if not isinstance(values, list) or len(values) != layout(hidden):
+        raise TrainedWeightsError(f"the trained weights must hold {layout(hidden)} numbers "
+                                  f"for {hidden} hidden units")
     if not all(isinstance(v, int | float) and not isinstance(v, bool)
                and math.isfinite(v) for v in values):
         raise TrainedWeightsError("the trained weights hold something other than finite "
@@ -76,11 +95,15 @@ def parse_weights(text: str) -> tuple[float, ...]:
 
 
 def weights_text(weights: Sequence[float], **info: Any) -> str:
-    """The weights file for ``weights`` (what :func:`parse_weights` reads), with ``info``
-    (version, trainer settings, measurements) kept beside them."""
-    spec = {"format": FORMAT, **info, "features": list(FEATURE_NAMES),
+    """The weights file for the flat ``weights`` (what :func:`parse_weights` reads), with
+    ``info`` (version, trainer settings, measurements) kept beside them. The weights are
+    written with 6 decimals, and the level plays what is written."""
+    hidden = hidden_of(len(weights))
+    if hidden < 1:
+        raise ValueError(f"{len(weights)} weights are no network over {INPUTS} inputs")
+    spec = {"format": FORMAT, **info, "inputs": INPUTS, "hidden": hidden,
             "weights": [round(float(w), 6) for w in weights]}
-    return json.dumps(spec, indent=1) + "\n"
+    return json.dumps(spec, separators=(",", ":")) + "\n"
 
 
 @cache

@@ -65,9 +65,9 @@ def _advance(v: IntArray, t: Tables, policies: IntArray, dice: IntArray, whims: 
             elif policy == RANDOM:
                 code = codes[below(whims, n)]
             elif policy == TRAINED:
-                code = trained_choose(v, cfg, paths, t.weights, codes, targets, n,
-                                      scratch.scratch, scratch.scores, scratch.after,
-                                      scratch.floats)
+                code = trained_choose(v, cfg, paths, t.weights, t.hidden, codes, n,
+                                      scratch.after, scratch.sparse, scratch.dense,
+                                      scratch.units)
             else:
                 code = choose(v, cfg, paths, policy, whims, codes, targets, n,
                               scratch.scratch, scratch.scores)
