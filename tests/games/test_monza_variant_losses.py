@@ -108,7 +108,8 @@ AGAINST_OPTIMAL = [(level, "optimal") for level in LEVELS[1:]] + [
 
 @pytest.mark.parametrize(("name", "compulsion", "pairs"), [
     ("variant", "longest", [*AGAINST_OPTIMAL, ("medium", "hard"), ("hard", "easy")]),
-    ("variant", "greedy", [p for p in AGAINST_OPTIMAL if "easy" not in p])])
+    ("variant", "greedy", [p for p in AGAINST_OPTIMAL if "easy" not in p])],
+    ids=["longest", "greedy"])
 def test_fixed_levels_with_the_variant_equal_the_chain_of_the_engine_bots(
         name: str, compulsion: str, pairs: list[tuple[str, str]]) -> None:
     from dicegames.games.monza import evaluate_variant, solver_variant
