@@ -85,6 +85,10 @@ assert len(first.history) == 2 and first.games == 4
 assert trainer.main(["--seed", "5", "--hidden", "2", "--warm", "1", "--games", "1",
                      "--eval-games", "4", "--save", str(out)]) == 0
 assert len(trainer.load(str(out))) == td.layout(2)
+assert trainer.main(["--seed", "5", "--players", "3", "--hidden", "1", "--warm", "1",
+                     "--games", "1", "--eval-games", "3", "--save", str(out)]) == 0
+assert len(trainer.load(str(out))) == td.layout(2)  # 4's network kept
+assert len(trainer.load(str(out), 3)) == td.layout(1)
 print("ok")
 '''
 
@@ -99,8 +103,10 @@ def test_the_network_and_a_small_training_run(tmp_path: Path) -> None:
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0 and done.stdout.strip().endswith("ok"), done.stderr[-3000:]
     saved = json.loads(out.read_text())
-    assert saved["format"] == 2 and saved["hidden"] == 2  # the level's own weights format
-    assert saved["measured"]["games"] == 4
+    assert saved["format"] == 2  # the level's own weights format
+    assert saved["networks"]["4"]["hidden"] == 2
+    assert saved["networks"]["4"]["measured"]["games"] == 4
+    assert saved["networks"]["3"]["hidden"] == 1  # --players 3 added, 4's network kept
 
 
 def test_a_wrong_weights_file_is_refused(tmp_path: Path) -> None:
@@ -119,16 +125,21 @@ def test_a_wrong_weights_file_is_refused(tmp_path: Path) -> None:
     from dicegames.games.petits_chevaux import trained as model
 
     path = tmp_path / "w.json"
-    good = json.loads(model.weights_text([0.0] * model.layout(1)))
+    good = json.loads(model.weights_text({4: [0.0] * model.layout(1)}))
     path.write_text(json.dumps(good))
     assert trainer.load(str(path)) == [0.0] * model.layout(1)
+    with pytest.raises(ValueError, match=r"w\.json.*no network for 2 players"):
+        trainer.load(str(path), 2)
     path.write_text(json.dumps(dict(good, inputs=model.INPUTS + 1)))
     with pytest.raises(ValueError, match=r"w\.json.*inputs"):
         trainer.load(str(path))
-    path.write_text(json.dumps(dict(good, weights=good["weights"] + [0.0])))
+    four = dict(good["networks"]["4"], weights=good["networks"]["4"]["weights"] + [0.0])
+    path.write_text(json.dumps(dict(good, networks={"4": four})))
     with pytest.raises(ValueError, match=r"w\.json.*numbers"):
         trainer.load(str(path))
-    path.write_text(model.weights_text([0.0] * model.layout(1)).replace("0.0", "NaN", 1))
+    with pytest.raises(ValueError, match="not a weights file to add a network to"):
+        trainer.save(str(path), 3, [0.0] * model.layout(1), {})
+    path.write_text(model.weights_text({4: [0.0] * model.layout(1)}).replace("0.0", "NaN", 1))
     with pytest.raises(ValueError, match="finite"):
         trainer.load(str(path))
     with pytest.raises(ValueError, match="cannot read"):

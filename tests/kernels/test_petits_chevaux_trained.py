@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ from dicegames.core.chance import sample
 from dicegames.core.kernel import kernel_for
 from dicegames.games.petits_chevaux.kernel import PetitsChevauxKernel
 from dicegames.games.petits_chevaux.trained import (
+    COUNTS,
     FORMAT,
     INPUTS,
     MAX_HIDDEN,
@@ -60,18 +62,19 @@ def test_trained_chooses_as_the_bot(players: int, options: dict[str, bool]) -> N
         walk(game, kernel, rng, chooser=mixed, policies=[("trained", "trained")])
 
 
-def test_the_network_plays_its_best_valued_afterstate() -> None:
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_network_plays_its_best_valued_afterstate(players: int) -> None:
     """At decisions of real games, the level's move is a winning move or the one whose
-    afterstate the shipped network values most, the network evaluated here in numpy on
-    inputs computed from the engine's data (``hard``'s expected loss from
+    afterstate the shipped network of that player count values most, the network evaluated
+    here in numpy on inputs computed from the engine's data (``hard``'s expected loss from
     :mod:`.heuristics`), independently of the kernel."""
     import numpy as np
 
     from dicegames.games.petits_chevaux.board import ENTRANCE, FINAL
     from dicegames.games.petits_chevaux.heuristics import expected_loss
 
-    game = dicegames.make("petits-chevaux", players=4)
-    weights = np.array(shipped_weights())
+    game = dicegames.make("petits-chevaux", players=players)
+    weights = np.array(shipped_weights()[players])
     hidden = hidden_of(len(weights))
     w1 = weights[:hidden * INPUTS].reshape(hidden, INPUTS)
     b1 = weights[hidden * INPUTS:hidden * (INPUTS + 1)]
@@ -124,31 +127,48 @@ def test_the_level_is_offered_and_plays_in_the_kernel() -> None:
 
 
 def test_shipped_weights_are_trained() -> None:
-    weights = shipped_weights()
-    assert hidden_of(len(weights)) >= 8
-    assert len(set(weights)) > len(weights) // 2
+    """A trained network for every player count, each measured on enough games."""
+    networks = shipped_weights()
+    assert sorted(networks) == list(COUNTS)
     text = (ROOT / "src/dicegames/games/petits_chevaux/trained_weights.json").read_text()
     spec = json.loads(text)
     assert spec["format"] == FORMAT
-    assert spec["measured"]["games"] >= 10_000
-    assert spec["trainer"]["script"] == "scripts/train_petits_chevaux_td.py"
+    for count, weights in networks.items():
+        assert hidden_of(len(weights)) >= 8
+        assert len(set(weights)) > len(weights) // 2
+        entry = spec["networks"][str(count)]
+        assert entry["measured"]["games"] >= 10_000
+        assert entry["trainer"]["script"] == "scripts/train_petits_chevaux_td.py"
+
+
+def test_each_player_count_plays_its_own_network() -> None:
+    """The kernel of a game takes the network of its player count."""
+    for count in COUNTS:
+        _, kernel = kernel_of(count)
+        assert list(kernel.tabs.weights) == list(shipped_weights()[count])
 
 
 @pytest.mark.parametrize(("change", "message"), [
     (lambda s: s.update(format=FORMAT - 1), "format"),
     (lambda s: s.update(inputs=INPUTS - 1), "inputs"),
-    (lambda s: s.update(hidden=3), "numbers for 3 hidden"),
-    (lambda s: s.update(hidden=0), "hidden units"),
-    (lambda s: s.update(hidden=MAX_HIDDEN + 1), "hidden units"),
-    (lambda s: s.update(hidden=True), "hidden units"),
-    (lambda s: s.update(weights=s["weights"][:-1]), "numbers"),
-    (lambda s: s["weights"].__setitem__(0, "x"), "finite"),
-    (lambda s: s["weights"].__setitem__(0, True), "finite"),
+    (lambda s: s.update(networks=[]), "'networks'"),
+    (lambda s: s["networks"].pop("3"), "no network for 3 players"),
+    (lambda s: s["networks"].update({"5": s["networks"]["2"]}), "networks for 5 players"),
+    (lambda s: s["networks"].update({"2": []}), "for 2 players must be a JSON object"),
+    (lambda s: s["networks"]["4"].update(hidden=3), "numbers for 3 hidden"),
+    (lambda s: s["networks"]["4"].update(hidden=0), "hidden units"),
+    (lambda s: s["networks"]["4"].update(hidden=MAX_HIDDEN + 1), "hidden units"),
+    (lambda s: s["networks"]["4"].update(hidden=True), "hidden units"),
+    (lambda s: s["networks"]["4"].update(weights=s["networks"]["4"]["weights"][:-1]),
+     "numbers"),
+    (lambda s: s["networks"]["4"]["weights"].__setitem__(0, "x"), "finite"),
+    (lambda s: s["networks"]["4"]["weights"].__setitem__(0, True), "finite"),
 ])
 def test_a_wrong_weights_file_is_refused(change: Any, message: str) -> None:
     weights = [0.5] * layout(2)
-    spec = json.loads(weights_text(weights, version="test"))
-    assert parse_weights(json.dumps(spec)) == tuple(weights)
+    networks: dict[int, Sequence[float]] = {count: weights for count in COUNTS}
+    spec = json.loads(weights_text(networks, version="test"))
+    assert parse_weights(json.dumps(spec)) == {count: tuple(weights) for count in COUNTS}
     change(spec)
     with pytest.raises(TrainedWeightsError, match=message):
         parse_weights(json.dumps(spec))
@@ -157,9 +177,9 @@ def test_a_wrong_weights_file_is_refused(change: Any, message: str) -> None:
     with pytest.raises(TrainedWeightsError, match="object"):
         parse_weights("[]")
     with pytest.raises(TrainedWeightsError, match="finite"):
-        parse_weights(weights_text(weights).replace("0.5", "NaN", 1))
+        parse_weights(weights_text(networks).replace("0.5", "NaN", 1))
     with pytest.raises(ValueError, match="no network"):
-        weights_text(weights[:-1])
+        weights_text({4: weights[:-1]})
 
 
 def test_the_vector_environment_plays_trained_opponents_as_the_engine() -> None:

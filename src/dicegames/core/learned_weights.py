@@ -4,8 +4,9 @@ weights over named features (Monza's, Shortcut's and EXTRA!'s ``trained`` levels
 A file is a JSON object: ``format`` (the version of this layout the code reads),
 ``features`` (the names, in order: weights fitted on other features are refused; EXTRA!'s
 files call them ``names``), ``weights`` (one finite number per feature, bounded where a game
-asks) and informative entries beside them (``version``, ``trainer``, ``measured``). Each game keeps its own error class and the words
-that name its weights in messages; the checks are written once, here.
+asks) and informative entries beside them (``version``, ``trainer``, ``measured``). Each
+game keeps its own error class and the words that name its weights in messages; the checks
+are written once, here.
 """
 
 from __future__ import annotations

@@ -25,9 +25,9 @@ from dicegames.games.petits_chevaux.value import expert_policy
 
 def levels(game: object = None) -> tuple[BotLevel, ...]:
     """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
-    expert: hard plus a win chance learned from simulated games; trained (unlisted): hard
-    plus learned weights of what each move leaves, fitted on kernel games and played by the
-    kernel (:mod:`.trained`), an experiment not measurably stronger than hard; search: ``hard``
+    expert: hard plus a win chance learned from simulated games; trained: a network valuing
+    the position each move leaves, trained by TD(lambda) on millions of kernel games (one
+    network per player count) and played by the kernel (:mod:`.trained`), the strongest level measured; search: ``hard``
     corrected by simulated continuations, about 0.1 s a move; search-60: the same on the
     small budget its measurements use; search-expert-60 (unlisted): the search built on
     expert, an experiment. (The ``bots`` part of the definition: the same levels for
@@ -44,12 +44,11 @@ def levels(game: object = None) -> tuple[BotLevel, ...]:
                  "it leaves, as a small network fitted on thousands of simulated games "
                  "estimates it (about 0.3 ms a move)",
                  lambda g, rng: PolicyBot(expert_policy, rng)),
-        BotLevel("trained", "hard's judgement of each move plus learned weights for what the "
-                 "move leaves on the board (the lone horses it threatens, barrages, a capture "
-                 "of the leader, how much risk to take when ahead or behind), fitted on "
-                 "hundreds of thousands of simulated games against medium players; an "
-                 "experiment, not measurably stronger than hard",
-                 lambda g, rng: PolicyBot(trained_policy, rng), listed=False),
+        BotLevel("trained", "a small neural network judges the position each move leaves and "
+                 "plays the best; it learned by playing millions of games against medium "
+                 "players (temporal-difference learning, as the backgammon program TD-Gammon "
+                 "did)",
+                 lambda g, rng: PolicyBot(trained_policy, rng)),
         BotLevel("search", "plays hard's move unless simulated continuations (every opponent "
                  "playing medium) show another close move clearly better; 2,000 continuations "
                  "(about 0.1 s a move in the compiled kernel, at most 0.9 s), at once when "

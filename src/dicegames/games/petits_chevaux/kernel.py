@@ -95,7 +95,7 @@ class PetitsChevauxKernel(ArrayKernel):
                            bool(options["barrage_landing_captures"]))
         self.paths = array([PATHS[colour][p] for colour in self.colours
                             for p in range(STRIDE)])
-        weights = shipped_weights()
+        weights = shipped_weights()[self.players]  # each count has its own network
         self.tabs: play.Tables = play.Tables(self.cfg, self.paths, float_array(list(weights)),
                                              hidden_of(len(weights)))
 

@@ -55,17 +55,45 @@ def hidden_of(length: int) -> int:
     return (length - 1) // (INPUTS + 2)
 
 
+COUNTS = (2, 3, 4)
+"""The player counts the level plays: each has its own network (the position of a race of
+two is not that of a race of four)."""
+
+Networks = dict[int, tuple[float, ...]]
+"""The flat weights of each player count's network."""
+
+
 class TrainedWeightsError(DiceGamesError, ValueError):
     """The ``trained`` level's weights file is missing, corrupt or for another network."""
 
 
-def parse_weights(text: str) -> tuple[float, ...]:
-    """The flat weights of a weights file (:func:`layout`).
+def _network(entry: Any, count: int) -> tuple[float, ...]:
+    """The flat weights of one player count's entry of a weights file (checked)."""
+    where = f"the trained weights for {count} players"
+    if not isinstance(entry, dict):
+        raise TrainedWeightsError(f"{where} must be a JSON object")
+    hidden = entry.get("hidden")
+    if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= MAX_HIDDEN:
+        raise TrainedWeightsError(f"{where}: the hidden units must be a whole number from 1 "
+                                  f"to {MAX_HIDDEN}, not {hidden!r}")
+    values = entry.get("weights")
+    if not isinstance(values, list) or len(values) != layout(hidden):
+        raise TrainedWeightsError(f"{where} must hold {layout(hidden)} numbers for {hidden} "
+                                  f"hidden units")
+    if not all(isinstance(v, int | float) and not isinstance(v, bool)
+               and math.isfinite(v) for v in values):
+        raise TrainedWeightsError(f"{where} hold something other than finite numbers")
+    return tuple(float(v) for v in values)
+
+
+def parse_weights(text: str, counts: Sequence[int] = COUNTS) -> Networks:
+    """The networks of a weights file, by player count; each of ``counts`` must be there.
 
     The file is a JSON object: ``format`` (:data:`FORMAT`), ``inputs`` (checked against
-    :data:`INPUTS`), ``hidden`` (1 to :data:`MAX_HIDDEN` units), ``weights`` (exactly
-    :func:`layout` finite numbers), and informative entries (``version``, ``trainer``,
-    ``measured``)."""
+    :data:`INPUTS`), ``networks`` (an object from the player count, as text, to a network:
+    ``hidden``, 1 to :data:`MAX_HIDDEN` units, and ``weights``, exactly :func:`layout` finite
+    numbers, with informative entries beside them: ``trainer``, ``measured``), and
+    informative entries (``version``)."""
     try:
         spec = json.loads(text)
     except json.JSONDecodeError as error:
@@ -79,36 +107,43 @@ def parse_weights(text: str) -> tuple[float, ...]:
         raise TrainedWeightsError(f"the trained weights are for a network over "
                                   f"{spec.get('inputs')!r} inputs; this code has {INPUTS}: "
                                   f"retrain them")
-    hidden = spec.get("hidden")
-    if not isinstance(hidden, int) or isinstance(hidden, bool) or not 1 <= hidden <= MAX_HIDDEN:
-        raise TrainedWeightsError(f"the trained weights' hidden units must be a whole number "
-                                  f"from 1 to {MAX_HIDDEN}, not {hidden!r}")
-    values = spec.get("weights")
-    if not isinstance(values, list) or len(values) != layout(hidden):
-        raise TrainedWeightsError(f"the trained weights must hold {layout(hidden)} numbers "
-                                  f"for {hidden} hidden units")
-    if not all(isinstance(v, int | float) and not isinstance(v, bool)
-               and math.isfinite(v) for v in values):
-        raise TrainedWeightsError("the trained weights hold something other than finite "
-                                  "numbers")
-    return tuple(float(v) for v in values)
+    networks = spec.get("networks")
+    if not isinstance(networks, dict):
+        raise TrainedWeightsError("the trained weights must hold 'networks', an object from "
+                                  "the player count to its network")
+    unknown = sorted(set(networks) - {str(count) for count in COUNTS})
+    if unknown:
+        raise TrainedWeightsError(f"the trained weights have networks for {', '.join(unknown)}"
+                                  f" players; the game has {', '.join(map(str, COUNTS))}")
+    found: Networks = {}
+    for count in counts:
+        if str(count) not in networks:
+            raise TrainedWeightsError(f"the trained weights have no network for {count} "
+                                      f"players")
+        found[count] = _network(networks[str(count)], count)
+    return found
 
 
-def weights_text(weights: Sequence[float], **info: Any) -> str:
-    """The weights file for the flat ``weights`` (what :func:`parse_weights` reads), with
-    ``info`` (version, trainer settings, measurements) kept beside them. The weights are
+def weights_text(networks: dict[int, Sequence[float]], *,
+                 notes: dict[int, dict[str, Any]] | None = None, **info: Any) -> str:
+    """The weights file for ``networks`` (flat weights by player count; what
+    :func:`parse_weights` reads), with ``info`` (version) beside them and ``notes`` (by
+    player count: trainer settings, measurements) beside each network. The weights are
     written with 6 decimals, and the level plays what is written."""
-    hidden = hidden_of(len(weights))
-    if hidden < 1:
-        raise ValueError(f"{len(weights)} weights are no network over {INPUTS} inputs")
-    spec = {"format": FORMAT, **info, "inputs": INPUTS, "hidden": hidden,
-            "weights": [round(float(w), 6) for w in weights]}
+    entries: dict[str, Any] = {}
+    for count, weights in sorted(networks.items()):
+        hidden = hidden_of(len(weights))
+        if hidden < 1:
+            raise ValueError(f"{len(weights)} weights are no network over {INPUTS} inputs")
+        entries[str(count)] = {**(notes or {}).get(count, {}), "hidden": hidden,
+                               "weights": [round(float(w), 6) for w in weights]}
+    spec = {"format": FORMAT, **info, "inputs": INPUTS, "networks": entries}
     return json.dumps(spec, separators=(",", ":")) + "\n"
 
 
 @cache
-def shipped_weights() -> tuple[float, ...]:
-    """The shipped weights (read once per process)."""
+def shipped_weights() -> Networks:
+    """The shipped networks, by player count (read once per process)."""
     try:
         text = resources.files("dicegames.games.petits_chevaux").joinpath(
             WEIGHTS_FILE).read_text(encoding="utf-8")
