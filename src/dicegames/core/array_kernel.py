@@ -52,16 +52,7 @@ from dicegames.core.kernel import (
 )
 
 NO_SEAT = -1
-"""``stop_seat`` of a loop with no horizon: play to the end of the game.
-
-Compiled code passes it as ``int(NO_SEAT)`` (and :data:`NO_TURNS` as ``int(NO_TURNS)``):
-numba types a bare constant argument as a literal (``Literal[int](-1)``) and compiles the
-function it calls once more for those literal types, beside the ``int64`` compile that
-:meth:`ArrayKernel.rollout` asks for; a game's loop compiled twice was about half of its
-compile time."""
-
-NO_TURNS = 0
-"""``stop_turns`` of a loop with no horizon (see :data:`NO_SEAT`)."""
+"""``stop_seat`` of a loop with no horizon: play to the end of the game."""
 
 
 def no_work(tabs: Any) -> None:
@@ -150,4 +141,4 @@ class ArrayKernel(GameKernel):
         return moved
 
 
-__all__ = ["NO_SEAT", "NO_TURNS", "ArrayKernel", "horizon_start", "horizon_step", "no_work"]
+__all__ = ["NO_SEAT", "ArrayKernel", "horizon_start", "horizon_step", "no_work"]

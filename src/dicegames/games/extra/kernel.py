@@ -31,13 +31,7 @@ import math
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, NamedTuple
 
-from dicegames.core.array_kernel import (
-    NO_SEAT,
-    NO_TURNS,
-    ArrayKernel,
-    horizon_start,
-    horizon_step,
-)
+from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
@@ -489,8 +483,7 @@ def _playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _run(s, tabs, policies, dice, whims, work, int(NO_SEAT),
-                           int(NO_TURNS))  # not literals: see NO_SEAT
+        moves[game] = _run(s, tabs, policies, dice, whims, work, NO_SEAT, 0)
         best = -1 << 40
         for seat in range(players):
             total = 0

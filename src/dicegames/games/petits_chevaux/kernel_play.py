@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from dicegames.core.array_kernel import NO_SEAT, NO_TURNS, horizon_start, horizon_step
+from dicegames.core.array_kernel import NO_SEAT, horizon_start, horizon_step
 from dicegames.core.kernel import (
     FloatArray,
     IntArray,
@@ -168,8 +168,7 @@ def playouts(start: IntArray, tabs: Tables, policies: IntArray, dice: IntArray,
     for g in range(len(turns)):
         for j in range(len(start)):
             v[j] = start[j]
-        moves[g] = run(v, tabs, policies, dice, whims, scratch, int(NO_SEAT),
-                       int(NO_TURNS))  # not literals: see NO_SEAT
+        moves[g] = run(v, tabs, policies, dice, whims, scratch, NO_SEAT, 0)
         turns[g] = v[TURN]
         for seat in range(players):
             winners[g * players + seat] = 1 if v[WINNER] == seat else 0

@@ -14,13 +14,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar
 
-from dicegames.core.array_kernel import (
-    NO_SEAT,
-    NO_TURNS,
-    ArrayKernel,
-    horizon_start,
-    horizon_step,
-)
+from dicegames.core.array_kernel import NO_SEAT, ArrayKernel, horizon_start, horizon_step
 from dicegames.core.kernel import (
     KIND_CHANCE,
     KIND_DECISION,
@@ -205,8 +199,7 @@ def _playouts(start: IntArray, b: BoardTables, policies: IntArray, dice: IntArra
     for game in range(len(turns)):
         for k in range(len(start)):
             s[k] = start[k]
-        moves[game] = _run(s, b, policies, dice, whims, work, int(NO_SEAT),
-                           int(NO_TURNS))  # not literals: see NO_SEAT
+        moves[game] = _run(s, b, policies, dice, whims, work, NO_SEAT, 0)
         for seat in range(players):
             winners[game * players + seat] = int(s[WINNER] == seat)
             scores[game * players + seat] = -b.stf[s[CARS + seat]]
