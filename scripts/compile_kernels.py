@@ -6,14 +6,14 @@ numba compiles a kernel the first time it runs (half a minute to a few minutes o
 game) and keeps the machine code in the cache folder of :mod:`dicegames.core.kernel_cache`.
 A test run that starts cold would otherwise compile the same kernels in several processes at
 once (each pytest-xdist worker, each test server); `make test` runs this first, so they all
-load the cached code. For each game, in three parts that run on separate processes
-(:data:`PARTS`): it plays a few games with each policy the kernel offers, from the game's
-default configuration and each player count, which compiles every function a playout or a
-rollout calls; it has each policy choose at a decision and takes one step through the step
-methods (what engine bots and the differential tests call: Petits Chevaux's choice, compiled
-in a test process, cost two minutes of CPU there); and it steps the game's vectorised
-environment (:mod:`dicegames.envs.vector`) when it has one. Without numba it does nothing
-and says so.
+load the cached code. For each game, in parts that run on separate processes
+(:data:`PARTS`): it plays a few games, and a rollout, with each policy the kernel offers,
+from the game's default configuration and each player count, which compiles every function
+a playout or a rollout calls; it has each policy choose at a decision and takes one step
+through the step methods (what engine bots and the differential tests call: Petits
+Chevaux's choice, compiled in a test process, cost two minutes of CPU there); and it steps
+the game's vectorised environment (:mod:`dicegames.envs.vector`) when it has one. Without
+numba it does nothing and says so.
 """
 
 from __future__ import annotations
@@ -60,10 +60,14 @@ def step_the_vector(found: kernel.GameKernel, game_id: str, players: int) -> Non
     env.step(masks.argmax(axis=1))
 
 
-PARTS = ("games", "choices", "vector")
-"""What one process compiles of a game (:func:`compile_part`): whole games, choices and
-steps, the vectorised environment. Apart, so that a game whose compiled functions each
-take minutes (Petits Chevaux) spreads over the processes."""
+PARTS = ("playouts", "rollouts", "choices", "vector")
+"""What one process compiles of a game (:func:`compile_part`): whole games, rollouts,
+choices and steps, the vectorised environment. Apart, so that a game whose compiled
+functions each take minutes (Petits Chevaux) spreads over the processes. Playouts and
+rollouts are apart too: a playout calls the game's loop from compiled code with constant
+arguments, which numba types as literals, so the loop is compiled for them and again for
+a rollout's plain integers (passing plain integers from the playouts compiles it once, but
+cost Petits Chevaux' random playouts 6% of their speed: docs/performance.md)."""
 
 
 def kernels_of(game_id: str) -> tuple[dict[int, kernel.GameKernel], list[int]]:
@@ -83,13 +87,13 @@ def kernels_of(game_id: str) -> tuple[dict[int, kernel.GameKernel], list[int]]:
 def compile_part(game_id: str, part: str) -> tuple[str, str, float]:
     """Compile one of the :data:`PARTS` of ``game_id``'s kernel: the seconds it took.
 
-    ``games``: every policy plays a few games and a rollout at the smallest and the default
-    player count; a policy that covers neither (an exact solution of three or four runners,
-    of two players only) plays at the smallest count it covers (its tables refuse the
-    others with ValueError). A policy that covers no player count at its default options is
-    an error. ``choices``: every policy chooses at the first decision of the same counts,
-    and one chance outcome and one action go through the step methods. ``vector``: the
-    vectorised environment, when the game has one, resets and steps once."""
+    ``playouts`` and ``rollouts``: every policy plays a few games, or a rollout, at the
+    smallest and the default player count; a policy that covers neither (an exact solution
+    of three or four runners, of two players only) plays at the smallest count it covers
+    (its tables refuse the others with ValueError). A policy that covers no player count at
+    its default options is an error. ``choices``: every policy chooses at the first decision
+    of the same counts, and one chance outcome and one action go through the step methods.
+    ``vector``: the vectorised environment, when the game has one, resets and steps once."""
     began = time.perf_counter()
     kernels, counts = kernels_of(game_id)
     if not kernels:
@@ -108,8 +112,9 @@ def compile_part(game_id: str, part: str) -> tuple[str, str, float]:
                 break
             start = make(game_id, players=players).new_state()
             try:
-                if part == "games":
+                if part == "playouts":
                     found.playouts(start.data, [policy] * players, 4, seed=1)
+                elif part == "rollouts":
                     found.rollout(found.encode(start.data), [policy] * players, seed=1)
                 else:
                     decision = first_decision(game_id, players)
