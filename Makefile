@@ -34,7 +34,7 @@ $(VENV)/.dev-installed: pyproject.toml | $(BIN)/python
 run: $(VENV)/.run-installed
 	$(BIN)/dicegames serve
 
-# ruff and mypy run while the kernels compile (numba, about two minutes of one core on a
+# ruff and mypy run while the kernels compile (numba, a few minutes of CPU on a
 # fresh machine, see the pytest target), then the tests.
 test: $(VENV)/.dev-installed browser postgres proxies
 	@$(BIN)/python scripts/compile_kernels.py > $(VENV)/.compile-kernels.log 2>&1 & \

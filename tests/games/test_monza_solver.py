@@ -115,8 +115,11 @@ def brute_force(name: str, compulsion: str,
     raise AssertionError("brute force did not settle")
 
 
+# The brute forces take from seconds to a minute each: `make check` keeps the smallest (its
+# walk is shared with the optimal bot's test below), `make test` runs them all.
 @pytest.mark.parametrize(("name", "compulsion"), [
-    ("simple", "longest"), ("simple", "greedy"), ("tyre", "longest")])
+    ("simple", "longest"), pytest.param("simple", "greedy", marks=pytest.mark.slow),
+    pytest.param("tyre", "longest", marks=pytest.mark.slow)])
 def test_the_solution_equals_brute_force_expectimax(name: str, compulsion: str) -> None:
     game = make(CIRCUITS[name], compulsion=compulsion)
     exact = brute_force(name, compulsion)
@@ -217,6 +220,7 @@ either turn, onto a target in the other player's turn, and ties on the dice coun
 CIRCUITS["variant"] = VARIANT_CIRCUIT
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "compulsion"), [
     ("variant", "longest"), ("variant", "greedy"), ("tyre", "longest")])
 def test_the_variant_solution_equals_brute_force_expectimax(name: str, compulsion: str) -> None:
@@ -236,6 +240,7 @@ def test_the_variant_solution_equals_brute_force_expectimax(name: str, compulsio
     assert checked > 1000 and variant_steps > 100
 
 
+@pytest.mark.slow
 def test_the_optimal_bot_takes_a_best_step_everywhere_with_the_variant() -> None:
     game = make(VARIANT_CIRCUIT, variant_last_colour=True)
     exact = brute_force("variant", "longest", True)
@@ -293,6 +298,7 @@ def chain_value(name: str, levels: tuple[str, str]) -> float:
     raise AssertionError("the chain did not settle")
 
 
+@pytest.mark.slow
 def test_optimal_against_random_steps_with_the_variant_is_evaluated_exactly() -> None:
     from dicegames.games.monza import evaluate_variant, solver_variant
 
