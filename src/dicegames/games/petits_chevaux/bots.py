@@ -27,11 +27,11 @@ def levels(game: object = None) -> tuple[BotLevel, ...]:
     """easy: random; medium: rules of thumb; hard: exact capture risk and tuned weights;
     expert: hard plus a win chance learned from simulated games; trained: a network valuing
     the position each move leaves, trained by TD(lambda) on millions of kernel games (one
-    network per player count) and played by the kernel (:mod:`.trained`), the strongest level measured; search: ``hard``
-    corrected by simulated continuations, about 0.1 s a move; search-60: the same on the
-    small budget its measurements use; search-expert-60 (unlisted): the search built on
-    expert, an experiment. (The ``bots`` part of the definition: the same levels for
-    every configuration, so ``game`` is not read.)"""
+    network per player count) and played by the kernel (:mod:`.trained`), the strongest
+    level measured; search: ``hard`` corrected by simulated continuations, about 0.1 s a
+    move; search-60: the same on the small budget its measurements use; search-expert-60
+    (unlisted): the search built on expert, an experiment. (The ``bots`` part of the
+    definition: the same levels for every configuration, so ``game`` is not read.)"""
     return (
         BotLevel("easy", "a random legal move", lambda g, rng: RandomBot(rng)),
         BotLevel("medium", "rules of thumb: capture, enter the stable, bring horses out, keep "
