@@ -301,12 +301,21 @@ def test_leaving_without_save_writes_to_the_user_data_folder(env: dict[str, str]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def default_sigint() -> None:
+    """In the child, before it runs: Ctrl-C's default action. A shell without job control
+    starts background commands with SIGINT ignored, and the child would inherit that (then
+    Python never raises KeyboardInterrupt), so a test run in the background would not test
+    Ctrl-C at all."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_saves_and_exits_130(env: dict[str, str], tmp_path: Path) -> None:
     save = tmp_path / "interrupted.json"
     process = subprocess.Popen(
         [sys.executable, "-m", "dicegames", "play", "extra-meters", "--players", "Ann,Ben",
          "--seed", "4", "--save", str(save)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        preexec_fn=default_sigint)  # noqa: PLW1509 (only signal(2) in the child)
     assert process.stdout is not None
     seen = b""
     selector = selectors.DefaultSelector()
@@ -497,14 +506,14 @@ def test_launcher_speaks_the_language_of_lang(env: dict[str, str]) -> None:
 
 
 def test_launcher_offers_the_listed_bots_in_plain_words(env: dict[str, str]) -> None:
-    """Petits Chevaux has nine bots; the menu shows the five listed ones, and an unlisted
+    """Petits Chevaux has nine bots; the menu shows the six listed ones, and an unlisted
     one (random) is still seated by name."""
     done = run(env, stdin="petits-chevaux\n2\nrandom\neasy\n", script=True)
     assert done.returncode == 0, done.stderr
     out = done.stdout
     listing = out.split("Computer players")[1].split("Player 1")[0]
     shown = re.findall(r"^  (\S+): ", listing, flags=re.MULTILINE)
-    assert shown == ["easy", "medium", "hard", "expert", "search"]
+    assert shown == ["easy", "medium", "hard", "expert", "trained", "search"]
     for jargon in ("search-expert-60", "search-60", "mcts", "random", "network",
                    "continuations", "Monte Carlo"):
         assert jargon not in listing

@@ -54,7 +54,7 @@ def test_main_runs_go_through_the_kernel_and_the_ladder_only_holds_kernel_bots(
 
 def test_the_slow_petits_chevaux_bots_are_skipped_with_the_reason() -> None:
     ladder = default_ladder(dicegames.make("petits-chevaux"))
-    assert ladder.names == ("random", "medium", "hard")
+    assert ladder.names == ("random", "medium", "hard", "trained")
     assert {"expert", "search"} <= {skipped.bot for skipped in ladder.skipped}
 
 
@@ -270,7 +270,9 @@ def test_ctrl_c_writes_the_report_of_what_was_done(env: dict[str, str],  # noqa:
     process = subprocess.Popen([sys.executable, "-m", "dicegames", "analyse", "petits-chevaux",
                                 "--ladder", "random,expert", "--games", "2000", "--seed", "1",
                                 "--out", str(out)], env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+                               stderr=subprocess.PIPE, text=True,
+                               # Ctrl-C's default action, even if this run's SIGINT is ignored
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # noqa: PLW1509
     try:
         assert process.stderr is not None
         announced = process.stderr.readline()

@@ -59,7 +59,7 @@ def test_games_and_rules(client: AppClient) -> None:
     assert all(g["bots"] and g["pitch"] for g in games)
     # The picker's levels: the game's own, less those kept for simulations.
     listed = {g["id"]: [b["name"] for b in g["bots"] if b["listed"]] for g in games}
-    assert listed["petits-chevaux"] == ["easy", "medium", "hard", "expert", "search"]
+    assert listed["petits-chevaux"] == ["easy", "medium", "hard", "expert", "trained", "search"]
     assert listed["extra-meters"] == ["easy", "medium", "hard", "optimal"]
     detail = client.get("/api/games/extra-meters")
     assert detail["rules_markdown"] == rules_page("extra-meters")
