@@ -67,26 +67,22 @@ def normal(state: State[Any, Any, Any]) -> State[Any, Any, Any]:
 
 
 @functools.cache
-def brute_force(name: str, compulsion: str,
-                variant: bool = False) -> dict[State[Any, Any, Any], float]:
-    """Seat 0's chance at every reachable state of circuit ``name``, by expectimax iterated
-    to its fixed point (Gauss-Seidel, the states deepest in a turn first)."""
+def graph(name: str, compulsion: str, variant: bool = False
+          ) -> tuple[list[State[Any, Any, Any]], list[list[tuple[int, float]]]]:
+    """Every state reachable from the start of circuit ``name`` (any action of either seat)
+    and its successors: (state number, chance) after each outcome, (number, 1) after each
+    legal action in the legal order; a finished game has none."""
     game = make(CIRCUITS[name], compulsion=compulsion, variant_last_colour=variant)
     start = normal(game.new_state())
     number = {start: 0}
     states = [start]
     edges: list[list[tuple[int, float]]] = []
-    kinds: list[str] = []
     for state in states:  # grows while read: breadth first
         if state.is_terminal:
-            kinds.append("end")
-            edges.append([])
-            continue
-        if state.is_chance:
-            kinds.append("chance")
+            nexts = []
+        elif state.is_chance:
             nexts = [(normal(state.apply(o)), float(p)) for o, p in state.chance_outcomes()]
         else:
-            kinds.append("max" if state.current_players[0] == 0 else "min")
             nexts = [(normal(state.apply(a)), 1.0) for a in state.legal_actions()]
         row = []
         for after, p in nexts:
@@ -95,6 +91,17 @@ def brute_force(name: str, compulsion: str,
                 states.append(after)
             row.append((number[after], p))
         edges.append(row)
+    return states, edges
+
+
+@functools.cache
+def brute_force(name: str, compulsion: str,
+                variant: bool = False) -> dict[State[Any, Any, Any], float]:
+    """Seat 0's chance at every reachable state of circuit ``name``, by expectimax iterated
+    to its fixed point (Gauss-Seidel, the states deepest in a turn first)."""
+    states, edges = graph(name, compulsion, variant)
+    kinds = ["end" if state.is_terminal else "chance" if state.is_chance
+             else "max" if state.current_players[0] == 0 else "min" for state in states]
     value = [s.result.returns()[0] if k == "end" else 0.5
              for s, k in zip(states, kinds, strict=True)]
     inner = [i for i in reversed(range(len(states))) if kinds[i] != "end"]

@@ -17,43 +17,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_monza_solver import CIRCUITS, make, normal
+from test_monza_solver import CIRCUITS, graph, make
 
 from dicegames.bots import make_bot
-from dicegames.core.game import State
 
 pytest.importorskip("numpy")
 
 LEVELS = ("optimal", "easy", "medium", "hard")
 """The listed two-player levels; ``easy`` steps uniformly among the legal actions."""
-
-
-@functools.cache
-def graph(name: str, compulsion: str) -> tuple[list[State[Any, Any, Any]],
-                                               list[list[tuple[int, float]]]]:
-    """Every state reachable from the start with the variant (any action of either seat)
-    and its successors: (state number, chance) after each outcome, (number, 1) after each
-    legal action in the legal order."""
-    game = make(CIRCUITS[name], compulsion=compulsion, variant_last_colour=True)
-    start = normal(game.new_state())
-    number = {start: 0}
-    states = [start]
-    edges: list[list[tuple[int, float]]] = []
-    for state in states:  # grows while read: breadth first
-        if state.is_terminal:
-            nexts = []
-        elif state.is_chance:
-            nexts = [(normal(state.apply(o)), float(p)) for o, p in state.chance_outcomes()]
-        else:
-            nexts = [(normal(state.apply(a)), 1.0) for a in state.legal_actions()]
-        row = []
-        for after, p in nexts:
-            if after not in number:
-                number[after] = len(states)
-                states.append(after)
-            row.append((number[after], p))
-        edges.append(row)
-    return states, edges
 
 
 @functools.cache
@@ -64,7 +35,7 @@ def choices(name: str, compulsion: str, level: str) -> dict[int, int]:
         return {}
     game = make(CIRCUITS[name], compulsion=compulsion, variant_last_colour=True)
     bot = make_bot(game, level, random.Random(0))
-    states, _ = graph(name, compulsion)
+    states, _ = graph(name, compulsion, variant=True)
     found = {}
     for i, state in enumerate(states):
         if state.is_terminal or state.is_chance:
@@ -78,7 +49,7 @@ def chain_value(name: str, compulsion: str, levels: tuple[str, str]) -> float:
     """Seat 0's chance from the start, seat ``i`` playing the engine's ``levels[i]`` bot,
     by iterating the chain over every reachable state (the deepest first) to its fixed
     point."""
-    states, edges = graph(name, compulsion)
+    states, edges = graph(name, compulsion, variant=True)
     picked = [choices(name, compulsion, level) for level in levels]
     rows: list[list[tuple[int, float]]] = []
     for i, state in enumerate(states):
